@@ -1,0 +1,76 @@
+"""Who may use a route, declared once per view.
+
+Every view carries exactly one of these decorators; ``tests/integration/test_access_policy.py`` walks
+the URL map and fails on any route without one. Policies:
+
+* ``public``: anyone, signed in or not.
+* ``signed_in``: any account.
+* ``roles_required("agent", "vet")``: an account holding at least one of the roles.
+* ``api_client(kind)``: an API bearer token (see ``portal.blueprints.api``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import abort, request
+from flask_login import current_user
+
+from portal.extensions import login_manager
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _mark(view: F, policy: str) -> F:
+    view.access_policy = policy  # type: ignore[attr-defined]
+    return view
+
+
+def public(view: F) -> F:
+    """Open to everyone."""
+    return _mark(view, "public")
+
+
+def signed_in(view: F) -> F:
+    """Any signed-in account; anonymous visitors go to the login page and come back."""
+
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if not current_user.is_authenticated:
+            return login_manager.unauthorized()
+        return view(*args, **kwargs)
+
+    return _mark(wrapped, "signed_in")  # type: ignore[return-value]
+
+
+def roles_required(*roles: str) -> Callable[[F], F]:
+    """Accounts holding at least one of ``roles``; others get 403, anonymous visitors log in."""
+
+    def decorator(view: F) -> F:
+        @wraps(view)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            if not current_user.is_authenticated:
+                return login_manager.unauthorized()
+            if not current_user.has_role(*roles):
+                abort(403)
+            return view(*args, **kwargs)
+
+        return _mark(wrapped, "roles:" + ",".join(sorted(roles)))  # type: ignore[return-value]
+
+    return decorator
+
+
+STAFF = ("agent", "vet", "coordinator", "admin")
+
+
+def staff_required(view: F) -> F:
+    """Any CCZ staff role."""
+    return roles_required(*STAFF)(view)
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or (
+        request.accept_mimetypes.best == "application/json"
+    )

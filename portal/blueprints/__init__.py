@@ -1,0 +1,11 @@
+"""One blueprint per domain. Adding a domain = one import and one entry here."""
+
+from portal.blueprints.account import bp as account_bp
+from portal.blueprints.admin import bp as admin_bp
+from portal.blueprints.api import bp as api_bp
+from portal.blueprints.auth import bp as auth_bp
+from portal.blueprints.billing import bp as billing_bp
+from portal.blueprints.files import bp as files_bp
+from portal.blueprints.main import bp as main_bp
+
+BLUEPRINTS = [main_bp, auth_bp, account_bp, admin_bp, billing_bp, files_bp, api_bp]

@@ -1,0 +1,15 @@
+"""JSON API v1 for establishments, NGOs and the city's systems.
+
+Routes live in one module per domain (registrations, payments, listings); each adds its paths to
+the OpenAPI document through :func:`portal.blueprints.api.openapi.register_paths`. Errors are always
+``{"errors": [{"field", "code", "message"}]}`` with 4xx, never a 500 page.
+"""
+
+from flask import Blueprint
+
+from portal.extensions import csrf
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+csrf.exempt(bp)  # bearer tokens, no cookies: CSRF does not apply
+
+from portal.blueprints.api import openapi  # noqa: E402,F401

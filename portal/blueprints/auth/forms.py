@@ -1,0 +1,74 @@
+"""Forms of the auth domain. Labels are lazily translated; messages are in Portuguese."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, DateField, EmailField, PasswordField, StringField, TelField
+from wtforms.validators import DataRequired, Email, EqualTo, Length, ValidationError
+
+from portal.services.identity import clean_cpf
+
+
+def validate_cpf_field(form: FlaskForm, field: StringField) -> None:
+    if field.data and not clean_cpf(field.data):
+        raise ValidationError(_l("CPF inválido: confira os 11 dígitos."))
+
+
+def validate_past_date(form: FlaskForm, field: DateField) -> None:
+    if field.data and field.data > date.today():
+        raise ValidationError(_l("A data não pode estar no futuro."))
+
+
+def validate_password_strength(form: FlaskForm, field: PasswordField) -> None:
+    value = field.data or ""
+    if len(value) < 8 or value.isdigit() or value.isalpha():
+        raise ValidationError(_l("Use ao menos 8 caracteres, com letras e números."))
+
+
+REQUIRED = _l("Campo obrigatório.")
+
+
+class SignupForm(FlaskForm):
+    full_name = StringField(_l("Nome completo"), validators=[DataRequired(REQUIRED), Length(max=200)],
+                            render_kw={"autocomplete": "name"})
+    cpf = StringField(_l("CPF"), validators=[DataRequired(REQUIRED), validate_cpf_field],
+                      render_kw={"inputmode": "numeric", "autocomplete": "off",
+                                 "placeholder": "000.000.000-00"})
+    birth_date = DateField(_l("Data de nascimento"), validators=[DataRequired(
+        _l("Informe a data de nascimento.")), validate_past_date], render_kw={"autocomplete": "bday"})
+    email = EmailField(_l("E-mail"), validators=[DataRequired(REQUIRED),
+                                                  Email(_l("E-mail inválido.")), Length(max=254)],
+                       render_kw={"autocomplete": "email"})
+    phone = TelField(_l("Telefone"), validators=[Length(max=30)], render_kw={"autocomplete": "tel"})
+    password = PasswordField(_l("Senha"), validators=[DataRequired(REQUIRED),
+                                                      validate_password_strength],
+                             render_kw={"autocomplete": "new-password"})
+    password_confirm = PasswordField(_l("Repita a senha"), validators=[
+        DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
+        render_kw={"autocomplete": "new-password"})
+    accept_privacy = BooleanField(_l("Li e aceito o aviso de privacidade (LGPD)"), validators=[
+        DataRequired(_l("É preciso aceitar o aviso de privacidade para criar a conta."))])
+
+
+class LoginForm(FlaskForm):
+    email = EmailField(_l("E-mail"), validators=[DataRequired(REQUIRED)],
+                       render_kw={"autocomplete": "username"})
+    password = PasswordField(_l("Senha"), validators=[DataRequired(REQUIRED)],
+                             render_kw={"autocomplete": "current-password"})
+    remember = BooleanField(_l("Manter-me conectado"))
+
+
+class ResetRequestForm(FlaskForm):
+    email = EmailField(_l("E-mail"), validators=[DataRequired(REQUIRED), Email(_l("E-mail inválido."))])
+
+
+class ResetPasswordForm(FlaskForm):
+    password = PasswordField(_l("Nova senha"), validators=[DataRequired(REQUIRED),
+                                                           validate_password_strength],
+                             render_kw={"autocomplete": "new-password"})
+    password_confirm = PasswordField(_l("Repita a nova senha"), validators=[
+        DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
+        render_kw={"autocomplete": "new-password"})

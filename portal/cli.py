@@ -1,0 +1,143 @@
+"""Command-line tasks: create staff users, load demo data. Other domains add their own commands
+through ``register_command`` and their demo data through ``register_demo_seeder``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+
+import click
+from flask import Flask, current_app
+from sqlalchemy import select
+
+from portal.extensions import db
+from portal.models import Role, UnitValue, User
+
+DemoSeeder = Callable[[], None]
+_DEMO_SEEDERS: list[DemoSeeder] = []
+_COMMANDS: list[click.Command] = []
+
+
+def register_demo_seeder(seeder: DemoSeeder) -> DemoSeeder:
+    _DEMO_SEEDERS.append(seeder)
+    return seeder
+
+
+ApiClientHook = Callable[["ApiClient"], None]  # noqa: F821
+_API_CLIENT_HOOKS: dict[str, ApiClientHook] = {}
+
+
+def register_api_client_hook(kind: str, hook: ApiClientHook) -> None:
+    """Run ``hook(client)`` after ``create-api-client --kind <kind>`` (e.g. link the NGO)."""
+    _API_CLIENT_HOOKS[kind] = hook
+
+
+def register_command(command: click.Command) -> click.Command:
+    _COMMANDS.append(command)
+    return command
+
+
+DEMO_PASSWORD = "demo12345"
+DEMO_USERS = [
+    # (name, email, cpf, roles)
+    ("Maria Cidadã", "cidada@demo.ccz", "52998224725", ["citizen"]),
+    ("João Vizinho", "vizinho@demo.ccz", "11144477735", ["citizen"]),
+    ("ONG Patas Amigas", "ong@demo.ccz", "39053344705", ["citizen", "ngo"]),
+    ("Clínica Vet Demo", "clinica@demo.ccz", None, ["establishment"]),
+    ("Ana Agente", "agente@demo.ccz", None, ["agent"]),
+    ("Dr. Carlos Vet", "vet@demo.ccz", None, ["vet"]),
+    ("Beatriz Coordenadora", "coord@demo.ccz", None, ["coordinator", "agent"]),
+    ("Admin CCZ", "admin@demo.ccz", None, ["admin", "coordinator"]),
+]
+
+
+def ensure_user(name: str, email: str, password: str, roles: list[str],
+                cpf: str | None = None) -> User:
+    """Create the user or add the missing roles; idempotent."""
+    from portal.blueprints.auth.services import find_by_email, hash_password
+    from portal.models.base import utcnow
+
+    user = find_by_email(email)
+    if user is None:
+        user = User(full_name=name, email=email.lower(), cpf=cpf,
+                    password_hash=hash_password(password), email_confirmed_at=utcnow(),
+                    privacy_accepted_at=utcnow())
+        db.session.add(user)
+    for role in roles:
+        user.add_role(role)
+    db.session.flush()
+    return user
+
+
+def seed_unit_values() -> None:
+    profile = current_app.extensions["portal_profile"]
+    for default in profile.unit_values:
+        exists = db.session.scalar(select(UnitValue).where(
+            UnitValue.unit == default.unit, UnitValue.effective_from == default.effective_from))
+        if exists is None:
+            db.session.add(UnitValue(unit=default.unit, value_cents=default.value_cents,
+                                     effective_from=default.effective_from,
+                                     note=default.source[:200]))
+
+
+def init_commands(app: Flask) -> None:
+    @app.cli.command("create-user")
+    @click.option("--email", required=True)
+    @click.option("--name", required=True)
+    @click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True)
+    @click.option("--role", "roles", multiple=True, required=True,
+                  type=click.Choice([r.value for r in Role]))
+    @click.option("--cpf", default=None)
+    def create_user(email: str, name: str, password: str, roles: tuple[str, ...],
+                    cpf: str | None) -> None:
+        """Create a user (staff, usually) with one or more roles."""
+        from portal.services.identity import clean_cpf
+
+        if cpf and not clean_cpf(cpf):
+            raise click.BadParameter("CPF inválido", param_hint="--cpf")
+        user = ensure_user(name, email, password, list(roles), clean_cpf(cpf) if cpf else None)
+        db.session.commit()
+        click.echo(f"Usuário {user.email} (id {user.id}) com papéis: {', '.join(sorted(user.roles))}")
+
+    @app.cli.command("seed-demo")
+    def seed_demo() -> None:
+        """Load demo accounts and data. Safe to run again."""
+        seed_unit_values()
+        for name, email, cpf, roles in DEMO_USERS:
+            ensure_user(name, email, DEMO_PASSWORD, roles, cpf)
+        db.session.commit()
+        for seeder in _DEMO_SEEDERS:
+            seeder()
+            db.session.commit()
+        click.echo("Dados de demonstração carregados.")
+        print_demo_logins()
+
+    @app.cli.command("create-api-client")
+    @click.option("--kind", required=True, type=click.Choice(["establishment", "ngo"]))
+    @click.option("--name", required=True)
+    def create_api_client(kind: str, name: str) -> None:
+        """Create an API client; the token is printed on the last line (stored only hashed)."""
+        from portal.services.api_auth import issue_client
+
+        client, token = issue_client(kind, name.strip())
+        hook = _API_CLIENT_HOOKS.get(kind)
+        if hook is not None:
+            hook(client)
+        db.session.commit()
+        click.echo(f"Cliente de API {client.id} ({kind}): {client.name}")
+        click.echo("Guarde o token abaixo; ele não será mostrado de novo.")
+        click.echo(token)
+
+    @app.cli.command("demo-logins")
+    def demo_logins() -> None:
+        """Print the demo accounts."""
+        print_demo_logins()
+
+    for command in _COMMANDS:
+        app.cli.add_command(command)
+
+
+def print_demo_logins() -> None:
+    click.echo("\nContas de demonstração (senha: %s):" % DEMO_PASSWORD)
+    for name, email, _cpf, roles in DEMO_USERS:
+        click.echo(f"  {email:<22} {', '.join(roles):<24} {name}")

@@ -1,0 +1,68 @@
+"""Friendly error pages in Portuguese (JSON under /api/), and a CSRF failure that keeps the form."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, g, jsonify, render_template, request
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from portal.access import wants_json
+
+
+def _json_error(status: int, code: str, message: str):  # type: ignore[no-untyped-def]
+    return jsonify(errors=[{"field": None, "code": code, "message": message}]), status
+
+
+def init_errorhandlers(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError):  # type: ignore[no-untyped-def]
+        """Re-show the same form with what was typed, instead of a dead end.
+
+        The view runs again on this POST; its form fails CSRF validation (so nothing is saved) and
+        renders with the submitted values and a fresh token, next to a message.
+        """
+        if wants_json():
+            return _json_error(400, "csrf", _("Token de segurança ausente ou expirado."))
+        view = current_app.view_functions.get(request.endpoint or "")
+        if view is None or getattr(g, "csrf_retry", False):
+            return render_template("errors/400.html", message=_(
+                "Sua sessão expirou. Volte, recarregue a página e envie de novo.")), 400
+        g.csrf_retry = True
+        from flask import flash
+
+        flash(_("Por segurança, confira os dados e envie o formulário de novo "
+                "(a sessão tinha expirado)."), "warning")
+        response = current_app.make_response(view(**(request.view_args or {})))
+        response.status_code = 400 if response.status_code == 200 else response.status_code
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+        status = error.code or 500
+        messages = {
+            400: _("Pedido inválido."),
+            401: _("Autenticação necessária."),
+            403: _("Você não tem permissão para acessar esta página."),
+            404: _("Página não encontrada."),
+            405: _("Método não permitido."),
+            413: _("Arquivo grande demais."),
+            429: _("Muitas tentativas. Aguarde um pouco e tente de novo."),
+        }
+        message = messages.get(status, error.description or _("Erro."))
+        if wants_json():
+            return _json_error(status, error.name.lower().replace(" ", "_"), message)
+        template = f"errors/{status}.html" if status in (403, 404, 429) else "errors/400.html"
+        return render_template(template, message=message, status=status), status
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception):  # type: ignore[no-untyped-def]
+        if isinstance(error, HTTPException):
+            return http_error(error)
+        current_app.logger.exception("Unhandled error on %s %s", request.method, request.path)
+        from portal.extensions import db
+
+        db.session.rollback()
+        if wants_json():
+            return _json_error(500, "internal_error", _("Erro interno. Tente de novo mais tarde."))
+        return render_template("errors/500.html"), 500

@@ -1,0 +1,16 @@
+"""Locale and time zone selection: Brazilian Portuguese first, English on request."""
+
+from __future__ import annotations
+
+from flask import current_app, request, session
+
+
+def select_locale() -> str:
+    lang = request.args.get("lang")
+    if lang in current_app.config["LANGUAGES"]:
+        session["lang"] = lang
+    return session.get("lang") or current_app.config["BABEL_DEFAULT_LOCALE"]
+
+
+def select_timezone() -> str:
+    return current_app.extensions["portal_profile"].timezone

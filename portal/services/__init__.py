@@ -1,0 +1,1 @@
+"""Domain services shared across blueprints."""

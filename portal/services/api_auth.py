@@ -1,0 +1,75 @@
+"""Bearer tokens for API clients: issue, verify, and the ``api_client`` route policy."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import g, jsonify, request
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from portal.extensions import db
+from portal.models.api_client import ApiClient
+from portal.models.base import utcnow
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_client(kind: str, name: str, user_id: int | None = None) -> tuple[ApiClient, str]:
+    """Create a client and return it with its clear-text token (shown once, never stored)."""
+    token = "ccz_" + secrets.token_urlsafe(32)
+    client = ApiClient(kind=kind, name=name, token_hash=_digest(token), token_prefix=token[4:12],
+                       user_id=user_id)
+    db.session.add(client)
+    db.session.flush()
+    return client, token
+
+
+def client_for_request() -> ApiClient | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _sep, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    client = db.session.scalar(select(ApiClient).where(ApiClient.token_hash == _digest(token.strip())))
+    if client is None or not client.active:
+        return None
+    return client
+
+
+def unauthorized_json():  # type: ignore[no-untyped-def]
+    response = jsonify(errors=[{"field": None, "code": "unauthorized",
+                                "message": _("Token de API ausente ou inválido.")}])
+    response.status_code = 401
+    response.headers["WWW-Authenticate"] = 'Bearer realm="ccz"'
+    return response
+
+
+def api_client(*kinds: str) -> Callable[[F], F]:
+    """Route policy: a valid bearer token of one of ``kinds`` (any kind when none is given).
+
+    The client is available as ``g.api_client``. Staff signed in through the browser are not API
+    clients; endpoints that also serve staff declare that themselves.
+    """
+
+    def decorator(view: F) -> F:
+        @wraps(view)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            client = client_for_request()
+            if client is None or (kinds and client.kind not in kinds):
+                return unauthorized_json()
+            client.last_used_at = utcnow()
+            g.api_client = client
+            return view(*args, **kwargs)
+
+        wrapped.access_policy = "api:" + (",".join(kinds) or "any")  # type: ignore[attr-defined]
+        return wrapped  # type: ignore[return-value]
+
+    return decorator

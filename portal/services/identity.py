@@ -1,0 +1,66 @@
+"""CPF/CNPJ validation and masking, and the household (residence) key of an address."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from stdnum.br import cnpj as _cnpj
+from stdnum.br import cpf as _cpf
+from stdnum.exceptions import ValidationError
+
+
+def clean_cpf(value: str) -> str | None:
+    """The 11 digits of a valid CPF, or None when the check digits fail (python-stdnum)."""
+    try:
+        return _cpf.validate(value or "")
+    except ValidationError:
+        return None
+
+
+def clean_cnpj(value: str) -> str | None:
+    try:
+        return _cnpj.validate(value or "")
+    except ValidationError:
+        return None
+
+
+def mask_cpf(cpf: str | None) -> str:
+    """***.456.789-** : enough for a person to recognise their own, not enough to reuse."""
+    if not cpf or len(cpf) != 11:
+        return ""
+    return f"***.{cpf[3:6]}.{cpf[6:9]}-**"
+
+
+def format_cpf(cpf: str) -> str:
+    return _cpf.format(cpf)
+
+
+def clean_cep(value: str) -> str | None:
+    digits = re.sub(r"\D", "", value or "")
+    return digits if len(digits) == 8 else None
+
+
+_STREET_WORDS = {
+    "r": "rua", "av": "avenida", "avda": "avenida", "al": "alameda", "tv": "travessa",
+    "trav": "travessa", "est": "estrada", "rod": "rodovia", "pca": "praca", "pc": "praca",
+    "lgo": "largo", "vl": "vila", "jd": "jardim", "dr": "doutor", "prof": "professor",
+}
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text or "").encode("ascii", "ignore").decode()
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return " ".join(_STREET_WORDS.get(w, w) for w in words)
+
+
+def residence_key(cep: str | None, street: str | None, number: str | None,
+                  complement: str | None) -> str:
+    """One key per dwelling, the same however the address was typed.
+
+    CEP digits + folded street + number + folded complement ("Apto 12" and "ap. 12" match).
+    """
+    comp = _fold(complement or "")
+    comp = re.sub(r"\b(apartamento|apto|ap|apt)\b", "ap", comp)
+    comp = re.sub(r"\b(casa|cs)\b", "casa", comp)
+    return "|".join([clean_cep(cep or "") or "", _fold(street or ""), _fold(number or ""), comp])

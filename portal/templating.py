@@ -1,0 +1,82 @@
+"""Jinja filters and globals: money, masked CPF, dates in the profile's time zone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, datetime
+from typing import Any, NamedTuple
+
+from flask import Flask, current_app, request, url_for
+from flask_babel import format_date, format_datetime, get_locale
+
+from portal.services.identity import mask_cpf
+from portal.services.money import format_brl
+
+
+def _date(value: date | datetime | None, fmt: str = "dd/MM/yyyy") -> str:
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        return format_datetime(value, "dd/MM/yyyy HH:mm")
+    return format_date(value, fmt)
+
+
+class NavItem(NamedTuple):
+    label: Any
+    endpoint: str
+    order: int
+    visible: Callable[[], bool] | None
+
+
+_NAV: list[NavItem] = []
+
+
+def register_nav(label: Any, endpoint: str, order: int = 50,
+                 visible: Callable[[], bool] | None = None) -> None:
+    """Add an entry to the main menu; ``visible`` decides per request (e.g. signed in only)."""
+    if all(item.endpoint != endpoint for item in _NAV):
+        _NAV.append(NavItem(label, endpoint, order, visible))
+
+
+def nav_items() -> list[dict[str, Any]]:
+    items = []
+    for item in sorted(_NAV, key=lambda i: i.order):
+        if item.endpoint in current_app.view_functions and (item.visible is None or item.visible()):
+            items.append({"label": item.label, "url": url_for(item.endpoint)})
+    return items
+
+
+_ADMIN_LINKS: list[tuple[Any, str, tuple[str, ...]]] = []
+
+
+def register_admin_link(label: Any, endpoint: str, roles: tuple[str, ...]) -> None:
+    """Add a tile to the staff dashboard, shown to holders of ``roles``."""
+    if all(endpoint != e for _l, e, _r in _ADMIN_LINKS):
+        _ADMIN_LINKS.append((label, endpoint, roles))
+
+
+def admin_links() -> list[dict[str, Any]]:
+    from flask_login import current_user
+
+    return [{"label": label, "url": url_for(endpoint)} for label, endpoint, roles in _ADMIN_LINKS
+            if endpoint in current_app.view_functions and current_user.has_role(*roles)]
+
+
+def init_templating(app: Flask) -> None:
+    app.jinja_env.globals["admin_links"] = admin_links
+    app.jinja_env.globals["get_locale"] = get_locale
+    app.jinja_env.globals["nav_items"] = nav_items
+    app.jinja_env.filters["brl"] = lambda cents: format_brl(int(cents or 0))
+    app.jinja_env.filters["cpf_mask"] = mask_cpf
+    app.jinja_env.filters["date"] = _date
+    app.jinja_env.add_extension("jinja2.ext.do")
+
+    @app.context_processor
+    def portal_globals():  # type: ignore[no-untyped-def]
+        profile = current_app.extensions["portal_profile"]
+        return {
+            "profile": profile,
+            "municipality": profile.municipality,
+            "high_contrast": request.cookies.get("contraste") == "1",
+            "dev_mailbox": current_app.config.get("DEV_MAILBOX", False),
+        }

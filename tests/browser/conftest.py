@@ -1,0 +1,66 @@
+"""Browser tests: Debian's chromium driven by Playwright, against the app served from a thread.
+
+We never download a browser: ``executable_path`` points at /usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-quic"]
+AXE_JS = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    return {**browser_context_args, "locale": "pt-BR", "timezone_id": "America/Sao_Paulo"}
+
+
+class LiveServer:
+    def __init__(self, app, url: str) -> None:  # type: ignore[no-untyped-def]
+        self.app = app
+        self.url = url
+
+
+@pytest.fixture
+def live_server(make_app) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    """The portal on 127.0.0.1 at a free port (port 0: never collides), CSRF switched on."""
+    app = make_app(WTF_CSRF_ENABLED=True)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield LiveServer(app, f"http://127.0.0.1:{server.server_port}")
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+def run_axe(page) -> list[dict]:  # type: ignore[no-untyped-def]
+    """axe-core's WCAG 2.1 A/AA violations on the current page."""
+    page.add_script_tag(path=str(AXE_JS))
+    result = page.evaluate(
+        """async () => await axe.run(document, {runOnly: {type: 'tag',
+             values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"""
+    )
+    return [{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+            for v in result["violations"]]
