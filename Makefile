@@ -43,6 +43,7 @@ translations: $(MO)
 
 migrate: install
 	mkdir -p instance
+	$(FLASK) ensure-database
 	$(FLASK) db upgrade
 
 seed: migrate

@@ -128,6 +128,24 @@ def init_commands(app: Flask) -> None:
         click.echo("Guarde o token abaixo; ele não será mostrado de novo.")
         click.echo(token)
 
+    @app.cli.command("ensure-database")
+    def ensure_database() -> None:
+        """Create the PostgreSQL database named by DATABASE_URL if it does not exist yet."""
+        from sqlalchemy import create_engine, text
+        from sqlalchemy.engine import make_url
+
+        url = make_url(current_app.config["SQLALCHEMY_DATABASE_URI"])
+        if not url.drivername.startswith("postgresql") or not url.database:
+            return
+        admin = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            exists = conn.scalar(text("SELECT 1 FROM pg_database WHERE datname = :n"),
+                                 {"n": url.database})
+            if not exists:
+                conn.execute(text(f'CREATE DATABASE "{url.database}"'))
+                click.echo(f"Banco {url.database} criado.")
+        admin.dispose()
+
     @app.cli.command("demo-logins")
     def demo_logins() -> None:
         """Print the demo accounts."""

@@ -26,3 +26,29 @@ def test_seed_demo_is_idempotent(app) -> None:
     assert len(db.session.scalars(select(User)).all()) == len(users)
     assert len(db.session.scalars(select(UnitValue)).all()) == len(values)
     assert "admin@demo.ccz" in second.output
+
+
+def test_ensure_database_creates_a_missing_postgresql_database() -> None:
+    import os
+    import uuid
+
+    import psycopg
+    import pytest
+
+    from portal import create_app
+    from portal.config import TestingConfig, database_url
+
+    if not os.environ["TEST_DATABASE_URL"].startswith("postgresql"):
+        pytest.skip("PostgreSQL only: SQLite files are created on first connection")
+    name = f"ccz_ensure_{uuid.uuid4().hex[:8]}"
+    config = TestingConfig()
+    config.SQLALCHEMY_DATABASE_URI = database_url(f"postgresql://postgres@127.0.0.1:5432/{name}")
+    app = create_app(config)
+    try:
+        result = app.test_cli_runner().invoke(args=["ensure-database"])
+        assert result.exit_code == 0, result.output
+        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+            assert c.execute("SELECT 1 FROM pg_database WHERE datname=%s", (name,)).fetchone()
+    finally:
+        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+            c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

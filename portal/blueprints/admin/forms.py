@@ -30,3 +30,14 @@ class HolidayForm(FlaskForm):
     day = DateField(_l("Data"), validators=[DataRequired(_l("Informe a data."))])
     name = StringField(_l("Nome do feriado"), validators=[DataRequired(_l("Informe o nome.")),
                                                           Length(max=120)])
+
+
+class UserSearchForm(FlaskForm):
+    """Search by name, e-mail or CPF. A POST form: a CPF never travels in a URL."""
+
+    q = StringField(_l("Nome, e-mail ou CPF"), validators=[DataRequired(_l("Digite algo para buscar.")),
+                                                          Length(min=3, max=200)])
+
+
+class RolesForm(FlaskForm):
+    pass  # role checkboxes are added per request (see routes.user_detail)
