@@ -1,19 +1,21 @@
 """Pydantic models of a jurisdiction profile: the numbers each municipal law sets.
 
-A profile file (``portal/profiles/<key>.toml``) is validated against :class:`Profile`. Every model is
-frozen and forbids unknown keys, so a typo in a file is an error at start-up, not a silent default.
+A profile file (``portal/profiles/<key>.toml``) is validated against :class:`Profile`. Every model
+is frozen and forbids unknown keys, so a typo in a file is an error at start-up, not a silent
+default.
 
 Conventions in the data:
 
 * **Citations.** Every rule carries ``article`` in the form ``GRU 37 §1`` (law key, article,
-  paragraph / item). A rule whose individual values come from different provisions lists them in
-  ``cites`` (field name -> citation); :meth:`_Rule.cite` returns the most specific one. When the law is
-  silent on a whole topic the citation is the law key followed by an em dash (``CAB —``); use
+  paragraph / item). A rule whose single values come from different provisions lists them in
+  ``cites`` (field name -> citation); ``rule.cite(field)`` returns the most specific one. When the
+  law is silent on a whole topic the citation is the law key and an em dash (``CAB —``); use
   :func:`is_silent` to tell.
-* **Money** is integer centavos, never float. An :class:`Amount` is either centavos, a multiple of a
-  fiscal unit (``0.5`` UFM, ``0.01`` MW = 1 % of the minimum wage) or a reference to the city's price
-  list. Unit multiples are :class:`~decimal.Decimal`; convert them with the unit value in force on
-  the day the charge is issued (``portal.services.money.units_to_cents``) or :meth:`Profile.amount_cents`.
+* **Money** is integer centavos, never float. An :class:`Amount` is either centavos, a multiple of
+  a fiscal unit (``0.5`` UFM, ``0.01`` MW = 1 % of the minimum wage) or a reference to the city's
+  price list. Unit multiples are :class:`~decimal.Decimal`; convert them with the unit value in
+  force on the day the charge is issued (``portal.services.money.units_to_cents`` or
+  :meth:`Profile.amount_cents`).
 * **Dates** the law counts use the ``Counting`` modes of :mod:`portal.services.dates`.
 """
 
@@ -88,7 +90,7 @@ BRL = "BRL"  # the unit of plain money: no unit value needed
 
 
 class _Frozen(BaseModel):
-    """Immutable, strict and closed: an unknown key or a wrong type in a profile file is an error."""
+    """Immutable, strict and closed: an unknown key or a wrong type in a file is an error."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
@@ -138,7 +140,7 @@ class Amount(_Frozen):
 
 
 class SizeAmounts(_Frozen):
-    """An amount per size class; ``None`` means that class is not charged. ``all`` fills every class."""
+    """An amount per size class; ``None``: that class is not charged. ``all`` fills every class."""
 
     small: Amount | None = None
     medium: Amount | None = None
@@ -484,7 +486,7 @@ class Profile(_Frozen):
         return [e for e in self.exemptions if fee_kind in e.fee_kinds]
 
     def amount_cents(self, amount: Amount, unit_values: Mapping[str, int]) -> int:
-        """Centavos of ``amount``; ``unit_values`` maps unit code to its value in force, in centavos.
+        """Centavos of ``amount``; ``unit_values`` maps unit codes to their value in force (cents).
 
         Raises KeyError when the unit's value or the price is missing.
         """

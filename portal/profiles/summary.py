@@ -2,8 +2,9 @@
 
 :func:`rule_sections` turns a :class:`~portal.profiles.schema.Profile` into sections of short
 sentences, each with the article it comes from. Sentences go through Flask-Babel's ``gettext`` at
-call time, so call it inside a request to get the visitor's language (outside one, the pt-BR source
-text comes back). Texts stored in the profile files (labels, the euthanasia summary) are pt-BR data.
+call time, so call it inside a request to get the visitor's language (outside one, the pt-BR
+source text comes back). Texts stored in the profile files (labels, the euthanasia summary) are
+pt-BR data and are shown as written.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from portal.profiles.schema import (
     Profile,
     ReclaimCharge,
     SizeAmounts,
+    SizeClass,
     is_silent,
 )
 
@@ -28,7 +30,7 @@ from portal.profiles.schema import (
 @dataclass(frozen=True)
 class RuleItem:
     text: str
-    article: str  # "" when the sentence restates the law's silence rather than a provision
+    article: str  # "" when the sentence states the law's silence rather than a provision
 
 
 @dataclass(frozen=True)
@@ -37,8 +39,15 @@ class RuleSection:
     items: list[RuleItem] = field(default_factory=list)
 
 
+class _Items(list[RuleItem]):
+    """A section's items being collected; ``add`` keeps the section builders flat."""
+
+    def add(self, text: str, article: str) -> None:
+        self.append(RuleItem(text, article))
+
+
 def rule_sections(profile: Profile) -> list[RuleSection]:
-    """The page content: one section per topic, topics without anything to say left out."""
+    """The page content: one section per topic, topics with nothing to say left out."""
     sections = [
         RuleSection(_("Cães e gatos por residência"), _household(profile)),
         RuleSection(_("Registro do animal (RGA)"), _registration(profile)),
@@ -56,364 +65,213 @@ def rule_sections(profile: Profile) -> list[RuleSection]:
 
 
 def _household(p: Profile) -> list[RuleItem]:
-    rule = p.household
+    rule, out = p.household, _Items()
     if rule.limit is None:
-        return [RuleItem(_("Não há limite de cães e gatos por residência."), rule.article)]
-    items = [
-        RuleItem(
-            _(
-                "Cada residência pode ter no máximo %(limit)d cães e gatos no total, contando os "
-                "animais com mais de %(days)d dias de idade.",
-                limit=rule.limit,
-                days=rule.min_age_days,
-            ),
-            rule.cite("limit"),
-        )
-    ]
+        out.add(_("Não há limite de cães e gatos por residência."), rule.article)
+        return out
+    text = _(
+        "Cada residência pode ter no máximo %(limit)d cães e gatos no total, "
+        "contando os animais com mais de %(days)d dias de idade.",
+        limit=rule.limit,
+        days=rule.min_age_days,
+    )
+    out.add(text, rule.cite("limit"))
     if "rural" in rule.excluded_housing:
-        items.append(
-            RuleItem(
-                _("O limite vale para residências na área urbana."), rule.cite("excluded_housing")
-            )
-        )
+        text = _("O limite vale para residências na área urbana.")
+        out.add(text, rule.cite("excluded_housing"))
     if "apartment_condo" in rule.excluded_housing:
-        items.append(
-            RuleItem(
-                _(
-                    "Em apartamentos de condomínio, a quantidade de animais segue a legislação própria e a "
-                    "convenção do condomínio, não este limite."
-                ),
-                rule.cite("excluded_housing"),
-            )
+        text = _(
+            "Em apartamentos de condomínio, a quantidade de animais segue a legislação "
+            "própria e a convenção do condomínio, não este limite."
         )
+        out.add(text, rule.cite("excluded_housing"))
     if rule.agent_may_reduce:
-        items.append(
-            RuleItem(
-                _(
-                    "O agente sanitário pode reduzir esse número em uma residência, com laudo técnico, "
-                    "conforme o porte dos animais, o espaço e as condições de higiene."
-                ),
-                rule.cite("agent_may_reduce"),
-            )
+        text = _(
+            "O agente sanitário pode reduzir esse número em uma residência, com laudo "
+            "técnico, conforme o porte dos animais, o espaço e as condições de higiene."
         )
+        out.add(text, rule.cite("agent_may_reduce"))
     if rule.above_limit == "forbidden":
-        items.append(
-            RuleItem(_("Acima desse número, a criação não é permitida."), rule.cite("above_limit"))
-        )
+        out.add(_("Acima desse número, a criação não é permitida."), rule.cite("above_limit"))
+
     licence = p.licence
     if licence is None:
-        return items
+        return out
     if rule.above_limit == "kennel":
-        items.append(
-            RuleItem(
-                _(
-                    "Acima do limite, a residência passa a ser um canil particular, que só pode funcionar "
-                    "depois de vistoria do agente sanitário e de laudo do órgão sanitário."
-                ),
-                rule.cite("above_limit"),
-            )
+        text = _(
+            "Acima do limite, a residência passa a ser um canil particular, que só pode "
+            "funcionar depois de vistoria do agente sanitário e de laudo do órgão sanitário."
         )
+        out.add(text, rule.cite("above_limit"))
     elif licence.max_animals is not None:
-        items.append(
-            RuleItem(
-                _(
-                    "Acima do limite, você pode pedir uma licença especial para manter até %(max)d animais.",
-                    max=licence.max_animals,
-                ),
-                licence.cite("max_animals"),
-            )
+        text = _(
+            "Acima do limite, você pode pedir uma licença especial para manter até "
+            "%(max)d animais.",
+            max=licence.max_animals,
         )
+        out.add(text, licence.cite("max_animals"))
     if licence.requires:
-        items.append(
-            RuleItem(
-                _(
-                    "Para pedir a licença: %(list)s.",
-                    list=_join([_requirement(r) for r in licence.requires]),
-                ),
-                licence.cite("requires"),
-            )
-        )
+        needs = _join([_requirement(r) for r in licence.requires])
+        out.add(_("Para pedir a licença: %(list)s.", list=needs), licence.cite("requires"))
+    period = _period(licence.validity_days)
     if licence.validity_stated_in_law:
-        items.append(RuleItem(_validity(licence.validity_days), licence.cite("validity_days")))
+        text = _("A licença vale %(period)s e deve ser renovada.", period=period)
     else:
-        items.append(
-            RuleItem(
-                _(
-                    "A lei não fixa a validade da licença; o portal a considera válida por %(period)s e "
-                    "avisa quando for preciso renovar.",
-                    period=_period(licence.validity_days),
-                ),
-                licence.cite("validity_days"),
-            )
+        text = _(
+            "A lei não fixa a validade da licença; o portal a considera válida por "
+            "%(period)s e avisa quando for preciso renovar.",
+            period=period,
         )
+    out.add(text, licence.cite("validity_days"))
     if licence.renewal_window_days:
-        items.append(
-            RuleItem(
-                _(
-                    "Peça a renovação nos %(days)d dias anteriores ao vencimento.",
-                    days=licence.renewal_window_days,
-                ),
-                licence.cite("renewal_window_days"),
-            )
+        text = _(
+            "Peça a renovação nos %(days)d dias anteriores ao vencimento.",
+            days=licence.renewal_window_days,
         )
+        out.add(text, licence.cite("renewal_window_days"))
     if licence.never_replaced_above is not None:
-        items.append(
-            RuleItem(
-                _(
-                    "Os animais da licença que passam de %(n)d nunca podem ser substituídos, em caso de "
-                    "morte, perda, doação ou qualquer outro motivo.",
-                    n=licence.never_replaced_above,
-                ),
-                licence.cite("never_replaced_above"),
-            )
+        text = _(
+            "Os animais da licença que passam de %(n)d nunca podem ser substituídos, em "
+            "caso de morte, perda, doação ou qualquer outro motivo.",
+            n=licence.never_replaced_above,
         )
+        out.add(text, licence.cite("never_replaced_above"))
     if licence.new_acquisition_cancels:
-        items.append(
-            RuleItem(
-                _("Adquirir um novo cão ou gato cancela a licença."),
-                licence.cite("new_acquisition_cancels"),
-            )
-        )
-    return items
+        text = _("Adquirir um novo cão ou gato cancela a licença.")
+        out.add(text, licence.cite("new_acquisition_cancels"))
+    return out
 
 
 def _registration(p: Profile) -> list[RuleItem]:
-    rule = p.registration
+    rule, out = p.registration, _Items()
     if is_silent(rule.article):
-        items = [
-            RuleItem(
-                _(
-                    "A lei municipal não trata do registro de cães e gatos; o portal "
-                    "oferece o RGA como serviço voluntário."
-                ),
-                "",
-            )
-        ]
+        text = _(
+            "A lei municipal não trata do registro de cães e gatos; o portal oferece o "
+            "RGA como serviço voluntário."
+        )
+        out.add(text, "")
     elif rule.mandatory:
-        items = [RuleItem(_("O registro de cães e gatos é obrigatório."), rule.cite("mandatory"))]
+        out.add(_("O registro de cães e gatos é obrigatório."), rule.cite("mandatory"))
     else:
-        items = [RuleItem(_("O registro de cães e gatos é opcional."), rule.cite("mandatory"))]
+        out.add(_("O registro de cães e gatos é opcional."), rule.cite("mandatory"))
     if rule.window_start_months is not None and rule.window_end_months is not None:
-        items.append(
-            RuleItem(
-                _(
-                    "Registre o filhote entre o %(start)dº e o %(end)dº mês de idade.",
-                    start=rule.window_start_months,
-                    end=rule.window_end_months,
-                ),
-                rule.cite("window_start_months"),
-            )
+        text = _(
+            "Registre o filhote entre o %(start)dº e o %(end)dº mês de idade.",
+            start=rule.window_start_months,
+            end=rule.window_end_months,
         )
+        out.add(text, rule.cite("window_start_months"))
     if rule.at_purchase:
-        items.append(
-            RuleItem(
-                _("Cão ou gato comprado em loja é registrado no ato da compra."),
-                rule.cite("at_purchase"),
-            )
-        )
+        text = _("Cão ou gato comprado em loja é registrado no ato da compra.")
+        out.add(text, rule.cite("at_purchase"))
     if rule.yearly_renewal:
-        items.append(
-            RuleItem(_("O registro deve ser feito todos os anos."), rule.cite("yearly_renewal"))
-        )
+        out.add(_("O registro deve ser feito todos os anos."), rule.cite("yearly_renewal"))
     if rule.rabies_proof_required and rule.vaccinate_at_registration:
-        items.append(
-            RuleItem(
-                _(
-                    "Leve o comprovante da vacina antirrábica em dia; sem ele, o animal é vacinado no ato "
-                    "do registro."
-                ),
-                rule.cite("vaccinate_at_registration"),
-            )
+        text = _(
+            "Leve o comprovante da vacina antirrábica em dia; sem ele, o animal é "
+            "vacinado no ato do registro."
         )
+        out.add(text, rule.cite("vaccinate_at_registration"))
     elif rule.rabies_proof_required:
-        items.append(
-            RuleItem(
-                _("É preciso apresentar o comprovante da vacina antirrábica."),
-                rule.cite("rabies_proof_required"),
-            )
-        )
+        text = _("É preciso apresentar o comprovante da vacina antirrábica.")
+        out.add(text, rule.cite("rabies_proof_required"))
     elif rule.vaccinate_at_registration:
-        items.append(
-            RuleItem(
-                _("O animal recebe a vacina antirrábica no ato do registro."),
-                rule.cite("vaccinate_at_registration"),
-            )
-        )
+        text = _("O animal recebe a vacina antirrábica no ato do registro.")
+        out.add(text, rule.cite("vaccinate_at_registration"))
     if rule.fee:
-        items.append(
-            RuleItem(_("O registro tem preço público fixado pelo município."), rule.cite("fee"))
-        )
+        out.add(_("O registro tem preço público fixado pelo município."), rule.cite("fee"))
     for exemption in p.exemptions_for("registration"):
-        items.append(
-            RuleItem(
-                _("Isento da taxa de registro: %(who)s.", who=_lower_first(exemption.label)),
-                exemption.article,
-            )
-        )
+        who = _lower_first(exemption.label)
+        out.add(_("Isento da taxa de registro: %(who)s.", who=who), exemption.article)
     if p.provisional_id is not None:
         pid = p.provisional_id
-        items.append(
-            RuleItem(
-                _(
-                    "Perdeu a carteirinha ou a plaqueta? O pedido de segunda via serve como documento do "
-                    "animal por %(days)d dias.",
-                    days=pid.validity_days,
-                ),
-                pid.cite("validity_days"),
-            )
+        text = _(
+            "Perdeu a carteirinha ou a plaqueta? O pedido de segunda via serve como "
+            "documento do animal por %(days)d dias.",
+            days=pid.validity_days,
         )
+        out.add(text, pid.cite("validity_days"))
         if pid.staff_must_issue_within:
-            items.append(
-                RuleItem(
-                    _("O CCZ deve entregar a segunda via dentro desse prazo."),
-                    pid.cite("staff_must_issue_within"),
-                )
-            )
-    return items
+            text = _("O CCZ deve entregar a segunda via dentro desse prazo.")
+            out.add(text, pid.cite("staff_must_issue_within"))
+    return out
 
 
 def _impound(p: Profile) -> list[RuleItem]:
-    rule = p.impound
-    hold = {size: rule.days_for(size, tagged=True) for size in SIZE_CLASSES}
-    items: list[RuleItem] = []
+    rule, out = p.impound, _Items()
+    tagged = _terms({s: rule.days_for(s, tagged=True) for s in SIZE_CLASSES}, rule.counting)
     if rule.untagged_hold_days is None:
-        items.append(
-            RuleItem(
-                _(
-                    "O animal apreendido fica à disposição do dono por %(term)s.",
-                    term=_terms(hold, rule.counting),
-                ),
-                rule.cite("hold_days"),
-            )
-        )
+        text = _("O animal apreendido fica à disposição do dono por %(term)s.", term=tagged)
+        out.add(text, rule.cite("hold_days"))
     else:
-        untagged = {size: rule.days_for(size, tagged=False) for size in SIZE_CLASSES}
-        items.append(
-            RuleItem(
-                _(
-                    "Animal com plaqueta do RGA: o dono é chamado e tem %(term)s para retirá-lo.",
-                    term=_terms(hold, rule.counting),
-                ),
-                rule.cite("hold_days"),
-            )
+        untagged = _terms({s: rule.days_for(s, tagged=False) for s in SIZE_CLASSES}, rule.counting)
+        text = _(
+            "Animal com plaqueta do RGA: o dono é chamado e tem %(term)s para retirá-lo.",
+            term=tagged,
         )
-        items.append(
-            RuleItem(
-                _(
-                    "Animal sem identificação: fica à disposição por %(term)s.",
-                    term=_terms(untagged, rule.counting),
-                ),
-                rule.cite("untagged_hold_days"),
-            )
-        )
+        out.add(text, rule.cite("hold_days"))
+        text = _("Animal sem identificação: fica à disposição por %(term)s.", term=untagged)
+        out.add(text, rule.cite("untagged_hold_days"))
     if rule.untagged_may_be_extended:
-        items.append(
-            RuleItem(
-                _("Para animais sem RGA, o CCZ pode estender esse prazo."),
-                rule.cite("untagged_may_be_extended"),
-            )
-        )
+        text = _("Para animais sem RGA, o CCZ pode estender esse prazo.")
+        out.add(text, rule.cite("untagged_may_be_extended"))
     if rule.moves_to_business_day:
-        items.append(
-            RuleItem(
-                _(
-                    "Prazos que começariam ou terminariam em fim de semana ou feriado passam para o dia "
-                    "útil seguinte."
-                ),
-                rule.cite("moves_to_business_day"),
-            )
+        text = _(
+            "Prazos que começariam ou terminariam em fim de semana ou feriado passam "
+            "para o dia útil seguinte."
         )
+        out.add(text, rule.cite("moves_to_business_day"))
 
     reclaim = p.reclaim
     if reclaim.vaccinated_before_release:
-        items.append(
-            RuleItem(
-                _(
-                    "Sem comprovante da vacina antirrábica em dia, o animal só é liberado depois de "
-                    "vacinado."
-                ),
-                reclaim.cite("vaccinated_before_release"),
-            )
+        text = _(
+            "Sem comprovante da vacina antirrábica em dia, o animal só é liberado "
+            "depois de vacinado."
         )
+        out.add(text, reclaim.cite("vaccinated_before_release"))
     if reclaim.registered_on_reclaim:
-        items.append(
-            RuleItem(
-                _("Animal sem registro é registrado (RGA) no ato do resgate."),
-                reclaim.cite("registered_on_reclaim"),
-            )
-        )
+        text = _("Animal sem registro é registrado (RGA) no ato do resgate.")
+        out.add(text, reclaim.cite("registered_on_reclaim"))
     for charge in reclaim.charges:
-        items.append(RuleItem(_charge(p, charge), charge.article))
+        out.add(_charge(p, charge), charge.article)
     if reclaim.repeat_requires_sterilisation:
-        items.append(
-            RuleItem(
-                _("Na reincidência, o animal só é devolvido esterilizado."),
-                reclaim.cite("repeat_requires_sterilisation"),
-            )
-        )
+        text = _("Na reincidência, o animal só é devolvido esterilizado.")
+        out.add(text, reclaim.cite("repeat_requires_sterilisation"))
     for exemption in p.exemptions_for("reclaim"):
-        items.append(
-            RuleItem(
-                _("Isento das taxas de resgate: %(who)s.", who=_lower_first(exemption.label)),
-                exemption.article,
-            )
-        )
-    return items
+        who = _lower_first(exemption.label)
+        out.add(_("Isento das taxas de resgate: %(who)s.", who=who), exemption.article)
+    return out
 
 
 def _adoption(p: Profile) -> list[RuleItem]:
-    rule = p.adoption
-    items: list[RuleItem] = []
+    rule, out = p.adoption, _Items()
     if rule.fee is None:
-        items.append(RuleItem(_("A lei não prevê taxa de adoção."), ""))
+        out.add(_("A lei não prevê taxa de adoção."), "")
     elif rule.fee_per == "day_held":
-        items.append(
-            RuleItem(
-                _(
-                    "Taxa de adoção: %(amount)s por dia em que o animal ficou apreendido.",
-                    amount=_amount(p, rule.fee),
-                ),
-                rule.cite("fee"),
-            )
+        text = _(
+            "Taxa de adoção: %(amount)s por dia em que o animal ficou apreendido.",
+            amount=_amount(p, rule.fee),
         )
+        out.add(text, rule.cite("fee"))
     else:
-        items.append(
-            RuleItem(
-                _("Taxa de adoção: %(amount)s.", amount=_amount(p, rule.fee)), rule.cite("fee")
-            )
-        )
+        out.add(_("Taxa de adoção: %(amount)s.", amount=_amount(p, rule.fee)), rule.cite("fee"))
     if rule.delivered:
-        items.append(
-            RuleItem(
-                _(
-                    "O animal é entregue %(list)s.",
-                    list=_join([_delivered(d) for d in rule.delivered]),
-                ),
-                rule.cite("delivered"),
-            )
-        )
+        state = _join([_delivered(d) for d in rule.delivered])
+        out.add(_("O animal é entregue %(list)s.", list=state), rule.cite("delivered"))
     needs = []
     if rule.min_adopter_age is not None:
         needs.append(_("ter %(age)d anos ou mais", age=rule.min_adopter_age))
     needs += [_adopter_requirement(r) for r in rule.adopter_requirements if r != "adult"]
     if needs:
-        items.append(
-            RuleItem(
-                _("Para adotar é preciso %(list)s.", list=_join(needs)),
-                rule.cite("adopter_requirements"),
-            )
-        )
+        text = _("Para adotar é preciso %(list)s.", list=_join(needs))
+        out.add(text, rule.cite("adopter_requirements"))
     if rule.listing_days is not None:
-        items.append(
-            RuleItem(
-                _(
-                    "Os animais ficam disponíveis para adoção por %(days)d dias.",
-                    days=rule.listing_days,
-                ),
-                rule.cite("listing_days"),
-            )
+        text = _(
+            "Os animais ficam disponíveis para adoção por %(days)d dias.",
+            days=rule.listing_days,
         )
-    return items
+        out.add(text, rule.cite("listing_days"))
+    return out
 
 
 def _euthanasia(p: Profile) -> list[RuleItem]:
@@ -421,207 +279,141 @@ def _euthanasia(p: Profile) -> list[RuleItem]:
 
 
 def _fines(p: Profile) -> list[RuleItem]:
-    rule = p.fines
-    items = [
-        RuleItem(
-            _("As multas são calculadas em %(unit)s.", unit=_unit_name(rule.unit)), rule.article
-        )
-    ]
+    rule, out = p.fines, _Items()
+    out.add(_("As multas são calculadas em %(unit)s.", unit=_unit_name(rule.unit)), rule.article)
     if rule.range_min_units is not None and rule.range_max_units is not None:
-        items.append(
-            RuleItem(
-                _(
-                    "Valor da multa: de %(min)s a %(max)s, graduado em regulamento.",
-                    min=_units(rule.range_min_units, rule.unit),
-                    max=_units(rule.range_max_units, rule.unit),
-                ),
-                rule.article,
-            )
+        text = _(
+            "Valor da multa: de %(min)s a %(max)s, graduado em regulamento.",
+            min=_units(rule.range_min_units, rule.unit),
+            max=_units(rule.range_max_units, rule.unit),
         )
+        out.add(text, rule.article)
     graded = [s.label.lower() for s in rule.severities.values() if s.by_regulation]
     if graded:
-        items.append(
-            RuleItem(
-                _(
-                    "As infrações são classificadas como %(list)s; o valor de cada nível é definido em "
-                    "regulamento.",
-                    list=_join(graded, _("ou")),
-                ),
-                rule.cite("severities"),
-            )
+        text = _(
+            "As infrações são classificadas como %(list)s; o valor de cada nível é "
+            "definido em regulamento.",
+            list=_join(graded, _("ou")),
         )
+        out.add(text, rule.cite("severities"))
     for severity in rule.severities.values():
+        level = severity.label.lower()
         if severity.amount is not None:
-            text = _(
-                "Infração %(level)s: %(amount)s.",
-                level=severity.label.lower(),
-                amount=_amount(p, severity.amount),
-            )
+            amount = _amount(p, severity.amount)
+            text = _("Infração %(level)s: %(amount)s.", level=level, amount=amount)
         elif severity.minimum is not None:
-            template = (
-                _("Infração %(level)s: acima de %(amount)s.")
-                if severity.minimum_exclusive
-                else _("Infração %(level)s: a partir de %(amount)s.")
-            )
-            text = template % {
-                "level": severity.label.lower(),
-                "amount": _amount(p, severity.minimum),
-            }
+            amount = _amount(p, severity.minimum)
+            if severity.minimum_exclusive:
+                text = _("Infração %(level)s: acima de %(amount)s.", level=level, amount=amount)
+            else:
+                text = _("Infração %(level)s: a partir de %(amount)s.", level=level, amount=amount)
         else:
             continue
-        items.append(RuleItem(text, rule.cite("severities")))
+        out.add(text, rule.cite("severities"))
     if rule.default is not None:
-        items.append(
-            RuleItem(
-                _(
-                    "Quando o artigo não fixa o valor, a multa é de %(amount)s.",
-                    amount=_amount(p, rule.default),
-                ),
-                rule.cite("default"),
-            )
+        text = _(
+            "Quando o artigo não fixa o valor, a multa é de %(amount)s.",
+            amount=_amount(p, rule.default),
         )
+        out.add(text, rule.cite("default"))
     for fine in rule.specific:
         amount = _amount(p, fine.amount)
         if fine.per_animal:
             amount = _("%(amount)s por animal", amount=amount)
-        items.append(
-            RuleItem(_("%(what)s: %(amount)s.", what=fine.label, amount=amount), fine.article)
-        )
+        out.add(_("%(what)s: %(amount)s.", what=fine.label, amount=amount), fine.article)
+    if rule.repeat_multiplier == 2 and rule.repeat_compounds:
+        text = _("Na reincidência, a multa é o dobro da multa anterior.")
+    elif rule.repeat_multiplier == 2:
+        text = _("Na reincidência, a multa é aplicada em dobro.")
+    elif rule.repeat_compounds:
+        n = rule.repeat_multiplier
+        text = _("Na reincidência, a multa é %(n)d vezes a multa anterior.", n=n)
+    else:
+        n = rule.repeat_multiplier
+        text = _("Na reincidência, a multa é %(n)d vezes o valor previsto.", n=n)
     if rule.repeat_multiplier > 1:
-        if rule.repeat_compounds:
-            text = _(
-                "Na reincidência, a multa é %(n)d vezes a multa anterior.", n=rule.repeat_multiplier
-            )
-        else:
-            text = _(
-                "Na reincidência, a multa é %(n)d vezes o valor previsto.", n=rule.repeat_multiplier
-            )
-        if rule.repeat_multiplier == 2:
-            text = (
-                _("Na reincidência, a multa é o dobro da multa anterior.")
-                if rule.repeat_compounds
-                else _("Na reincidência, a multa é aplicada em dobro.")
-            )
-        items.append(RuleItem(text, rule.cite("repeat_multiplier")))
+        out.add(text, rule.cite("repeat_multiplier"))
     if rule.repeat_window_years is not None:
-        items.append(
-            RuleItem(
-                _(
-                    "Há reincidência quando a mesma infração se repete em até %(years)d anos.",
-                    years=rule.repeat_window_years,
-                ),
-                rule.cite("repeat_window_years"),
-            )
+        text = _(
+            "Há reincidência quando a mesma infração se repete em até %(years)d anos.",
+            years=rule.repeat_window_years,
         )
+        out.add(text, rule.cite("repeat_window_years"))
     if rule.prescription_years is not None:
-        items.append(
-            RuleItem(
-                _("As infrações prescrevem em %(years)d anos.", years=rule.prescription_years),
-                rule.cite("prescription_years"),
-            )
-        )
-    return items
+        text = _("As infrações prescrevem em %(years)d anos.", years=rule.prescription_years)
+        out.add(text, rule.cite("prescription_years"))
+    return out
 
 
 def _notices(p: Profile) -> list[RuleItem]:
-    rule = p.notices
-    items: list[RuleItem] = []
+    rule, out = p.notices, _Items()
     if rule.preliminary_days:
-        choices = [
-            _("imediatamente") if d == 0 else ngettext("%(num)d dia", "%(num)d dias", d)
-            for d in rule.preliminary_days
-        ]
-        items.append(
-            RuleItem(
-                _(
-                    "Prazo para corrigir a irregularidade depois da notificação: %(list)s.",
-                    list=_join(choices, _("ou")),
-                ),
-                rule.cite("preliminary_days"),
-            )
+        choices = [_("imediatamente") if d == 0 else _days(d) for d in rule.preliminary_days]
+        text = _(
+            "Prazo para corrigir a irregularidade depois da notificação: %(list)s.",
+            list=_join(choices, _("ou")),
         )
+        out.add(text, rule.cite("preliminary_days"))
     if rule.preliminary_min_hours is not None and rule.preliminary_max_days is not None:
+        hours = ngettext("%(num)d hora", "%(num)d horas", rule.preliminary_min_hours)
         text = _(
             "O prazo para corrigir a irregularidade vai de %(hours)s a %(days)s.",
-            hours=ngettext("%(num)d hora", "%(num)d horas", rule.preliminary_min_hours),
-            days=ngettext("%(num)d dia", "%(num)d dias", rule.preliminary_max_days),
+            hours=hours,
+            days=_days(rule.preliminary_max_days),
         )
         if rule.extension_days:
-            text += " " + _(
+            more = _(
                 "Pode ser prorrogado por mais %(days)d dias, a pedido.", days=rule.extension_days
             )
-        items.append(RuleItem(text, rule.article))
+            text = f"{text} {more}"
+        out.add(text, rule.article)
     if rule.defence_days:
-        items.append(
-            RuleItem(
-                _("Defesa contra o auto de infração: %(days)d dias.", days=rule.defence_days),
-                rule.cite("defence_days"),
-            )
-        )
+        text = _("Defesa contra o auto de infração: %(days)d dias.", days=rule.defence_days)
+        out.add(text, rule.cite("defence_days"))
     if rule.decision_days:
-        items.append(
-            RuleItem(
-                _(
-                    "A defesa é julgada em primeira instância em até %(days)d dias.",
-                    days=rule.decision_days,
-                ),
-                rule.cite("decision_days"),
-            )
+        text = _(
+            "A defesa é julgada em primeira instância em até %(days)d dias.",
+            days=rule.decision_days,
         )
+        out.add(text, rule.cite("decision_days"))
     if rule.appeal_days:
-        items.append(
-            RuleItem(
-                _(
-                    "Recurso contra a penalidade: %(days)d dias a partir da ciência.",
-                    days=rule.appeal_days,
-                ),
-                rule.cite("appeal_days"),
-            )
+        text = _(
+            "Recurso contra a penalidade: %(days)d dias a partir da ciência.",
+            days=rule.appeal_days,
         )
+        out.add(text, rule.cite("appeal_days"))
     if rule.second_appeal_days:
-        items.append(
-            RuleItem(
-                _(
-                    "Recurso em segunda instância: %(days)d dias; a decisão de segunda instância é "
-                    "definitiva.",
-                    days=rule.second_appeal_days,
-                ),
-                rule.cite("second_appeal_days"),
-            )
+        text = _(
+            "Recurso em segunda instância: %(days)d dias; a decisão de segunda instância "
+            "é definitiva.",
+            days=rule.second_appeal_days,
         )
+        out.add(text, rule.cite("second_appeal_days"))
     if rule.payment_days:
-        items.append(
-            RuleItem(
-                _(
-                    "Multa não paga em %(days)d dias segue para cobrança judicial.",
-                    days=rule.payment_days,
-                ),
-                rule.cite("payment_days"),
-            )
+        text = _(
+            "Multa não paga em %(days)d dias segue para cobrança judicial.",
+            days=rule.payment_days,
         )
-    if items and rule.moves_to_business_day:
-        items.append(
-            RuleItem(
-                _(
-                    "Os prazos são contínuos: não se conta o dia do início e conta-se o do vencimento; "
-                    "só começam ou vencem em dia útil."
-                ),
-                rule.cite("moves_to_business_day"),
-            )
+        out.add(text, rule.cite("payment_days"))
+    if out and rule.moves_to_business_day:
+        text = _(
+            "Os prazos são contínuos: não se conta o dia do início e conta-se o do "
+            "vencimento; só começam ou vencem em dia útil."
         )
-    if not items:
-        items.append(RuleItem(_("A lei não fixa prazos para notificações, defesa e recursos."), ""))
-    return items
+        out.add(text, rule.cite("moves_to_business_day"))
+    if not out:
+        out.add(_("A lei não fixa prazos para notificações, defesa e recursos."), "")
+    return out
 
 
 def _prices(p: Profile) -> list[RuleItem]:
-    items = []
+    out = _Items()
     for key, price in p.prices.items():
         text = _("%(what)s: %(amount)s", what=_price_name(key), amount=_brl(price.amount_cents))
         if price.example:
             text += " " + _("(valor de exemplo, a confirmar pela prefeitura)")
-        items.append(RuleItem(text + ".", price.article))
-    return items
+        out.add(text + ".", price.article)
+    return out
 
 
 # -- wording helpers --------------------------------------------------------------------------
@@ -633,55 +425,74 @@ def _charge(p: Profile, charge: ReclaimCharge) -> str:
         amount = _("%(amount)s por dia", amount=amount)
     else:
         amount = _("%(amount)s por animal", amount=amount)
-    text = _("%(what)s: %(amount)s", what=charge.label, amount=amount)
+    parts = [_("%(what)s: %(amount)s", what=charge.label, amount=amount)]
     if charge.free_days:
-        days = (
-            ngettext("%(num)d dia útil", "%(num)d dias úteis", charge.free_days)
-            if charge.free_days_counting == "business"
-            else ngettext("%(num)d dia", "%(num)d dias", charge.free_days)
-        )
-        text += "; " + _(
-            "sem cobrança se o resgate for feito em até %(days)s da apreensão", days=days
-        )
+        if charge.free_days_counting == "business":
+            free = ngettext("%(num)d dia útil", "%(num)d dias úteis", charge.free_days)
+        else:
+            free = _days(charge.free_days)
+        parts.append(_("sem cobrança se o resgate for feito em até %(days)s", days=free))
     if charge.only_beyond_hold:
-        text += "; " + _("cobrada pelos dias além do prazo de resgate")
+        parts.append(_("cobrada pelos dias além do prazo de resgate"))
     if charge.applies_on == "repeat":
-        text += "; " + _("só na reincidência")
+        parts.append(_("só na reincidência"))
     if charge.repeat_growth == "double_each":
-        text += "; " + _("o valor dobra a cada nova apreensão")
-    return text + "."
+        parts.append(_("o valor dobra a cada nova apreensão"))
+    return "; ".join(parts) + "."
 
 
 def _size_amounts(p: Profile, amounts: SizeAmounts) -> str:
-    """ "R$ 5,00" when every size pays the same, else "R$ 5,65 (pequeno porte) e R$ 17,24 (…)"."""
-    groups: dict[Amount, list[str]] = {}
+    """ "R$ 5,00" when every size pays it, else "R$ 5,65 (pequeno porte) e R$ 17,24 (…)"."""
+    groups: dict[Amount, list[SizeClass]] = {}
     for size in SIZE_CLASSES:
         if (amount := amounts.for_size(size)) is not None:
             groups.setdefault(amount, []).append(size)
     if len(groups) == 1 and len(next(iter(groups.values()))) == len(SIZE_CLASSES):
         return _amount(p, next(iter(groups)))
-    return _join(
-        [
-            f"{_amount(p, amount)} ({_join([_size_name(s) for s in sizes])})"
-            for amount, sizes in groups.items()
-        ]
-    )
+    return _join([f"{_amount(p, a)} ({_sizes(sizes)})" for a, sizes in groups.items()])
+
+
+def _terms(days_by_size: dict[SizeClass, int], counting: str) -> str:
+    """ "5 dias", or "3 dias úteis (pequeno porte) ou 5 dias úteis (médio e grande porte)"."""
+
+    def term(days: int) -> str:
+        if counting == "business":
+            return ngettext("%(num)d dia útil", "%(num)d dias úteis", days)
+        if counting == "calendar_inclusive":
+            return ngettext(
+                "%(num)d dia (contando o dia da apreensão)",
+                "%(num)d dias (contando o dia da apreensão)",
+                days,
+            )
+        return _days(days)
+
+    groups: dict[int, list[SizeClass]] = {}
+    for size, days in days_by_size.items():
+        groups.setdefault(days, []).append(size)
+    if len(groups) == 1:
+        return term(next(iter(groups)))
+    return _join([f"{term(days)} ({_sizes(sizes)})" for days, sizes in groups.items()], _("ou"))
+
+
+def _sizes(sizes: list[SizeClass]) -> str:
+    names = {"small": _("pequeno porte"), "medium": _("médio porte"), "large": _("grande porte")}
+    return _join([names[size] for size in sizes])
 
 
 def _amount(p: Profile, amount: Amount) -> str:
     if amount.cents is not None:
         return _brl(amount.cents)
     if amount.price is not None:
-        price = p.prices[amount.price]
-        return _("preço público do município (%(amount)s)", amount=_brl(price.amount_cents))
-    assert amount.units is not None and amount.unit is not None
+        cents = p.prices[amount.price].amount_cents
+        return _("preço público do município (%(amount)s)", amount=_brl(cents))
+    assert amount.units is not None and amount.unit is not None  # guaranteed by Amount
     return _units(amount.units, amount.unit)
 
 
 def _units(quantity: Decimal, unit: str) -> str:
     if unit == BRL:
         return _brl(int((quantity * 100).to_integral_value()))
-    if unit == "MW":
+    if unit == "MW":  # fractions read better as a percentage of the minimum wage
         if quantity < 1:
             return _("%(pct)s%% do salário mínimo vigente", pct=_number(quantity * 100))
         return ngettext(
@@ -703,73 +514,38 @@ def _unit_name(unit: str) -> str:
 
 def _number(value: Decimal) -> str:
     """1234.5 -> "1.234,5" (Brazilian separators), never via float."""
-    value = value.normalize()
-    whole, _sep, frac = f"{value:f}".partition(".")
+    whole, _sep, frac = f"{value.normalize():f}".partition(".")
     grouped = f"{int(whole):,}".replace(",", ".")
     return f"{grouped},{frac}" if frac else grouped
 
 
 def _brl(cents: int) -> str:
-    # Same output as portal.services.money.format_brl; kept here so the profiles package does not
-    # pull in the database layer.
+    # Same output as portal.services.money.format_brl; kept here so that loading a profile does
+    # not import the database layer.
     reais, centavos = divmod(cents, 100)
     return f"R$ {reais:,}".replace(",", ".") + f",{centavos:02d}"
+
+
+def _days(days: int) -> str:
+    return ngettext("%(num)d dia", "%(num)d dias", days)
+
+
+def _period(days: int) -> str:
+    if days % 365 == 0:
+        return ngettext("%(num)d ano", "%(num)d anos", days // 365)
+    return _days(days)
 
 
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _join(parts: list[str], last: str | None = None) -> str:
+def _join(parts: list[str], conjunction: str | None = None) -> str:
     """ "a, b e c" (or "a, b ou c")."""
-    conjunction = last if last is not None else _("e")
     if len(parts) <= 1:
         return "".join(parts)
-    return ", ".join(parts[:-1]) + f" {conjunction} " + parts[-1]
-
-
-def _period(days: int) -> str:
-    if days % 365 == 0:
-        return ngettext("%(num)d ano", "%(num)d anos", days // 365)
-    return ngettext("%(num)d dia", "%(num)d dias", days)
-
-
-def _validity(days: int) -> str:
-    return _("A licença vale %(period)s e deve ser renovada.", period=_period(days))
-
-
-def _terms(days_by_size: dict[str, int], counting: str) -> str:
-    """ "5 dias" or, when sizes differ, "3 dias úteis (pequeno porte) ou 5 dias úteis (médio e …)"."""
-
-    def term(days: int) -> str:
-        if counting == "business":
-            return ngettext("%(num)d dia útil", "%(num)d dias úteis", days)
-        if counting == "calendar_inclusive":
-            return ngettext(
-                "%(num)d dia (contando o dia da apreensão)",
-                "%(num)d dias (contando o dia da apreensão)",
-                days,
-            )
-        return ngettext("%(num)d dia", "%(num)d dias", days)
-
-    groups: dict[int, list[str]] = {}
-    for size, days in days_by_size.items():
-        groups.setdefault(days, []).append(size)
-    if len(groups) == 1:
-        return term(next(iter(groups)))
-    return _join(
-        [
-            f"{term(days)} ({_join([_size_name(s) for s in sizes])})"
-            for days, sizes in groups.items()
-        ],
-        _("ou"),
-    )
-
-
-def _size_name(size: str) -> str:
-    return {"small": _("pequeno porte"), "medium": _("médio porte"), "large": _("grande porte")}[
-        size
-    ]
+    conjunction = conjunction or _("e")
+    return f"{', '.join(parts[:-1])} {conjunction} {parts[-1]}"
 
 
 def _requirement(code: str) -> str:

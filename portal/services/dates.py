@@ -69,7 +69,7 @@ class BusinessCalendar:
     __call__ = is_business_day
 
     def next_business_day(self, day: date, *, include_day: bool = False) -> date:
-        """The first business day after ``day`` (or ``day`` itself when ``include_day`` and open)."""
+        """The first business day after ``day`` (or ``day`` itself, if ``include_day`` and open)."""
         candidate = day if include_day else day + _ONE_DAY
         while not self.is_business_day(candidate):
             candidate += _ONE_DAY
@@ -154,7 +154,7 @@ def impound_release_date(
 
 
 def add_months(day: date, months: int) -> date:
-    """``day`` plus ``months`` calendar months; the 31st becomes the month's last day when needed."""
+    """``day`` plus ``months`` months; a day missing in the target month becomes its last day."""
     index = day.year * 12 + (day.month - 1) + months
     year, month0 = divmod(index, 12)
     last = calendar.monthrange(year, month0 + 1)[1]

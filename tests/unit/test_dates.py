@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import pytest
 
 from portal.profiles import load_profile
 from portal.services.dates import (
+    Counting,
     add_months,
     age_in_days,
     age_in_months,
@@ -21,7 +23,7 @@ CHRISTMAS = date(2026, 12, 25)  # Friday
 SP_REVOLUTION = date(2026, 7, 9)  # Thursday; São Paulo state holiday only
 
 
-def gru_deadline(start: date, days: int, counting: str = "calendar", **kw) -> date:
+def gru_deadline(start: date, days: int, counting: Counting = "calendar", **kw: Any) -> date:
     return deadline(start, days, counting, state="SP", moves_to_business_day=True, **kw)
 
 

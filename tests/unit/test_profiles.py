@@ -1,4 +1,4 @@
-"""Jurisdiction profiles: every shipped file loads, its numbers match the law, bad files are named."""
+"""Jurisdiction profiles: shipped files load, their numbers match the law, bad files are named."""
 
 from __future__ import annotations
 
