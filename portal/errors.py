@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, g, jsonify, render_template, request
+from flask import Flask, current_app, flash, g, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -29,11 +29,13 @@ def init_errorhandlers(app: Flask) -> None:
             return render_template("errors/400.html", message=_(
                 "Sua sessão expirou. Volte, recarregue a página e envie de novo.")), 400
         g.csrf_retry = True
-        from flask import flash
-
         flash(_("Por segurança, confira os dados e envie o formulário de novo "
                 "(a sessão tinha expirado)."), "warning")
-        response = current_app.make_response(view(**(request.view_args or {})))
+        try:
+            result = view(**(request.view_args or {}))
+        except HTTPException as refused:  # e.g. the view's abort(404): answer it, not a 500
+            return http_error(refused)
+        response = current_app.make_response(result)
         response.status_code = 400 if response.status_code == 200 else response.status_code
         return response
 

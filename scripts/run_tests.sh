@@ -33,7 +33,17 @@ ensure_postgres() {
   fi
 }
 
+# What `make test` builds first, checked here too so that running this script directly (e.g. on a
+# few paths) tests the real pages: the gov.br DS CSS (browser tests) and the English catalogue.
+ensure_built() {
+  if [ ! -f portal/static/vendor/govbr-ds/core.min.css ]; then
+    make -s assets || { echo "FATAL: could not build the gov.br DS assets (make assets)"; exit 1; }
+  fi
+  .venv/bin/pybabel -q compile -d portal/translations || { echo "FATAL: pybabel compile failed"; exit 1; }
+}
+
 ensure_chromium
+ensure_built
 status=0
 
 echo "== Test suite on SQLite"

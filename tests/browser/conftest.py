@@ -5,6 +5,7 @@ We never download a browser: ``executable_path`` points at /usr/bin/chromium.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +17,10 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-quic"]
-AXE_JS = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+ROOT = Path(__file__).resolve().parents[2]
+AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+# Without the gov.br DS stylesheet the pages would be audited and measured unstyled: fail instead.
+GOVBR_CSS = ROOT / "portal" / "static" / "vendor" / "govbr-ds" / "core.min.css"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -28,6 +32,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def base_url() -> None:
+    """No fixed base URL: each test uses ``live_server.url`` (a new port per test).
+
+    Defining it here also keeps pytest-playwright's fallback ``base_url`` (a fixture declared as an
+    instance method, deprecated in pytest 9) from running, which ``filterwarnings = error`` would
+    turn into an error for every browser test.
+    """
+    return None
 
 
 @pytest.fixture(scope="session")
@@ -44,23 +59,39 @@ class LiveServer:
 @pytest.fixture
 def live_server(make_app) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
     """The portal on 127.0.0.1 at a free port (port 0: never collides), CSRF switched on."""
+    if not GOVBR_CSS.exists():
+        pytest.fail(f"{GOVBR_CSS} is missing: run `make assets` first", pytrace=False)
     app = make_app(WTF_CSRF_ENABLED=True)
     server = make_server("127.0.0.1", 0, app, threaded=True)
+    url = f"http://127.0.0.1:{server.server_port}"
+    app.config["PUBLIC_BASE_URL"] = url  # links in e-mails and QR codes point at this server
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield LiveServer(app, f"http://127.0.0.1:{server.server_port}")
+        yield LiveServer(app, url)
     finally:
         server.shutdown()
         thread.join(timeout=5)
 
 
 def run_axe(page) -> list[dict]:  # type: ignore[no-untyped-def]
-    """axe-core's WCAG 2.1 A/AA violations on the current page."""
-    page.add_script_tag(path=str(AXE_JS))
+    """axe-core's WCAG 2.1 A/AA violations on the current page.
+
+    axe is evaluated through the DevTools protocol rather than added as a <script> tag: the
+    portal's Content-Security-Policy (``script-src 'self'``) rightly blocks inline scripts, and the
+    audit must run against the page exactly as served, CSP included.
+    """
+    page.evaluate(_axe_source())
     result = page.evaluate(
         """async () => await axe.run(document, {runOnly: {type: 'tag',
              values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"""
     )
     return [{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
             for v in result["violations"]]
+
+
+@functools.cache
+def _axe_source() -> str:
+    if not AXE_JS.exists():
+        pytest.fail(f"{AXE_JS} is missing: run `make assets` (npm ci) first", pytrace=False)
+    return AXE_JS.read_text(encoding="utf-8")
