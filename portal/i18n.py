@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from flask import current_app, request, session
+from flask import current_app, has_request_context, request, session
 
 
 def select_locale() -> str:
+    if not has_request_context():  # CLI tasks and background work: the default language
+        return current_app.config["BABEL_DEFAULT_LOCALE"]
     lang = request.args.get("lang")
     if lang in current_app.config["LANGUAGES"]:
         session["lang"] = lang

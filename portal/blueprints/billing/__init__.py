@@ -1,7 +1,12 @@
-"""Fees and payments: price list, payment items, Stripe Checkout, counter slips (guias)."""
+"""Fees and payments: price list, payment items, Stripe Checkout, counter slips (guias).
+
+Two blueprints: ``billing`` (citizen pages under /pagamentos, staff pages under /pagamentos/ccz)
+and ``payments`` (the Stripe webhook at /payments/stripe/webhook, the URL Stripe is given).
+"""
 
 from flask import Blueprint
 
 bp = Blueprint("billing", __name__, url_prefix="/pagamentos")
 
-from portal.blueprints.billing import routes  # noqa: E402,F401
+from portal.blueprints.billing import hooks, routes, staff  # noqa: E402,F401
+from portal.blueprints.billing.webhook import webhook_bp  # noqa: E402,F401

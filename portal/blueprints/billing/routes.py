@@ -1,18 +1,183 @@
-"""Billing views (issue #4 fills these in)."""
+"""Citizen billing views: my payments, the item page (pay online, guia, exemption), receipts,
+and the public price list. Staff views are in ``staff.py``; the Stripe webhook in ``webhook.py``.
 
-from flask import render_template
+A person only ever sees their own items: anything else answers 404, never 403.
+"""
+
+from __future__ import annotations
+
+from flask import (
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
 from flask_login import current_user
-from sqlalchemy import select
 
-from portal.access import signed_in
-from portal.blueprints.billing import bp
+from portal.access import public, signed_in
+from portal.blueprints.billing import bp, documents, services, stripe_gateway
+from portal.blueprints.billing.forms import ExemptionRequestForm
 from portal.extensions import db
+from portal.forms import EmptyForm, choices
 from portal.models import PaymentItem
+from portal.models.base import utcnow
+from portal.services import audit
+from portal.services.fees import price_list
+from portal.services.uploads import UploadError
+
+
+def _profile():  # type: ignore[no-untyped-def]
+    return current_app.extensions["portal_profile"]
+
+
+def _visible_item(item_id: int) -> PaymentItem:
+    """The item if the signed-in person may see it (payer or staff), else 404."""
+    item = services.get_item(item_id)
+    if item is None or not services.may_view(item, current_user):
+        abort(404)
+    return item
+
+
+def _own_item(item_id: int) -> PaymentItem:
+    """The item if the signed-in person is its payer, else 404."""
+    item = services.get_item(item_id)
+    if item is None or not services.is_responsible(item, current_user):
+        abort(404)
+    return item
+
+
+def _pdf(data: bytes, filename: str) -> Response:
+    return Response(data, mimetype="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="{filename}"',
+        "Cache-Control": "private, no-store",
+    })
 
 
 @bp.get("/")
 @signed_in
 def my_payments():
-    items = db.session.scalars(select(PaymentItem).where(PaymentItem.payer_id == current_user.id)
-                               .order_by(PaymentItem.id.desc())).all()
-    return render_template("billing/my_payments.html", items=items)
+    return render_template("billing/my_payments.html", items=services.items_of(current_user))
+
+
+@bp.get("/precos")
+@public
+def prices():
+    profile = _profile()
+    entries = price_list(profile, services.local_today())
+    return render_template("billing/prices.html", entries=entries, exemptions=profile.exemptions)
+
+
+@bp.get("/<int:item_id>")
+@public  # the payer and staff see the item; anyone else is told how to sign in (or gets 404)
+def item(item_id: int):
+    if not current_user.is_authenticated:
+        # Say nothing about the item itself: ids are sequential and the page is public.
+        return render_template("billing/sign_in_to_pay.html",
+                               login_url=url_for("auth.login", next=request.path),
+                               signup_url=url_for("auth.signup", next=request.path))
+    found = _visible_item(item_id)
+    if not services.is_responsible(found, current_user):
+        return redirect(url_for("billing.staff_item", item_id=found.id))
+    return render_template(
+        "billing/item.html", item=found, form=EmptyForm(),
+        online=stripe_gateway.stripe_enabled(),
+        exemptions=services.exemptions_for_item(_profile(), found) if found.payer_id else [])
+
+
+@bp.post("/<int:item_id>/pagar-online")
+@signed_in
+def pay_online(item_id: int):
+    found = _own_item(item_id)
+    form = EmptyForm()
+    if not form.validate_on_submit():
+        flash(_("A sessão expirou; tente de novo."), "warning")
+        return redirect(url_for("billing.item", item_id=found.id))
+    try:
+        session = stripe_gateway.start_checkout(found, current_user)
+    except services.BillingError as err:
+        db.session.rollback()
+        flash(err.message, "danger")
+        return redirect(url_for("billing.item", item_id=found.id))
+    db.session.commit()
+    return redirect(session.url or url_for("billing.item", item_id=found.id), code=303)
+
+
+@bp.get("/<int:item_id>/retorno")
+@signed_in
+def checkout_return(item_id: int):
+    """Back from Stripe. Nothing is marked paid here: only the signed webhook does that."""
+    return render_template("billing/checkout_return.html", item=_own_item(item_id))
+
+
+@bp.get("/<int:item_id>/pagamento-cancelado")
+@signed_in
+def checkout_cancelled(item_id: int):
+    found = _own_item(item_id)
+    flash(_("Pagamento online não concluído. Você pode tentar de novo ou imprimir a guia."), "info")
+    return redirect(url_for("billing.item", item_id=found.id))
+
+
+@bp.get("/<int:item_id>/guia.pdf")
+@signed_in
+def guia_pdf(item_id: int):
+    found = _visible_item(item_id)
+    if not found.payable:
+        flash(_("Não há guia para um pagamento %(status)s.",
+                status=services.status_label(found.status).lower()), "warning")
+        return redirect(url_for("billing.item", item_id=found.id))
+    data = documents.guia_pdf(found, services.guia_due_date(found), utcnow())
+    if not services.is_responsible(found, current_user):
+        audit.record("payment.guia_printed", found, detail={"reference": found.reference})
+        db.session.commit()
+    return _pdf(data, f"guia-{found.reference}.pdf")
+
+
+@bp.get("/<int:item_id>/comprovante.pdf")
+@signed_in
+def receipt_pdf(item_id: int):
+    found = _visible_item(item_id)
+    if found.payment is None:
+        abort(404)
+    data = documents.receipt_pdf(found, utcnow())
+    if not services.is_responsible(found, current_user):
+        audit.record("payment.receipt_viewed", found, detail={"reference": found.reference})
+        db.session.commit()
+    return _pdf(data, f"comprovante-{found.reference}.pdf")
+
+
+@bp.route("/<int:item_id>/isencao", methods=["GET", "POST"])
+@signed_in
+def request_exemption(item_id: int):
+    found = _own_item(item_id)
+    exemptions = services.exemptions_for_item(_profile(), found) if found.payer_id else []
+    if not exemptions:
+        abort(404)
+    if not found.payable or found.open_exemption_request is not None:
+        flash(_("Este pagamento não aceita pedido de isenção agora."), "warning")
+        return redirect(url_for("billing.item", item_id=found.id))
+    form = ExemptionRequestForm()
+    form.code.choices = choices((e.code, f"{e.label} ({e.article})") for e in exemptions)
+    if len(exemptions) == 1 and not form.is_submitted():
+        form.code.data = exemptions[0].code
+    if form.validate_on_submit():
+        upload = form.proof.data
+        try:
+            services.request_exemption(found, current_user, profile=_profile(),
+                                       code=form.code.data, statement=form.statement.data,
+                                       proof=upload.stream, filename=upload.filename)
+        except UploadError as err:
+            db.session.rollback()
+            form.proof.errors.append(err.message)
+        except services.BillingError as err:
+            db.session.rollback()
+            getattr(form, err.field or "code").errors.append(err.message)
+        else:
+            db.session.commit()
+            flash(_("Pedido de isenção enviado. Você receberá a decisão por e-mail."), "success")
+            return redirect(url_for("billing.item", item_id=found.id))
+    return render_template("billing/exemption_form.html", item=found, form=form)

@@ -1,0 +1,123 @@
+"""How billing plugs into the rest of the portal: menu, staff tiles, template filters, the LGPD
+export and the demo data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user
+from sqlalchemy import select
+
+from portal.access import STAFF
+from portal.blueprints.billing import bp, services
+from portal.cli import register_demo_seeder
+from portal.extensions import db
+from portal.models import ExemptionRequest, PaymentItem, User
+from portal.services.lgpd import register_exporter
+from portal.templating import register_admin_link, register_nav
+
+register_nav(_l("Meus pagamentos"), "billing.my_payments", order=40,
+             visible=lambda: current_user.is_authenticated)
+register_nav(_l("Preços públicos"), "billing.prices", order=85)
+
+register_admin_link(_l("Pagamentos"), "billing.staff_payments", STAFF)
+register_admin_link(_l("Baixa de guia no balcão"), "billing.counter", STAFF)
+register_admin_link(_l("Conciliação de pagamentos"), "billing.reconciliation", STAFF)
+register_admin_link(_l("Pedidos de isenção de taxa"), "billing.exemption_queue", STAFF)
+register_admin_link(_l("Tabela de preços públicos"), "billing.admin_prices", ("admin",))
+
+
+@bp.app_template_filter("payment_status")
+def payment_status_filter(status: str) -> str:
+    return services.status_label(status)
+
+
+@bp.app_template_filter("payment_kind")
+def payment_kind_filter(kind: str) -> str:
+    return services.kind_label(kind)
+
+
+@bp.app_template_filter("payment_method")
+def payment_method_filter(method: str | None) -> str:
+    return services.method_label(method)
+
+
+@bp.app_template_filter("price_label")
+def price_label_filter(key: str) -> str:
+    return services.price_label(key)
+
+
+STATUS_TAG = {"pending": "warning", "processing": "warning", "paid": "success",
+              "failed": "danger", "exempt": "success", "refunded": "", "cancelled": ""}
+
+
+@bp.app_template_filter("payment_tag")
+def payment_tag_filter(status: str) -> str:
+    """The br-tag colour class of a status."""
+    return STATUS_TAG.get(status, "")
+
+
+def export_payments(user: User) -> list[dict[str, Any]]:
+    """LGPD: every payment item of the person, with history, settlement, refunds and exemptions."""
+    items = db.session.scalars(select(PaymentItem).where(PaymentItem.payer_id == user.id)
+                               .order_by(PaymentItem.id)).all()
+    requests = db.session.scalars(select(ExemptionRequest)
+                                  .where(ExemptionRequest.requester_id == user.id)).all()
+    by_item: dict[int, list[ExemptionRequest]] = {}
+    for req in requests:
+        by_item.setdefault(req.item_id, []).append(req)
+    out = []
+    for item in items:
+        out.append({
+            "id": item.id, "tipo": item.kind, "descricao": item.description,
+            "valor_centavos": item.amount_cents, "moeda": item.currency, "situacao": item.status,
+            "referencia": item.reference, "criado_em": item.created_at, "pago_em": item.paid_at,
+            "vencimento": item.due_on, "discriminacao": item.breakdown or [],
+            "historico": [{"em": e.at, "de": e.from_status, "para": e.to_status, "nota": e.note}
+                          for e in item.events],
+            "pagamento": None if item.payment is None else {
+                "forma": item.payment.method, "valor_centavos": item.payment.amount_cents,
+                "recebido_em": item.payment.received_on,
+                "comprovante": item.payment.receipt_number,
+                "referencia_externa": item.payment.provider_reference},
+            "estornos": [{"em": r.created_at, "valor_centavos": r.amount_cents,
+                          "motivo": r.reason} for r in item.refunds],
+            "pedidos_de_isencao": [{
+                "isencao": r.label, "artigo": r.article, "situacao": r.status,
+                "declaracao": r.statement, "enviado_em": r.created_at,
+                "decidido_em": r.decided_at, "motivo_da_decisao": r.decision_reason,
+                "arquivo_comprovante": r.proof.original_name} for r in by_item.get(item.id, [])],
+        })
+    return out
+
+
+register_exporter("pagamentos", export_payments)
+
+
+@register_demo_seeder
+def seed_demo_payments() -> None:
+    """A pending registration fee for the demo citizen, to try the guia and online payment."""
+    from flask import current_app
+
+    from portal.services.fees import FeeError, compute_fee
+
+    citizen = db.session.scalar(select(User).where(User.email == "cidada@demo.ccz"))
+    if citizen is None:
+        return
+    exists = db.session.scalar(select(PaymentItem.id).where(PaymentItem.payer_id == citizen.id,
+                                                            PaymentItem.subject_type == "demo"))
+    if exists is not None:
+        return
+    profile = current_app.extensions["portal_profile"]
+    today = services.local_today()
+    try:
+        fee = compute_fee(profile, "registration", {}, today)
+        if fee.total_cents <= 0:  # a law without a registration fee: a reclaim, then
+            fee = compute_fee(profile, "reclaim", {"size": "small", "apprehended_on": today}, today)
+    except FeeError:
+        return  # e.g. no unit value entered yet
+    if fee.total_cents <= 0:
+        return
+    services.create_item_for_fee(fee, description="Demonstração: taxa do CCZ", payer=citizen,
+                                 subject_type="demo", subject_id=None)

@@ -1,0 +1,250 @@
+"""CCZ staff billing views: payments list, item detail, counter settlement by reference, refunds,
+reconciliation, review flags, exemption decisions and the price list.
+
+Every look at a person's payment data and every change is written to the audit log.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+from sqlalchemy import func, select
+
+from portal.access import roles_required, staff_required
+from portal.blueprints.billing import bp, services
+from portal.blueprints.billing.forms import (
+    CounterSearchForm,
+    ExemptionDecisionForm,
+    MarkPaidForm,
+    PeriodForm,
+    PriceForm,
+    RefundForm,
+    ResolveFlagForm,
+    StaffFilterForm,
+)
+from portal.extensions import db
+from portal.forms import choices
+from portal.models import ExemptionRequest, PaymentItem, PaymentReviewFlag, PriceOverride
+from portal.services import audit
+from portal.services.fees import price_list
+from portal.services.money import parse_brl
+
+PAGE_SIZE = 50
+REFUND_ROLES = ("coordinator", "admin")
+
+
+def _item_or_404(item_id: int) -> PaymentItem:
+    item = services.get_item(item_id)
+    if item is None:
+        abort(404)
+    return item
+
+
+@bp.get("/ccz/")
+@staff_required
+def staff_payments():
+    form = StaffFilterForm(request.args)
+    filters: dict = {}
+    if form.validate():
+        filters = {"status": form.status.data or None, "kind": form.kind.data or None,
+                   "date_from": form.date_from.data, "date_to": form.date_to.data,
+                   "q": form.q.data or None}
+    page = max(request.args.get("page", 1, type=int), 1)
+    stmt = services.staff_items_query(**filters)
+    total = db.session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
+    items = db.session.scalars(stmt.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)).all()
+    # The search text may be a CPF or a name: the log keeps only that a search was made.
+    audit.record("payment.list_viewed", detail={
+        k: (v.isoformat() if isinstance(v, date) else (True if k == "q" else v))
+        for k, v in filters.items() if v})
+    db.session.commit()
+    args = {k: v for k, v in request.args.items() if k != "page"}
+    return render_template("billing/staff/list.html", form=form, items=items, page=page,
+                           total=total or 0, page_size=PAGE_SIZE, args=args)
+
+
+@bp.get("/ccz/<int:item_id>")
+@staff_required
+def staff_item(item_id: int):
+    item = _item_or_404(item_id)
+    audit.record("payment.viewed", item, detail={"reference": item.reference})
+    db.session.commit()
+    return _render_item(item)
+
+
+def _render_item(item: PaymentItem, *, mark_form: MarkPaidForm | None = None,
+                 refund_form: RefundForm | None = None, status: int = 200):  # type: ignore[no-untyped-def]
+    if mark_form is None:
+        mark_form = MarkPaidForm(formdata=None, paid_on=services.local_today())
+    return render_template(
+        "billing/staff/item.html", item=item, mark_form=mark_form,
+        refund_form=refund_form or RefundForm(formdata=None),
+        may_refund=current_user.has_role(*REFUND_ROLES)), status
+
+
+@bp.get("/ccz/balcao")
+@staff_required
+def counter():
+    """Find a guia by its reference, then settle it with the receipt number."""
+    form = CounterSearchForm(request.args)
+    found = None
+    if "reference" in request.args and form.validate():
+        try:
+            found = services.find_by_reference(form.reference.data)
+        except services.BillingError as err:
+            form.reference.errors.append(err.message)
+        else:
+            if found is None:
+                form.reference.errors.append(_("Nenhum pagamento com esta referência."))
+            else:
+                audit.record("payment.viewed", found, detail={"reference": found.reference,
+                                                               "via": "counter"})
+                db.session.commit()
+    mark_form = MarkPaidForm(formdata=None, paid_on=services.local_today())
+    return render_template("billing/staff/counter.html", form=form, item=found, mark_form=mark_form)
+
+
+@bp.post("/ccz/<int:item_id>/baixa")
+@staff_required
+def mark_paid(item_id: int):
+    item = _item_or_404(item_id)
+    form = MarkPaidForm()
+    if form.validate_on_submit():
+        try:
+            services.mark_paid_at_counter(item, receipt_number=form.receipt_number.data,
+                                          paid_on=form.paid_on.data, actor=current_user)
+        except services.BillingError as err:
+            db.session.rollback()
+            getattr(form, err.field or "receipt_number").errors.append(err.message)
+        else:
+            db.session.commit()
+            flash(_("Baixa registrada: referência %(ref)s paga.", ref=item.formatted_reference),
+                  "success")
+            return redirect(url_for("billing.staff_item", item_id=item.id))
+    search = CounterSearchForm(formdata=None, reference=item.formatted_reference)
+    return render_template("billing/staff/counter.html", form=search, item=item,
+                           mark_form=form), 422
+
+
+@bp.post("/ccz/<int:item_id>/estorno")
+@roles_required(*REFUND_ROLES)
+def refund(item_id: int):
+    item = _item_or_404(item_id)
+    form = RefundForm()
+    if form.validate_on_submit():
+        try:
+            services.refund_payment(item, reason=form.reason.data, actor=current_user)
+        except services.BillingError as err:
+            db.session.rollback()
+            getattr(form, err.field or "reason").errors.append(err.message)
+        else:
+            db.session.commit()
+            flash(_("Estorno registrado."), "success")
+            return redirect(url_for("billing.staff_item", item_id=item.id))
+    item = _item_or_404(item_id)  # reloaded after a rollback
+    return _render_item(item, refund_form=form, status=422)
+
+
+@bp.post("/ccz/pendencias/<int:flag_id>/resolver")
+@staff_required
+def resolve_flag(flag_id: int):
+    flag = db.session.get(PaymentReviewFlag, flag_id)
+    if flag is None:
+        abort(404)
+    form = ResolveFlagForm()
+    if form.validate_on_submit():
+        try:
+            services.resolve_flag(flag, form.note.data, actor=current_user)
+        except services.BillingError as err:
+            db.session.rollback()
+            flash(err.message, "danger")
+        else:
+            db.session.commit()
+            flash(_("Pendência resolvida."), "success")
+    else:
+        flash(_("Descreva o que foi feito para resolver a pendência."), "danger")
+    target = request.form.get("back")
+    if target == "reconciliation":
+        return redirect(url_for("billing.reconciliation"))
+    return redirect(url_for("billing.staff_item", item_id=flag.item_id))
+
+
+@bp.get("/ccz/conciliacao")
+@staff_required
+def reconciliation():
+    form = PeriodForm(request.args)
+    today = services.local_today()
+    date_from, date_to = today.replace(day=1), today
+    if form.validate():
+        date_from = form.date_from.data or date_from
+        date_to = form.date_to.data or date_to
+    if form.date_from.data is None:
+        form.date_from.data = date_from
+    if form.date_to.data is None:
+        form.date_to.data = date_to
+    report = services.reconciliation(date_from, date_to)
+    return render_template("billing/staff/reconciliation.html", form=form, report=report)
+
+
+@bp.get("/ccz/isencoes")
+@staff_required
+def exemption_queue():
+    return render_template("billing/staff/exemptions.html",
+                           requests=list(services.pending_exemption_requests()))
+
+
+@bp.route("/ccz/isencoes/<int:request_id>", methods=["GET", "POST"])
+@staff_required
+def exemption_detail(request_id: int):
+    req = db.session.get(ExemptionRequest, request_id)
+    if req is None:
+        abort(404)
+    form = ExemptionDecisionForm()
+    if form.validate_on_submit():
+        try:
+            services.decide_exemption(req, accept=form.decision.data == "accept",
+                                      reason=form.reason.data, actor=current_user)
+        except services.BillingError as err:
+            db.session.rollback()
+            getattr(form, err.field or "decision").errors.append(err.message)
+        else:
+            db.session.commit()
+            flash(_("Decisão registrada e enviada ao requerente."), "success")
+            return redirect(url_for("billing.exemption_queue"))
+    elif request.method == "GET":
+        audit.record("payment.exemption_viewed", req.item, detail={"request_id": req.id})
+        db.session.commit()
+    return render_template("billing/staff/exemption.html", req=req, form=form)
+
+
+@bp.route("/ccz/precos", methods=["GET", "POST"])
+@roles_required("admin")
+def admin_prices():
+    profile = current_app.extensions["portal_profile"]
+    today = services.local_today()
+    entries = price_list(profile, today)
+    form = PriceForm()
+    form.key.choices = choices((e.key, services.price_label(e.key)) for e in entries)
+    if request.method == "GET" and form.effective_from.data is None:
+        form.effective_from.data = today
+    if form.validate_on_submit():
+        try:
+            services.set_price(profile, form.key.data, amount_cents=parse_brl(form.amount.data),
+                               effective_from=form.effective_from.data, note=form.note.data,
+                               actor=current_user)
+        except services.BillingError as err:
+            db.session.rollback()
+            getattr(form, err.field or "key").errors.append(err.message)
+        else:
+            db.session.commit()
+            flash(_("Preço registrado."), "success")
+            return redirect(url_for("billing.admin_prices"))
+    history = db.session.scalars(select(PriceOverride)
+                                 .where(PriceOverride.profile_key == profile.key)
+                                 .order_by(PriceOverride.key, PriceOverride.effective_from.desc())
+                                 ).all()
+    return render_template("billing/staff/prices.html", entries=entries, form=form,
+                           history=history)

@@ -1,0 +1,345 @@
+"""Stripe: Checkout sessions (card, boleto, PIX), refunds, and what each webhook event changes.
+
+Outgoing calls go through ``stripe.StripeClient`` built from STRIPE_SECRET_KEY; STRIPE_API_BASE
+points it elsewhere (tests run a local stand-in of the Stripe API, never the network).
+
+Incoming events are trusted only after ``stripe.Webhook.construct_event`` checked the signature
+(the webhook view does that). :func:`handle_event` then works from the event alone — it never
+calls Stripe back, so it also works when only STRIPE_WEBHOOK_SECRET is configured — and is
+idempotent: every event id is stored once, and an item only moves forward (a paid item never
+returns to ``processing`` when an older event arrives late). Money is accepted only when the
+session's currency and ``amount_total`` match the item; anything odd becomes a review flag.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import stripe
+from flask import current_app
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from portal.blueprints.billing.services import (
+    BillingError,
+    add_note,
+    external_url,
+    flag_for_review,
+    is_responsible,
+    settle,
+    transition,
+    tz,
+)
+from portal.extensions import db
+from portal.models import (
+    CheckoutSession,
+    Payment,
+    PaymentItem,
+    PaymentMethod,
+    PaymentStatus,
+    ReviewCode,
+    StripeWebhookEvent,
+    User,
+)
+from portal.models.base import utcnow
+from portal.services import audit
+
+CURRENCY = "brl"
+PAYMENT_METHOD_TYPES = ["card", "boleto", "pix"]
+BOLETO_EXPIRES_AFTER_DAYS = 3
+HANDLED_EVENTS = frozenset({
+    "checkout.session.completed",
+    "checkout.session.async_payment_succeeded",
+    "checkout.session.async_payment_failed",
+    "checkout.session.expired",
+})
+
+
+def stripe_enabled() -> bool:
+    """Online payment is offered only with a secret key; without it the guia is the way to pay."""
+    return bool(current_app.config.get("STRIPE_SECRET_KEY"))
+
+
+def client() -> stripe.StripeClient:
+    cfg = current_app.config
+    base = cfg.get("STRIPE_API_BASE")
+    return stripe.StripeClient(
+        cfg["STRIPE_SECRET_KEY"],
+        base_addresses={"api": base.rstrip("/")} if base else None,
+        # Retries are safe: every create carries an idempotency key.
+        max_network_retries=2,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Checkout
+# ---------------------------------------------------------------------------------------------
+
+
+def start_checkout(item: PaymentItem, payer: User) -> CheckoutSession:
+    """A Checkout session for ``item`` (an open one is reused). Raises BillingError."""
+    if not stripe_enabled():
+        raise BillingError(_("O pagamento online não está disponível. Imprima a guia e pague no "
+                             "balcão ou no banco."), code="stripe_disabled")
+    if not is_responsible(item, payer):
+        raise BillingError(_("Só quem deve o pagamento pode pagá-lo online."))
+    if not item.payable:
+        raise BillingError(_("Este pagamento não está em aberto."), code="not_payable")
+    if item.open_exemption_request is not None:
+        raise BillingError(_("Há um pedido de isenção em análise para este pagamento. Aguarde a "
+                             "decisão antes de pagar."), code="exemption_pending")
+
+    still_open_after = utcnow() + timedelta(minutes=10)
+    for existing in reversed(item.checkout_sessions):
+        if (existing.status == "open" and existing.url
+                and existing.amount_cents == item.amount_cents
+                and (existing.expires_at is None or existing.expires_at > still_open_after)):
+            return existing  # the same payment page again: never two open sessions per click
+
+    params: dict[str, Any] = {
+        "mode": "payment",
+        "payment_method_types": PAYMENT_METHOD_TYPES,
+        "line_items": [{
+            "quantity": 1,
+            "price_data": {
+                "currency": CURRENCY,
+                "unit_amount": item.amount_cents,
+                "product_data": {"name": item.description[:250]},
+            },
+        }],
+        "client_reference_id": str(item.id),
+        "metadata": {"payment_id": str(item.id), "reference": item.reference, "kind": item.kind},
+        "payment_intent_data": {"metadata": {"payment_id": str(item.id),
+                                             "reference": item.reference}},
+        "payment_method_options": {"boleto": {"expires_after_days": BOLETO_EXPIRES_AFTER_DAYS}},
+        "locale": "pt-BR",
+        "success_url": external_url("billing.checkout_return", item_id=item.id),
+        "cancel_url": external_url("billing.checkout_cancelled", item_id=item.id),
+    }
+    if payer.email:
+        params["customer_email"] = payer.email
+    attempt = len(item.checkout_sessions) + 1
+    try:
+        session = client().v1.checkout.sessions.create(
+            params=params,  # type: ignore[arg-type]
+            options={"idempotency_key": f"ccz-checkout-{item.id}-{attempt}"}).to_dict()
+    except stripe.StripeError as err:
+        current_app.logger.warning("Stripe checkout for payment item %s failed: %s", item.id,
+                                   type(err).__name__)
+        raise BillingError(_("Não foi possível abrir o pagamento online agora. Tente de novo em "
+                             "alguns minutos ou pague com a guia."), code="stripe_error") from err
+
+    expires = session.get("expires_at")
+    local = CheckoutSession(
+        item=item, stripe_session_id=session["id"], url=session.get("url"),
+        amount_cents=item.amount_cents, currency=CURRENCY, status=session.get("status") or "open",
+        payment_status=session.get("payment_status"),
+        expires_at=datetime.fromtimestamp(expires, UTC) if expires else None,
+        created_by_id=payer.id)
+    db.session.add(local)
+    add_note(item, _("Pagamento online iniciado"), actor_id=payer.id)
+    audit.record("payment.checkout_started", item, detail={"session": session["id"]},
+                 actor_id=payer.id)
+    db.session.flush()
+    return local
+
+
+# ---------------------------------------------------------------------------------------------
+# Refunds
+# ---------------------------------------------------------------------------------------------
+
+
+def create_refund(payment: Payment, reason: str) -> tuple[str, str]:
+    """Refund an online payment in full through the Stripe API; returns (refund id, status).
+
+    Raises BillingError when Stripe is not configured or refuses. A fresh idempotency key per
+    attempt is safe: Stripe never refunds more than was charged.
+    """
+    if not stripe_enabled():
+        raise BillingError(_("O estorno online exige a chave da Stripe (STRIPE_SECRET_KEY)."))
+    try:
+        refund = client().v1.refunds.create(
+            params={"payment_intent": payment.provider_reference, "reason": "requested_by_customer",
+                    "metadata": {"payment_id": str(payment.item_id), "motivo": reason[:450]}},
+            options={"idempotency_key": f"ccz-refund-{payment.item_id}-{secrets.token_hex(8)}"},
+        ).to_dict()
+    except stripe.StripeError as err:
+        current_app.logger.warning("Stripe refund for payment item %s failed: %s",
+                                   payment.item_id, type(err).__name__)
+        detail = getattr(err, "user_message", None) or ""
+        raise BillingError(_("A Stripe não aceitou o estorno. %(detail)s", detail=detail).strip(),
+                           code="stripe_error") from err
+    status = refund.get("status") or "pending"
+    if status in ("failed", "canceled"):
+        raise BillingError(_("A Stripe não concluiu o estorno (situação: %(status)s).",
+                             status=status), code="refund_failed")
+    return refund["id"], status
+
+
+# ---------------------------------------------------------------------------------------------
+# Webhook events
+# ---------------------------------------------------------------------------------------------
+
+
+def handle_event(event: Mapping[str, Any]) -> str:
+    """Apply one verified Stripe event; returns a short outcome for the log and the response.
+
+    The same event id twice is a no-op ("duplicate"). Raises ValueError for a payload that is not
+    an event at all.
+    """
+    event_id, event_type = event.get("id"), event.get("type")
+    if not isinstance(event_id, str) or not isinstance(event_type, str):
+        raise ValueError("not a Stripe event")
+    if db.session.scalar(select(StripeWebhookEvent.id)
+                         .where(StripeWebhookEvent.event_id == event_id)) is not None:
+        return "duplicate"
+    obj = (event.get("data") or {}).get("object") or {}
+    created = event.get("created")
+    record = StripeWebhookEvent(
+        event_id=event_id, type=event_type, livemode=bool(event.get("livemode")),
+        event_created_at=datetime.fromtimestamp(created, UTC) if isinstance(created, int) else None,
+        stripe_session_id=obj.get("id") if obj.get("object") == "checkout.session" else None)
+    db.session.add(record)
+    db.session.flush()  # a concurrent delivery of the same event fails here on the unique id
+    if event_type not in HANDLED_EVENTS or obj.get("object") != "checkout.session":
+        record.outcome = "ignored"
+        return record.outcome
+    record.outcome = _handle_session_event(event_type, obj, record)
+    return record.outcome
+
+
+def _item_id(session: Mapping[str, Any]) -> int | None:
+    raw = (session.get("metadata") or {}).get("payment_id") or session.get("client_reference_id")
+    try:
+        return int(raw) if raw is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _handle_session_event(event_type: str, session: Mapping[str, Any],
+                          record: StripeWebhookEvent) -> str:
+    item_id = _item_id(session)
+    if item_id is None:
+        return "ignored: not a portal session"
+    # Lock the item row (PostgreSQL) so two events for it are applied one after the other.
+    item = db.session.scalar(select(PaymentItem).where(PaymentItem.id == item_id).with_for_update())
+    if item is None:
+        current_app.logger.warning("Stripe event %s names unknown payment item %s",
+                                   record.event_id, item_id)
+        return "ignored: unknown item"
+    record.item_id = item.id
+
+    local = _local_session(item, session)
+    if local.item_id != item.id:
+        flag_for_review(item, ReviewCode.SESSION_MISMATCH,
+                        _("A sessão da Stripe pertence a outro pagamento."),
+                        {"session": local.stripe_session_id, "event": record.event_id})
+        return "flagged: session mismatch"
+    local.payment_status = session.get("payment_status") or local.payment_status
+    local.payment_intent_id = session.get("payment_intent") or local.payment_intent_id
+
+    if event_type == "checkout.session.expired":
+        if local.status != "complete":
+            local.status = "expired"
+        return "session expired"
+
+    local.status = "complete"
+    local.completed_at = local.completed_at or utcnow()
+    if event_type == "checkout.session.async_payment_failed":
+        return _payment_failed(item, record)
+    paid_now = session.get("payment_status") in ("paid", "no_payment_required")
+    if event_type == "checkout.session.async_payment_succeeded" or paid_now:
+        return _confirm_paid(item, session, local, record)
+    return _awaiting_payment(item, session, record)
+
+
+def _local_session(item: PaymentItem, session: Mapping[str, Any]) -> CheckoutSession:
+    """Our record of the session; created from the event when we have none (e.g. our own
+    transaction failed after Stripe had opened the session)."""
+    local = db.session.scalar(select(CheckoutSession)
+                              .where(CheckoutSession.stripe_session_id == session.get("id")))
+    if local is None:
+        local = CheckoutSession(item=item, stripe_session_id=str(session.get("id")),
+                                url=None, amount_cents=int(session.get("amount_total") or 0),
+                                currency=str(session.get("currency") or CURRENCY),
+                                status=str(session.get("status") or "open"))
+        db.session.add(local)
+        db.session.flush()
+    return local
+
+
+def _money_matches(item: PaymentItem, session: Mapping[str, Any],
+                   record: StripeWebhookEvent) -> bool:
+    """Currency and amount of the session against the item; a mismatch is flagged for staff."""
+    currency = str(session.get("currency") or "").lower()
+    amount = session.get("amount_total")
+    detail = {"event": record.event_id, "session": session.get("id"), "currency": currency,
+              "amount_total": amount, "expected_cents": item.amount_cents}
+    if currency != item.currency:
+        flag_for_review(item, ReviewCode.CURRENCY_MISMATCH,
+                        _("A Stripe informou um pagamento em %(currency)s; o esperado era BRL.",
+                          currency=currency.upper() or "?"), detail)
+        return False
+    if amount != item.amount_cents:
+        flag_for_review(item, ReviewCode.AMOUNT_MISMATCH,
+                        _("O valor informado pela Stripe difere do valor devido."), detail)
+        return False
+    return True
+
+
+def _confirm_paid(item: PaymentItem, session: Mapping[str, Any], local: CheckoutSession,
+                  record: StripeWebhookEvent) -> str:
+    intent = str(session.get("payment_intent") or session.get("id"))
+    if item.status == PaymentStatus.PAID and item.payment is not None and \
+            item.payment.provider_reference == intent:
+        return "already paid"  # the same money told twice (completed, then succeeded)
+    if not _money_matches(item, session, record):
+        return "flagged: money mismatch"
+    if item.status not in (PaymentStatus.PENDING, PaymentStatus.PROCESSING, PaymentStatus.FAILED):
+        # Money arrived for an item already paid by other means, exempted or cancelled: a person
+        # must refund it. The item keeps its state and its single payment record.
+        flag_for_review(item, ReviewCode.ALREADY_SETTLED,
+                        _("Pagamento online recebido para um item que já estava %(status)s: "
+                          "verifique e estorne se for o caso.",
+                          status=_status_word(item.status)),
+                        {"event": record.event_id, "session": session.get("id"),
+                         "payment_intent": intent})
+        return "flagged: already settled"
+    created = record.event_created_at or utcnow()
+    settle(item, method=PaymentMethod.STRIPE, amount_cents=item.amount_cents,
+           provider_reference=intent, received_on=created.astimezone(tz()).date(),
+           checkout_session_id=local.id, note=_("Pagamento online confirmado pela Stripe"))
+    audit.record("payment.paid_online", item,
+                 detail={"event": record.event_id, "session": session.get("id"),
+                         "amount_cents": item.amount_cents}, actor_id=None)
+    return "paid"
+
+
+def _awaiting_payment(item: PaymentItem, session: Mapping[str, Any],
+                      record: StripeWebhookEvent) -> str:
+    """Checkout finished with a boleto or PIX still to be paid: the item waits in processing."""
+    if item.status not in (PaymentStatus.PENDING, PaymentStatus.FAILED):
+        return f"ignored: item {item.status}"  # never back from paid to processing
+    if not _money_matches(item, session, record):
+        return "flagged: money mismatch"
+    transition(item, PaymentStatus.PROCESSING,
+               _("Boleto ou PIX gerado; aguardando a confirmação do pagamento"))
+    return "processing"
+
+
+def _payment_failed(item: PaymentItem, record: StripeWebhookEvent) -> str:
+    if item.status not in (PaymentStatus.PENDING, PaymentStatus.PROCESSING):
+        return f"ignored: item {item.status}"
+    transition(item, PaymentStatus.FAILED,
+               _("O boleto ou PIX não foi pago no prazo; é possível pagar de novo"))
+    return "failed"
+
+
+def _status_word(status: str) -> str:
+    words: dict[str, str] = {PaymentStatus.PAID: _("pago"), PaymentStatus.EXEMPT: _("isento"),
+                             PaymentStatus.CANCELLED: _("cancelado"),
+                             PaymentStatus.REFUNDED: _("estornado")}
+    return words.get(status, status)

@@ -1,0 +1,188 @@
+"""Billing fixtures: a local stand-in for the Stripe API, signed webhook deliveries, payment items.
+
+The stand-in is a werkzeug server on 127.0.0.1 (port 0) in a thread, answering the two calls the
+portal makes (create a Checkout session, create a refund) with Stripe-shaped JSON and recording
+every request, so the tests check what the real ``stripe`` library sent. Nothing leaves the
+machine.
+
+Webhook deliveries are signed like Stripe signs them: header ``t=<timestamp>,v1=<hex>`` where the
+hex is HMAC-SHA256 of ``"<timestamp>.<payload>"`` keyed with the webhook secret.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import json
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from flask import Flask, g
+from flask.testing import FlaskClient
+from werkzeug.serving import make_server
+from werkzeug.wrappers import Request, Response
+
+from portal.blueprints.billing.services import create_payment_item
+from portal.extensions import db, limiter
+from portal.models import PaymentItem, User
+from tests import factories
+from tests.conftest import AuthActions
+
+WEBHOOK_SECRET = "whsec_test_portal_ccz"
+SECRET_KEY = "sk_test_portal_ccz"
+_ids = itertools.count(1)
+
+
+@dataclass
+class StripeStub:
+    """What the fake Stripe API received, and how it should answer next."""
+
+    url: str = ""
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    fail_with: tuple[int, str] | None = None  # (HTTP status, message) for the next calls
+    refund_status: str = "succeeded"
+
+    def calls(self, path: str) -> list[dict[str, Any]]:
+        return [r for r in self.requests if r["path"] == path]
+
+    def app(self, environ, start_response):  # type: ignore[no-untyped-def]
+        request = Request(environ)
+        form = request.form.to_dict()
+        self.requests.append({"method": request.method, "path": request.path, "form": form,
+                              "headers": dict(request.headers)})
+        if self.fail_with is not None:
+            status, message = self.fail_with
+            body = {"error": {"type": "invalid_request_error", "message": message}}
+            return Response(json.dumps(body), status=status,
+                            content_type="application/json")(environ, start_response)
+        n = next(_ids)
+        if request.path == "/v1/checkout/sessions" and request.method == "POST":
+            session_id = f"cs_test_{n:06d}"
+            body = {
+                "id": session_id, "object": "checkout.session", "mode": "payment",
+                "url": f"https://checkout.stripe.com/c/pay/{session_id}",
+                "status": "open", "payment_status": "unpaid",
+                "amount_total": int(form["line_items[0][price_data][unit_amount]"]),
+                "currency": form["line_items[0][price_data][currency]"],
+                "client_reference_id": form.get("client_reference_id"),
+                "metadata": {"payment_id": form.get("metadata[payment_id]")},
+                "expires_at": int(time.time()) + 86400, "livemode": False,
+            }
+        elif request.path == "/v1/refunds" and request.method == "POST":
+            body = {"id": f"re_test_{n:06d}", "object": "refund", "status": self.refund_status,
+                    "payment_intent": form.get("payment_intent"), "currency": "brl"}
+        else:
+            return Response(json.dumps({"error": {"type": "invalid_request_error",
+                                                  "message": "Unrecognized request URL"}}),
+                            status=404, content_type="application/json")(environ, start_response)
+        return Response(json.dumps(body), content_type="application/json")(environ,
+                                                                          start_response)
+
+
+@pytest.fixture
+def stripe_stub() -> Iterator[StripeStub]:
+    stub = StripeStub()
+    server = make_server("127.0.0.1", 0, stub.app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    stub.url = f"http://127.0.0.1:{server.server_port}"
+    try:
+        yield stub
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        server.server_close()
+
+
+@pytest.fixture
+def stripe_app(make_app, stripe_stub: StripeStub) -> Iterator[Flask]:
+    """The portal with Stripe keys, its API client pointed at the stand-in."""
+    app = make_app(STRIPE_SECRET_KEY=SECRET_KEY, STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
+                   STRIPE_PUBLISHABLE_KEY="pk_test_portal_ccz", STRIPE_API_BASE=stripe_stub.url)
+    with app.app_context():
+        limiter.reset()
+        yield app
+
+
+@pytest.fixture
+def stripe_client(stripe_app: Flask) -> FlaskClient:
+    return stripe_app.test_client()
+
+
+@pytest.fixture
+def stripe_auth(stripe_client: FlaskClient) -> AuthActions:
+    return AuthActions(stripe_client)
+
+
+def make_item(payer: User | None, *, amount_cents: int = 2500, kind: str = "registration",
+              description: str = "Registro do animal Rex (RGA)", **extra: Any) -> PaymentItem:
+    item = create_payment_item(
+        kind=kind, amount_cents=amount_cents, description=description, payer=payer,
+        breakdown=[{"label": "Registro do animal (RGA)", "amount_cents": amount_cents,
+                    "article": "GRU 22 I", "kind": "fee"}], **extra)
+    db.session.commit()
+    return item
+
+
+@pytest.fixture
+def citizen() -> User:
+    person = factories.user(roles=("citizen",), full_name="Maria Pagadora")
+    db.session.commit()
+    return person
+
+
+def switch_user(auth: AuthActions, user: User | None = None, *,
+                roles: tuple[str, ...] = ("citizen",)) -> User:
+    """Log out and in as someone else. The test's app context is shared by its requests, so
+    Flask-Login's per-context cache of the current user is dropped too."""
+    auth.logout()
+    g.pop("_login_user", None)
+    return auth.login(user, roles=roles)
+
+
+# -- webhook deliveries -------------------------------------------------------------------------
+
+
+def sign(payload: str, *, secret: str = WEBHOOK_SECRET, timestamp: int | None = None) -> str:
+    """The Stripe-Signature header for ``payload``: t=timestamp, v1=HMAC-SHA256("t.payload")."""
+    ts = int(time.time()) if timestamp is None else timestamp
+    digest = hmac.new(secret.encode(), f"{ts}.{payload}".encode(), hashlib.sha256).hexdigest()
+    return f"t={ts},v1={digest}"
+
+
+def session_event(event_type: str, item: PaymentItem, *, event_id: str | None = None,
+                  payment_status: str = "paid", amount: int | None = None,
+                  currency: str = "brl", session_id: str = "cs_test_webhook",
+                  payment_intent: str | None = "pi_test_webhook",
+                  created: int | None = None) -> dict[str, Any]:
+    """A Stripe event whose object is a Checkout session for ``item``."""
+    status = "expired" if event_type == "checkout.session.expired" else "complete"
+    return {
+        "id": event_id or f"evt_test_{next(_ids):06d}",
+        "object": "event",
+        "api_version": "2024-06-20",
+        "type": event_type,
+        "created": created or int(time.time()),
+        "livemode": False,
+        "data": {"object": {
+            "id": session_id, "object": "checkout.session", "mode": "payment",
+            "amount_total": item.amount_cents if amount is None else amount,
+            "currency": currency, "client_reference_id": str(item.id),
+            "metadata": {"payment_id": str(item.id)}, "payment_status": payment_status,
+            "payment_intent": payment_intent, "status": status,
+        }},
+    }
+
+
+def deliver(client: FlaskClient, event: dict[str, Any], *, secret: str = WEBHOOK_SECRET,
+            timestamp: int | None = None, body: str | None = None):  # type: ignore[no-untyped-def]
+    """POST the event as Stripe would; ``body`` replaces the payload after signing (tampering)."""
+    payload = json.dumps(event)
+    header = sign(payload, secret=secret, timestamp=timestamp)
+    return client.post("/payments/stripe/webhook", data=body if body is not None else payload,
+                       headers={"Stripe-Signature": header, "Content-Type": "application/json"})
