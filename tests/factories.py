@@ -62,3 +62,27 @@ def user(*, roles: tuple[str, ...] = ("citizen",), password: str = PASSWORD, **f
     db.session.add(person)
     db.session.flush()
     return person
+
+
+def animal(owner: User, *, species: str = "dog", status: str = "active",
+           birth_date: date | None = None, **fields: object):  # type: ignore[no-untyped-def]
+    """An RGA registration inserted directly (no rules, no fee): for tests of other domains that
+    need existing animals. The number comes from the real counter, so it is valid and unique."""
+    from datetime import timedelta
+
+    from portal.blueprints.animals.services import issue_rga, owner_residence_key
+    from portal.models import Animal
+
+    today = date.today()
+    defaults: dict[str, object] = {
+        "name": f"Animal {next(_counter)}", "sex": "male", "breed": "SRD", "color": "Preto",
+        "size": "small", "registered_on": today,
+        "birth_date": birth_date or today - timedelta(days=365),
+    }
+    defaults.update(fields)
+    pet = Animal(rga=issue_rga(species, today), species=species, status=status, owner=owner,
+                 residence_key=owner_residence_key(owner) or f"sem-endereco-{owner.id}",
+                 **defaults)  # type: ignore[arg-type]
+    db.session.add(pet)
+    db.session.flush()
+    return pet

@@ -1,0 +1,210 @@
+"""Staff views of the RGA (admin area): pending registrations, vaccination, approval, search,
+second copies to issue, and a registration's full record.
+
+Every page that shows a citizen's personal data writes an audit event (who, when, what); the
+owner's CPF is searched through a POST form, so it never appears in a URL or an access-log line,
+and it is never written in the audit detail.
+"""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from portal.access import roles_required, staff_required
+from portal.blueprints.animals import bp, services
+from portal.blueprints.animals.forms import DeathForm, StaffSearchForm, StaffVaccinationForm
+from portal.blueprints.animals.routes import card_response, tag_response
+from portal.extensions import db
+from portal.forms import EmptyForm
+from portal.models import Animal, DocumentCopyRequest
+from portal.services import audit
+
+VACCINATORS = ("vet", "agent", "admin")  # agents vaccinate in campaigns (BJP 13 §3)
+APPROVERS = ("vet", "coordinator", "admin")
+
+
+def _animal(animal_id: int) -> Animal:
+    animal = db.session.get(Animal, animal_id)
+    if animal is None:
+        abort(404)
+    return animal
+
+
+@bp.get("/animais/ccz/pendentes")
+@staff_required
+def staff_pending():
+    """Registrations awaiting the rabies shot at the CCZ (BJP 6 §ú)."""
+    animals = services.pending_registrations()
+    audit.record("animal.pending_listed", detail={"count": len(animals)})
+    db.session.commit()
+    return render_template("animals/staff/pending.html", animals=animals)
+
+
+@bp.route("/animais/ccz/buscar", methods=["GET", "POST"])
+@staff_required
+def staff_search():
+    """Search by RGA, microchip, owner CPF or name: POST only, so no CPF reaches a URL or log."""
+    form = StaffSearchForm()
+    results = None
+    if form.validate_on_submit():
+        try:
+            results = services.search_animals(form.kind.data, form.q.data)
+        except services.AnimalError as err:
+            form.q.errors = [*form.q.errors, err.message]
+        else:
+            # the search term is personal data for CPF and name searches: only kind and count
+            audit.record("animal.searched", detail={"kind": form.kind.data,
+                                                    "results": len(results)})
+            db.session.commit()
+    return render_template("animals/staff/search.html", form=form, results=results)
+
+
+@bp.get("/animais/ccz/animal/<int:animal_id>")
+@staff_required
+def staff_animal(animal_id: int):
+    animal = _animal(animal_id)
+    audit.record("animal.viewed", animal, detail={"rga": animal.rga})
+    db.session.commit()
+    today = services.local_today()
+    return render_template("animals/staff/animal.html", animal=animal, today=today,
+                           current=services.current_vaccination(animal, today),
+                           vaccination_form=StaffVaccinationForm(formdata=None),
+                           death_form=DeathForm(formdata=None), form=EmptyForm(),
+                           fees=services.fees_of(animal))
+
+
+@bp.post("/animais/ccz/animal/<int:animal_id>/vacina")
+@roles_required(*VACCINATORS)
+def staff_vaccinate(animal_id: int):
+    """Record a rabies vaccination (BJP 13 §1 fields); a pending registration becomes active."""
+    animal = _animal(animal_id)
+    form = StaffVaccinationForm()
+    if form.validate_on_submit():
+        data = services.VaccinationData(
+            applied_on=form.applied_on.data, vaccine_name=form.vaccine_name.data or "",
+            batch=form.batch.data or "", vet_name=form.vet_name.data or "",
+            vet_crmv=form.vet_crmv.data or "", manufacturer=form.manufacturer.data,
+            manufactured_on=form.manufactured_on.data, expires_on=form.expires_on.data,
+            next_due_on=form.next_due_on.data, establishment=form.establishment.data)
+        was_pending = animal.status == "pending"
+        try:
+            services.record_vaccination(animal, data,
+                                        recorded_by=current_user._get_current_object(),
+                                        at_ccz=True, today=services.local_today())
+        except services.AnimalError as err:
+            db.session.rollback()
+            names = {"rabies_vaccination.date": "applied_on",
+                     "rabies_vaccination.vaccine": "vaccine_name",
+                     "rabies_vaccination.batch": "batch", "rabies_vaccination.vet_name": "vet_name",
+                     "rabies_vaccination.vet_crmv": "vet_crmv",
+                     "rabies_vaccination.expires_on": "expires_on",
+                     "rabies_vaccination.next_due": "next_due_on"}
+            for item in err.errors:
+                target = form[names.get(item.field or "", "applied_on")]
+                target.errors = [*target.errors, item.message]
+        else:
+            audit.record("animal.vaccinated", animal, detail={"rga": animal.rga})
+            db.session.commit()
+            if was_pending and animal.status == "active":
+                flash(_("Vacinação registrada; o RGA %(rga)s está ativo.", rga=animal.rga),
+                      "success")
+            else:
+                flash(_("Vacinação registrada."), "success")
+            return redirect(url_for("animals.staff_animal", animal_id=animal.id))
+    today = services.local_today()
+    return render_template("animals/staff/animal.html", animal=animal, today=today,
+                           current=services.current_vaccination(animal, today),
+                           vaccination_form=form, death_form=DeathForm(formdata=None),
+                           form=EmptyForm(), fees=services.fees_of(animal)), 422
+
+
+@bp.post("/animais/ccz/animal/<int:animal_id>/aprovar")
+@roles_required(*APPROVERS)
+def staff_approve(animal_id: int):
+    animal = _animal(animal_id)
+    if EmptyForm().validate_on_submit():
+        profile = services.current_profile()
+        try:
+            services.approve_registration(animal, approved_by=current_user._get_current_object(),
+                                          profile=profile, today=services.local_today(profile))
+        except services.AnimalError as err:
+            db.session.rollback()
+            flash(err.message, "danger")
+        else:
+            audit.record("animal.approved", animal, detail={"rga": animal.rga})
+            db.session.commit()
+            flash(_("Registro aprovado: RGA %(rga)s ativo.", rga=animal.rga), "success")
+    return redirect(url_for("animals.staff_animal", animal_id=animal.id))
+
+
+@bp.post("/animais/ccz/animal/<int:animal_id>/obito")
+@roles_required("vet", "admin")
+def staff_death(animal_id: int):
+    """A vet reports the death (GRU 21: "cabe ao proprietário ou ao veterinário responsável")."""
+    animal = _animal(animal_id)
+    form = DeathForm()
+    if form.validate_on_submit():
+        try:
+            services.report_death(animal, reported_by=current_user._get_current_object(),
+                                  died_on=form.died_on.data, today=services.local_today(),
+                                  note=form.note.data)
+        except services.AnimalError as err:
+            db.session.rollback()
+            flash(err.message, "danger")
+        else:
+            audit.record("animal.closed", animal, detail={"rga": animal.rga, "reason": "death"})
+            db.session.commit()
+            flash(_("Baixa registrada: RGA %(rga)s encerrado.", rga=animal.rga), "info")
+    else:
+        for errors in form.errors.values():
+            flash(" ".join(str(e) for e in errors), "danger")
+    return redirect(url_for("animals.staff_animal", animal_id=animal.id))
+
+
+@bp.get("/animais/ccz/animal/<int:animal_id>/carteira.pdf")
+@staff_required
+def staff_card(animal_id: int):
+    """Staff print the card at the counter (the owner's data is on it: audited)."""
+    animal = _animal(animal_id)
+    audit.record("animal.card_printed", animal, detail={"rga": animal.rga})
+    db.session.commit()
+    return card_response(animal)
+
+
+@bp.get("/animais/ccz/animal/<int:animal_id>/plaqueta.pdf")
+@staff_required
+def staff_tag(animal_id: int):
+    return tag_response(_animal(animal_id))
+
+
+@bp.get("/animais/ccz/segundas-vias")
+@staff_required
+def staff_copies():
+    """Second copies to issue, the closest provisional expiry first (GRU 19 §2)."""
+    copies = services.open_copy_requests()
+    audit.record("animal.copies_listed", detail={"count": len(copies)})
+    db.session.commit()
+    return render_template("animals/staff/copies.html", copies=copies, form=EmptyForm(),
+                           today=services.local_today())
+
+
+@bp.post("/animais/ccz/segundas-vias/<int:copy_id>/emitida")
+@staff_required
+def staff_copy_issued(copy_id: int):
+    copy = db.session.get(DocumentCopyRequest, copy_id)
+    if copy is None:
+        abort(404)
+    if EmptyForm().validate_on_submit():
+        try:
+            services.mark_copy_issued(copy, current_user._get_current_object())
+        except services.AnimalError as err:
+            db.session.rollback()
+            flash(err.message, "warning")
+        else:
+            audit.record("animal.copy_issued", copy.animal, detail={"copy_id": copy.id,
+                                                                    "kind": copy.kind})
+            db.session.commit()
+            flash(_("Segunda via marcada como emitida."), "success")
+    return redirect(url_for("animals.staff_copies"))
