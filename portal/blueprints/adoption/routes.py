@@ -1,0 +1,389 @@
+"""Public and applicant pages: search, listing, apply, documents, "Minhas adoções", leaflet, term,
+and the NGO registration request. Views parse input, call one service, commit once."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from flask import (
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import format_date
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from portal.access import public, signed_in
+from portal.blueprints.adoption import applications as apps
+from portal.blueprints.adoption import bp
+from portal.blueprints.adoption import services as svc
+from portal.blueprints.adoption.eligibility import (
+    check_eligibility,
+    rule_title,
+    submission_blockers,
+)
+from portal.blueprints.adoption.forms import (
+    AnswerInfoForm,
+    ApplicationForm,
+    DocumentForm,
+    OrganizationForm,
+)
+from portal.blueprints.adoption.leaflet import leaflet_pdf, leaflet_sections
+from portal.blueprints.adoption.search import (
+    SearchError,
+    SearchFilters,
+    known_districts,
+    owner_choices,
+    parse_filters,
+    search_listings,
+)
+from portal.blueprints.adoption.term import TERM_VERSION, term_clauses
+from portal.extensions import db, limiter
+from portal.forms import EmptyForm
+from portal.models import AdoptionApplication, ApplicationStatus, Listing, ListingState
+
+today = svc.local_today
+
+
+def profile():  # type: ignore[no-untyped-def]
+    return current_app.extensions["portal_profile"]
+
+
+def template_context() -> dict[str, object]:
+    return {"SPECIES": svc.SPECIES, "SEXES": svc.SEXES, "SIZES": svc.SIZES,
+            "STATE_LABELS": svc.STATE_LABELS, "STATUS_LABELS": apps.STATUS_LABELS,
+            "DOCUMENT_LABELS": svc.DOCUMENT_LABELS,
+            "DOCUMENT_STATUS_LABELS": svc.DOCUMENT_STATUS_LABELS, "rule_title": rule_title,
+            "HOME_TYPES": apps.HOME_TYPES, "OTHER_ANIMALS": apps.OTHER_ANIMALS,
+            "QUESTION_LABELS": apps.QUESTION_LABELS, "MAX_PHOTOS": svc.MAX_PHOTOS,
+            "has_my_animals": "animals.my_animals" in current_app.view_functions,
+            "has_reports": "reports.new" in current_app.view_functions}
+
+
+bp.context_processor(template_context)
+
+
+def add_errors(form, errors: list[tuple[str, str, str]]) -> list[str]:  # type: ignore[no-untyped-def]
+    """Put service errors next to their fields; return those without a field on the form."""
+    loose = []
+    for name, _code, message in errors:
+        target = getattr(form, name, None)
+        if target is not None and hasattr(target, "errors"):
+            if isinstance(target.errors, tuple):
+                target.errors = list(target.errors)
+            target.errors.append(message)
+        else:
+            loose.append(message)
+    return loose
+
+
+def age_label(birth: date, estimated: bool, on: date) -> str:
+    months = (on.year - birth.year) * 12 + on.month - birth.month - (on.day < birth.day)
+    years, rest = divmod(max(months, 0), 12)
+    if years == 0:
+        text = _("%(n)d meses", n=rest) if rest != 1 else _("1 mês")
+    elif rest == 0 or years >= 3:
+        text = _("%(n)d anos", n=years) if years != 1 else _("1 ano")
+    else:
+        text = _("%(y)d ano(s) e %(m)d mes(es)", y=years, m=rest)
+    return _("cerca de %(age)s", age=text) if estimated else text
+
+
+@bp.app_template_filter("local_date")
+def local_date_filter(value: datetime | None) -> str:
+    """The calendar day of an instant in the municipality (published_at is stored in UTC)."""
+    if value is None:
+        return ""
+    profile = current_app.extensions["portal_profile"]
+    return format_date(value.astimezone(ZoneInfo(profile.timezone)).date(), "dd/MM/yyyy")
+
+
+@bp.app_template_filter("cnpj_format")
+def cnpj_format_filter(cnpj: str | None) -> str:
+    from stdnum.br import cnpj as cnpj_lib
+
+    return cnpj_lib.format(cnpj) if cnpj else ""
+
+
+@bp.app_template_filter("animal_age")
+def animal_age_filter(listing: Listing) -> str:
+    return age_label(listing.birth_date, listing.birth_date_estimated, today())
+
+
+# -- search and listing ----------------------------------------------------------------------------
+
+
+@bp.get("")
+@public
+def search():
+    """The public grid; every filter is a URL parameter, so a search can be shared."""
+    args = request.args.to_dict()
+    filter_errors: dict[str, str] = {}
+    filters = SearchFilters()
+    for _attempt in range(len(args) + 1):
+        try:
+            filters = parse_filters(args)
+            break
+        except SearchError as err:  # show the message next to that filter and ignore its value
+            filter_errors[err.field] = err.message
+            args.pop(err.field, None)
+    on = today()
+    try:
+        page = search_listings(filters, on, cursor=args.get("cursor"), with_total=True)
+    except SearchError as err:  # a cursor from an old link: start again from the first page
+        filter_errors[err.field] = err.message
+        args.pop("cursor", None)
+        page = search_listings(filters, on, with_total=True)
+    return render_template("adoption/search.html", filters=filters, page=page,
+                           owners=owner_choices(), districts=known_districts(),
+                           filter_errors=filter_errors, first_page=not args.get("cursor"))
+
+
+def _visible_listing(listing_id: int) -> Listing:
+    listing = db.session.get(Listing, listing_id)
+    if listing is None:
+        abort(404)
+    if listing.state in (ListingState.DRAFT, ListingState.WITHDRAWN):
+        if not (current_user.is_authenticated and svc.may_manage(current_user, listing)):
+            abort(404)
+    return listing
+
+
+@bp.get("/animal/<int:listing_id>")
+@public
+def listing(listing_id: int):
+    item = _visible_listing(listing_id)
+    existing = (apps.open_application_of(current_user, item)
+                if current_user.is_authenticated else None)
+    can_manage = current_user.is_authenticated and svc.may_manage(current_user, item)
+    return render_template("adoption/listing.html", listing=item, existing=existing,
+                           can_manage=can_manage, profile=profile(),
+                           delivery=apps.delivery_citations(profile()))
+
+
+# -- applying ------------------------------------------------------------------------------------
+
+
+@bp.route("/animal/<int:listing_id>/quero-adotar", methods=["GET", "POST"])
+@signed_in
+@limiter.limit("30/hour", methods=["POST"])
+def apply(listing_id: int):
+    """Eligibility first, then the questionnaire and the term; submitted in one step."""
+    item = _visible_listing(listing_id)
+    existing = apps.open_application_of(current_user, item)
+    if existing is not None:
+        flash(_("Você já tem um pedido para este animal."), "info")
+        return redirect(url_for("adoption.my_application", application_id=existing.id))
+    if item.state != ListingState.PUBLISHED:
+        flash(_("Este animal não está disponível para adoção no momento."), "warning")
+        return redirect(url_for("adoption.listing", listing_id=item.id))
+    form = ApplicationForm()
+    problems: list[str] = []
+    if form.validate_on_submit():
+        answers = apps.Answers(home_type=form.home_type.data, other_animals=form.other_animals.data,
+                               other_animals_detail=form.other_animals_detail.data or "",
+                               caretaker=form.caretaker.data, holidays=form.holidays.data)
+        try:
+            application = apps.submit_application(profile(), current_user, item, answers,
+                                                  bool(form.accept_term.data), today())
+        except apps.NotEligible as err:
+            db.session.rollback()
+            problems = [r.message for r in err.results]
+        except svc.InvalidData as err:
+            db.session.rollback()
+            problems = add_errors(form, err.errors)
+        except svc.AdoptionError as err:
+            db.session.rollback()
+            problems = add_errors(form, [(err.field or "", err.code, err.message)])
+        else:
+            db.session.commit()
+            flash(_("Pedido enviado! Você receberá um e-mail a cada etapa."), "success")
+            return redirect(url_for("adoption.my_application", application_id=application.id))
+    results = check_eligibility(profile(), current_user, item, today())
+    return render_template("adoption/apply.html", listing=item, form=form, results=results,
+                           blockers=submission_blockers(results), problems=problems,
+                           clauses=term_clauses(), term_version=TERM_VERSION)
+
+
+@bp.route("/meus-documentos", methods=["GET", "POST"])
+@signed_in
+@limiter.limit("30/hour", methods=["POST"])
+def documents():
+    """The adopter's proofs (VV 28 §2), reused by every application until they expire."""
+    form = DocumentForm()
+    if request.method == "GET" and request.args.get("tipo") in svc.DOCUMENT_LABELS:
+        form.kind.data = request.args["tipo"]
+    back = request.args.get("voltar", type=int)
+    if form.validate_on_submit():
+        upload = form.file.data
+        try:
+            svc.upload_document(current_user, form.kind.data, upload.stream, upload.filename,
+                                form.issued_on.data, today())
+        except svc.AdoptionError as err:
+            db.session.rollback()
+            add_errors(form, [(err.field if err.field in ("issued_on", "kind") else "file",
+                               err.code, err.message)])
+        else:
+            db.session.commit()
+            flash(_("Documento enviado. Quem analisar seu pedido vai conferi-lo."), "success")
+            if back:
+                return redirect(url_for("adoption.apply", listing_id=back))
+            return redirect(url_for("adoption.documents"))
+    return render_template("adoption/documents.html", form=form,
+                           docs=svc.documents_of(current_user), back=back)
+
+
+# -- Minhas adoções ------------------------------------------------------------------------------
+
+
+def _own_application(application_id: int) -> AdoptionApplication:
+    application = db.session.get(AdoptionApplication, application_id)
+    if application is None or application.applicant_id != current_user.id:
+        abort(404)
+    return application
+
+
+@bp.get("/minhas")
+@signed_in
+def my_applications():
+    return render_template("adoption/my_applications.html",
+                           applications=apps.applications_of(current_user))
+
+
+@bp.get("/minhas/<int:application_id>")
+@signed_in
+def my_application(application_id: int):
+    application = _own_application(application_id)
+    form = AnswerInfoForm(data=application.answers)
+    return _render_my_application(application, form)
+
+
+def _render_my_application(application: AdoptionApplication, form: AnswerInfoForm,
+                           problems: list[str] | None = None):  # type: ignore[no-untyped-def]
+    results = (check_eligibility(profile(), current_user, application.listing, today())
+               if application.is_open else [])
+    return render_template("adoption/my_application.html", application=application, form=form,
+                           cancel_form=EmptyForm(), results=results, problems=problems or [])
+
+
+@bp.post("/minhas/<int:application_id>/responder")
+@signed_in
+def answer(application_id: int):
+    application = _own_application(application_id)
+    form = AnswerInfoForm()
+    problems: list[str] = []
+    if form.validate_on_submit():
+        answers = apps.Answers(home_type=form.home_type.data, other_animals=form.other_animals.data,
+                               other_animals_detail=form.other_animals_detail.data or "",
+                               caretaker=form.caretaker.data, holidays=form.holidays.data)
+        try:
+            apps.answer_info(application, current_user, answers, form.note.data or "")
+        except svc.InvalidData as err:
+            db.session.rollback()
+            problems = add_errors(form, err.errors)
+        except svc.AdoptionError as err:
+            db.session.rollback()
+            problems = [err.message]
+        else:
+            db.session.commit()
+            flash(_("Resposta enviada. Seu pedido voltou para análise."), "success")
+            return redirect(url_for("adoption.my_application", application_id=application.id))
+    return _render_my_application(application, form, problems), 400
+
+
+@bp.post("/minhas/<int:application_id>/cancelar")
+@signed_in
+def cancel(application_id: int):
+    application = _own_application(application_id)
+    if EmptyForm().validate_on_submit():
+        try:
+            apps.cancel_application(application, current_user)
+        except svc.AdoptionError as err:
+            db.session.rollback()
+            flash(err.message, "danger")
+        else:
+            db.session.commit()
+            flash(_("Pedido cancelado."), "info")
+    return redirect(url_for("adoption.my_application", application_id=application.id))
+
+
+def _leaflet_application(application_id: int) -> AdoptionApplication:
+    application = db.session.get(AdoptionApplication, application_id)
+    if application is None or application.status != ApplicationStatus.COMPLETED:
+        abort(404)
+    if application.applicant_id != current_user.id and not apps.may_review(current_user,
+                                                                            application):
+        abort(404)
+    return application
+
+
+@bp.get("/minhas/<int:application_id>/folheto")
+@signed_in
+def leaflet(application_id: int):
+    """VV 28 §3: the adopter's leaflet, with the adopted animal's own dates."""
+    application = _leaflet_application(application_id)
+    return render_template("adoption/leaflet.html", application=application,
+                           sections=leaflet_sections(application, today()))
+
+
+@bp.get("/minhas/<int:application_id>/folheto.pdf")
+@signed_in
+def leaflet_download(application_id: int):
+    application = _leaflet_application(application_id)
+    return Response(leaflet_pdf(application, today()), mimetype="application/pdf", headers={
+        "Content-Disposition": f"attachment; filename=folheto-adocao-{application.id}.pdf",
+        "Cache-Control": "private, no-store"})
+
+
+@bp.get("/folheto")
+@public
+def leaflet_general():
+    """The same leaflet for anyone thinking of adopting (no personal data)."""
+    return render_template("adoption/leaflet.html", application=None,
+                           sections=leaflet_sections(None, today()))
+
+
+@bp.get("/folheto.pdf")
+@public
+def leaflet_general_pdf():
+    return Response(leaflet_pdf(None, today()), mimetype="application/pdf", headers={
+        "Content-Disposition": "inline; filename=folheto-adocao.pdf"})
+
+
+@bp.get("/termo")
+@public
+def term():
+    return render_template("adoption/term.html", clauses=term_clauses(), version=TERM_VERSION)
+
+
+# -- NGO registration ----------------------------------------------------------------------------
+
+
+@bp.route("/ong/cadastro", methods=["GET", "POST"])
+@signed_in
+@limiter.limit("10/hour", methods=["POST"])
+def organization_request():
+    """A citizen asks to register an NGO (CNPJ, responsible person, address); staff approve."""
+    form = OrganizationForm()
+    mine = svc.organizations_requested_by(current_user)
+    if form.validate_on_submit():
+        data = svc.OrganizationData(**{name: (getattr(form, name).data or "")
+                                       for name in svc.OrganizationData.__dataclass_fields__})
+        try:
+            svc.request_organization(current_user, data)
+        except svc.AdoptionError as err:
+            db.session.rollback()
+            add_errors(form, [(err.field or "cnpj", err.code, err.message)])
+        else:
+            db.session.commit()
+            flash(_("Pedido de cadastro enviado. Avisaremos por e-mail quando for analisado."),
+                  "success")
+            return redirect(url_for("adoption.organization_request"))
+    return render_template("adoption/organization_request.html", form=form, mine=mine)
