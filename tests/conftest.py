@@ -100,6 +100,11 @@ class AuthActions:
     def logout(self) -> None:
         with self._client.session_transaction() as session:
             session.clear()
+        # Requests in a test share the test's app context, so Flask-Login's cached user (g) would
+        # outlive the cleared session and the next login would be skipped as "already signed in".
+        from flask import g
+
+        g.pop("_login_user", None)
 
 
 @pytest.fixture

@@ -2,10 +2,13 @@
 
 from portal.blueprints.account import bp as account_bp
 from portal.blueprints.admin import bp as admin_bp
+from portal.blueprints.adoption import bp as adoption_bp
+from portal.blueprints.animals import bp as animals_bp
 from portal.blueprints.api import bp as api_bp
 from portal.blueprints.auth import bp as auth_bp
 from portal.blueprints.billing import bp as billing_bp
+from portal.blueprints.billing import webhook_bp as payments_webhook_bp
 from portal.blueprints.files import bp as files_bp
 from portal.blueprints.main import bp as main_bp
 
-BLUEPRINTS = [main_bp, auth_bp, account_bp, admin_bp, billing_bp, files_bp, api_bp]
+BLUEPRINTS = [main_bp, auth_bp, account_bp, admin_bp, animals_bp, billing_bp, payments_webhook_bp, files_bp, adoption_bp, api_bp]

@@ -13,3 +13,6 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens, no cookies: CSRF does not apply
 
 from portal.blueprints.api import openapi  # noqa: E402,F401
+from portal.blueprints.api import payments  # noqa: E402,F401
+from portal.blueprints.api import registrations  # noqa: E402,F401
+from portal.blueprints.api import listings  # noqa: E402,F401
