@@ -11,11 +11,16 @@ from stdnum.exceptions import ValidationError
 
 
 def clean_cpf(value: str) -> str | None:
-    """The 11 digits of a valid CPF, or None when the check digits fail (python-stdnum)."""
+    """The 11 digits of a valid CPF, or None when the check digits fail (python-stdnum).
+
+    Repeated-digit numbers (111.111.111-11) pass the check-digit arithmetic but are never issued
+    by the Receita Federal, so they are refused too.
+    """
     try:
-        return _cpf.validate(value or "")
+        digits = _cpf.validate(value or "")
     except ValidationError:
         return None
+    return None if len(set(digits)) == 1 else digits
 
 
 def clean_cnpj(value: str) -> str | None:
