@@ -68,4 +68,12 @@ def residence_key(cep: str | None, street: str | None, number: str | None,
     comp = _fold(complement or "")
     comp = re.sub(r"\b(apartamento|apto|ap|apt)\b", "ap", comp)
     comp = re.sub(r"\b(casa|cs)\b", "casa", comp)
-    return "|".join([clean_cep(cep or "") or "", _fold(street or ""), _fold(number or ""), comp])
+    return "|".join([clean_cep(cep or "") or "", _fold(street or ""), _fold_number(number), comp])
+
+
+def _fold_number(number: str | None) -> str:
+    """House number as typed by different people: "nº 77", "n. 77", "077" and "77" are one house."""
+    words = _fold(number or "").split()
+    while len(words) > 1 and words[0] in ("n", "no", "num", "numero"):
+        words = words[1:]
+    return " ".join(w.lstrip("0") or "0" if w.isdigit() else w for w in words)

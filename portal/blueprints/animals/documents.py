@@ -22,7 +22,7 @@ from flask_babel import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
-from reportlab.lib.utils import ImageReader
+from reportlab.lib.utils import ImageReader, simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from portal.models import Animal, DocumentCopyRequest
@@ -160,8 +160,15 @@ def card_pdf(animal: Animal, profile: Profile, public_url: str, issued_on: date,
         c.setFont("Helvetica", 4.5)
         c.drawString(margin, y + 2.1 * mm, label.upper())
         c.setFont("Helvetica-Bold", 6.2)
-        c.drawString(margin, y, _clip(c, value, "Helvetica-Bold", 6.2, width - 2 * margin))
-        y -= 6.2 * mm
+        # a long address ("Avenida Presidente ... , Bloco B apto 1203 – Vila Augusta") wraps onto
+        # a second line instead of losing its end: the card is the proof of the residence
+        parts = simpleSplit(value, "Helvetica-Bold", 6.2, width - 2 * margin) or [value]
+        if len(parts) > 2:
+            parts = [parts[0], _clip(c, " ".join(parts[1:]), "Helvetica-Bold", 6.2,
+                                     width - 2 * margin)]
+        for index, part in enumerate(parts):
+            c.drawString(margin, y - index * 2.5 * mm, part)
+        y -= 6.2 * mm + (len(parts) - 1) * 2.5 * mm
     c.setFont("Helvetica", 4.3)
     c.drawString(margin, 2 * mm, _clip(c, _("Documento do animal: mantenha com o proprietário "
                                             "(%(law)s).", law=profile.law_title),

@@ -99,9 +99,16 @@ def _typed() -> dict[str, str]:
     return {k: v for k, v in request.form.items() if k != "csrf_token"}
 
 
-def _rebuilt(form_class: type, raw: dict[str, str] | None, **kwargs: Any) -> Any:
-    """A form filled from a draft's raw values, as if just posted (CSRF off: not a submission)."""
-    return form_class(formdata=MultiDict(raw or {}), meta={"csrf": False}, **kwargs)
+def _rebuilt(form_class: type, raw: dict[str, str] | None, *, to_render: bool = False,
+             **kwargs: Any) -> Any:
+    """A form filled from a draft's raw values, as if just posted.
+
+    Read back for the service (``to_render=False``) it has no CSRF field: it is not a submission.
+    Shown again to the person (``to_render=True``) it keeps the CSRF field, so the page carries a
+    fresh token and its next submission is accepted (going back to a step must not end in
+    "sessão expirada")."""
+    meta = {} if to_render else {"csrf": False}
+    return form_class(formdata=MultiDict(raw or {}), meta=meta, **kwargs)
 
 
 def _attach_errors(step: str, form: Any, draft: dict[str, Any]) -> list[dict[str, Any]]:
@@ -209,21 +216,28 @@ def _step_animal(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
         if form.validate_on_submit():
             birth, _estimated = _animal_birth(form, today)
             try:
+                # every rule of the animal's fields here, not only at the last step (a 3-digit
+                # microchip used to pass this step and come back from the review)
+                problems = services.validate_animal_data(_animal_data(draft, today))
+                if problems:
+                    raise problems[0] if len(problems) == 1 else services.AnimalErrors(problems)
                 services.check_age(profile, birth, today)
                 if services.microchip_taken(services.normalise_microchip(form.microchip.data)):
                     raise services.AnimalError("animal.microchip", "duplicate_microchip", _(
                         "Este microchip já está registrado em outro animal."))
-            except services.AnimalError as err:
-                target = "age_years" if (err.field == "animal.birth_date"
-                                         and form.birth_known.data == "estimated") else (
-                    ERROR_PLACES.get(err.field or "", ("animal", "name"))[1] or "name")
-                form[target].errors = [*form[target].errors, err.message]
+            except services.AnimalError as failure:
+                for err in failure.errors:
+                    target = "age_years" if (err.field == "animal.birth_date"
+                                             and form.birth_known.data == "estimated") else (
+                        ERROR_PLACES.get(err.field or "", ("animal", "name"))[1] or "name")
+                    form[target].errors = [*form[target].errors, err.message]
             else:
                 return _advance(draft, "animal")
         banner: list[dict[str, Any]] = []
     else:
-        form = _rebuilt(AnimalStepForm, draft["data"].get("animal")) if draft["data"].get(
-            "animal") else AnimalStepForm(formdata=None)
+        raw = draft["data"].get("animal")
+        form = _rebuilt(AnimalStepForm, raw, to_render=True) if raw else AnimalStepForm(
+            formdata=None)
         banner = _attach_errors("animal", form, draft)
     return _render_step("animal", draft, form=form, banner=banner)
 
@@ -262,7 +276,7 @@ def _step_address(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
         known["housing_type"] = known["housing_type"] or "house"
         known["state"] = known["state"] or profile.state
         known["city"] = known["city"] or profile.municipality
-        form = _rebuilt(AddressStepForm, raw) if raw else AddressStepForm(formdata=None,
+        form = _rebuilt(AddressStepForm, raw, to_render=True) if raw else AddressStepForm(formdata=None,
                                                                             data=known)
         banner = _attach_errors("endereco", form, draft)
     return _render_step("endereco", draft, form=form, banner=banner, profile_rule=profile.household)
@@ -297,7 +311,8 @@ def _step_vaccination(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
                 return _advance(draft, "vacina")
     else:
         raw = draft["data"].get("vacina")
-        form = _rebuilt(VaccinationStepForm, raw, allow_none=allow_none) if raw else (
+        form = _rebuilt(VaccinationStepForm, raw, to_render=True,
+                        allow_none=allow_none) if raw else (
             VaccinationStepForm(formdata=None, allow_none=allow_none))
         banner = _attach_errors("vacina", form, draft)
     return _render_step("vacina", draft, form=form, banner=banner,
@@ -339,8 +354,14 @@ def _step_review(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
             registered = services.register_animal(
                 owner=user, data=animal, vaccination=vaccination,
                 vaccinate_at_ccz=choice == "ccz", registered_by=user, api_client=None,
-                profile=profile, today=today)
+                profile=profile, today=today, guard_resubmission=True)
             db.session.commit()
+        except services.AlreadyRegistered as done:
+            # a double tap on "Confirmar" (or the browser resending): show the first one's result
+            db.session.rollback()
+            session.pop(DRAFT_KEY, None)
+            flash(done.message, "info")
+            return redirect(url_for("animals.detail", rga=done.animal.rga))
         except services.AnimalError as err:
             db.session.rollback()
             draft["errors"] = [{**e.as_dict(), "licence_url": getattr(e, "licence_url", None)}
@@ -415,7 +436,10 @@ def my_animals():
 def detail(rga: str):
     animal = _own_animal(rga)
     today = services.local_today()
+    profile = services.current_profile()
     return render_template("animals/detail.html", animal=animal, today=today,
+                           renewal_due=services.renewal_due(animal, profile),
+                           renewal_article=profile.registration.cite("yearly_renewal"),
                            current=services.current_vaccination(animal, today),
                            fees=services.fees_of(animal), cancel_form=EmptyForm())
 

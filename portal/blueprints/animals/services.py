@@ -586,8 +586,12 @@ def _add_vaccination(animal: Animal, data: VaccinationData, *, recorded_by: User
 def register_animal(*, owner: User, data: AnimalData, vaccination: VaccinationData | None,
                     vaccinate_at_ccz: bool, registered_by: User | None,
                     api_client: ApiClient | None, profile: Profile, today: date,
-                    charge_fee: bool = True) -> Animal:
+                    charge_fee: bool = True, guard_resubmission: bool = False) -> Animal:
     """Register a dog or cat to ``owner`` and issue its RGA number.
+
+    ``guard_resubmission`` (the web wizard): a second submission of the same form — a double tap
+    on "Confirmar", a retried request — raises :class:`AlreadyRegistered` with the animal the first
+    one created, instead of issuing a second RGA for the same animal.
 
     Rules, in order: required fields; duplicate microchip; age window (late registrations are
     flagged: BJP 2 §2, GRU 14 §3, VV 12 §6); household limit at the owner's residence (DOMAIN §4);
@@ -608,6 +612,8 @@ def register_animal(*, owner: User, data: AnimalData, vaccination: VaccinationDa
         problems += validate_vaccination(vaccination, birth_date=data.birth_date, today=today)
     if problems:
         raise AnimalErrors(problems)
+    if guard_resubmission:
+        _refuse_resubmission(owner, data)
     if microchip_taken(data.microchip):
         raise AnimalError("animal.microchip", "duplicate_microchip",
                           _("Este microchip já está registrado em outro animal."))
@@ -673,6 +679,35 @@ def register_animal(*, owner: User, data: AnimalData, vaccination: VaccinationDa
     return animal
 
 
+RESUBMISSION_WINDOW = timedelta(minutes=10)
+
+
+class AlreadyRegistered(AnimalError):
+    """The same owner registered this very animal moments ago (a repeated submission)."""
+
+    def __init__(self, animal: Animal) -> None:
+        super().__init__(None, "already_registered", _(
+            "Este animal já foi registrado: RGA %(rga)s.", rga=animal.rga))
+        self.animal = animal
+
+
+def _refuse_resubmission(owner: User, data: AnimalData) -> None:
+    """Raise AlreadyRegistered when ``owner`` registered an animal with the same name, species and
+    birth date in the last minutes. The owner's row is locked first (a no-op UPDATE: row lock on
+    PostgreSQL, write lock on SQLite), so two simultaneous submissions run one after the other and
+    the second one sees the first one's animal."""
+    db.session.execute(update(User).where(User.id == owner.id).values(id=User.id)
+                       .execution_options(synchronize_session=False))
+    since = utcnow() - RESUBMISSION_WINDOW
+    earlier = db.session.scalars(select(Animal).where(
+        Animal.owner_id == owner.id, Animal.species == data.species,
+        func.lower(Animal.name) == (data.name or "").lower(),
+        Animal.birth_date == data.birth_date, Animal.status != AnimalStatus.CLOSED,
+        Animal.registered_at >= since).order_by(Animal.id)).first()
+    if earlier is not None:
+        raise AlreadyRegistered(earlier)
+
+
 def register_animal_for_adoption(*, adopter: User, data: AnimalData,
                                  vaccination: VaccinationData | None, registered_by: User | None,
                                  profile: Profile, today: date,
@@ -685,6 +720,15 @@ def register_animal_for_adoption(*, adopter: User, data: AnimalData,
     return register_animal(owner=adopter, data=data, vaccination=vaccination,
                            vaccinate_at_ccz=vaccination is None, registered_by=registered_by,
                            api_client=api_client, profile=profile, today=today, charge_fee=False)
+
+
+def renewal_due(animal: Animal, profile: Profile) -> date | None:
+    """Where the law registers dogs and cats every year (CABO 19), the day a year after the
+    registration; None elsewhere or for a closed RGA. CABO 19 §ú leaves the procedure to a decree,
+    so the portal only shows the date; it does not expire the RGA."""
+    if not profile.registration.yearly_renewal or animal.is_closed:
+        return None
+    return add_months(animal.registered_on, 12)
 
 
 def fees_of(animal: Animal) -> list[PaymentItem]:
@@ -757,7 +801,14 @@ def find_or_create_owner(data: OwnerData) -> User:
             if value is not None:
                 setattr(person, attr, value)
     else:
+        # The address is one block: filling only the empty pieces (say the complement) of an
+        # account holder's address from another address made up a dwelling that does not exist
+        # and moved their animals to it. It is taken whole, and only when they have none.
+        address_fields = ("cep", "street", "number", "complement", "district", "city", "state")
+        has_address = any(getattr(person, attr) for attr in ("cep", "street", "number"))
         for attr, value in fields.items():
+            if attr in address_fields and has_address:
+                continue
             if value is not None and getattr(person, attr) in (None, ""):
                 setattr(person, attr, value)
     db.session.flush()
@@ -1188,12 +1239,27 @@ REPORT_COLUMNS = ("rga", "registered_on", "status", "late_registration", "specie
                   "owner_name", "owner_cpf", "rabies_vaccination_date")
 
 
+CSV_DELIMITER = ";"  # what Excel in pt-BR expects (the decimal separator there is the comma)
+
+
+def _csv_cell(value: Any) -> Any:
+    """Text an establishment typed ("=HYPERLINK(...)" as a name) must not run as a spreadsheet
+    formula when the report is opened in Excel: such cells get a leading apostrophe."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 def report_csv(rows: Iterable[dict[str, Any]]) -> str:
+    """The monthly report as CSV for a spreadsheet: UTF-8 with a byte-order mark (without it Excel
+    reads "Conceição" as "ConceiÃ§Ã£o") and ``;`` between columns (Excel pt-BR splits on it)."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=REPORT_COLUMNS, extrasaction="ignore")
+    out.write("\ufeff")
+    writer = csv.DictWriter(out, fieldnames=REPORT_COLUMNS, extrasaction="ignore",
+                            delimiter=CSV_DELIMITER, lineterminator="\r\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow(row)
+        writer.writerow({key: _csv_cell(value) for key, value in row.items()})
     return out.getvalue()
 
 

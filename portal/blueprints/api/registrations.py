@@ -114,7 +114,8 @@ class _Reader:
             return None
         try:
             kg = Decimal(str(value).replace(",", "."))
-            if not kg.is_finite():
+            # 1e308 would overflow the quantize below (a 500); no dog or cat weighs a tonne
+            if not kg.is_finite() or not -1000 <= kg <= 1000:
                 raise InvalidOperation
         except InvalidOperation:
             self.bad(path, "invalid", _("Peso em quilos, por exemplo 12.5."))
@@ -287,7 +288,7 @@ def list_registrations():
     db.session.commit()  # last_used_at of the client
     label = f"{year:04d}-{month:02d}"
     if _wants_csv():
-        return Response(services.report_csv(rows), mimetype="text/csv",
+        return Response(services.report_csv(rows), content_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition":
                                  f"attachment; filename=registros-rga-{label}.csv"})
     return jsonify(month=label, count=len(rows), registrations=rows)

@@ -279,7 +279,9 @@ def test_monthly_report_json_and_csv(client, headers, payload, today) -> None:
     as_csv = client.get(f"/api/v1/registrations?month={month}&format=csv", headers=headers)
     assert as_csv.status_code == 200 and as_csv.mimetype == "text/csv"
     assert "attachment" in as_csv.headers["Content-Disposition"]
-    rows = list(csv.DictReader(io.StringIO(as_csv.get_data(as_text=True))))
+    text = as_csv.get_data(as_text=True)
+    assert text.startswith("\ufeff")  # UTF-8 BOM: Excel reads accents right
+    rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))
     assert [r["rga"] for r in rows] == [first["rga"], second["rga"]]
     accept = client.get(f"/api/v1/registrations?month={month}",
                         headers={**headers, "Accept": "text/csv"})
