@@ -279,6 +279,7 @@ class ReviewCode(enum.StrEnum):
     ALREADY_SETTLED = "already_settled"  # money arrived for an item paid, exempt or cancelled
     SESSION_MISMATCH = "session_mismatch"  # the session's metadata names another item
     REFUND_FAILED = "refund_failed"
+    REFUND_OUTSIDE = "refund_outside"  # a refund made in the Stripe dashboard we cannot match
 
 
 class PaymentReviewFlag(db.Model):

@@ -33,6 +33,11 @@ def payment_status_filter(status: str) -> str:
     return services.status_label(status)
 
 
+@bp.app_template_filter("exemption_status")
+def exemption_status_filter(status: str) -> str:
+    return services.exemption_status_label(status)
+
+
 @bp.app_template_filter("payment_kind")
 def payment_kind_filter(kind: str) -> str:
     return services.kind_label(kind)

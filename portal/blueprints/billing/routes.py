@@ -18,6 +18,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_login import current_user
+from sqlalchemy.exc import IntegrityError
 
 from portal.access import public, signed_in
 from portal.blueprints.billing import bp, documents, services, stripe_gateway
@@ -99,12 +100,18 @@ def pay_online(item_id: int):
         return redirect(url_for("billing.item", item_id=found.id))
     try:
         session = stripe_gateway.start_checkout(found, current_user)
+        url = session.url
+        db.session.commit()
     except services.BillingError as err:
         db.session.rollback()
         flash(err.message, "danger")
         return redirect(url_for("billing.item", item_id=found.id))
-    db.session.commit()
-    return redirect(session.url or url_for("billing.item", item_id=found.id), code=303)
+    except IntegrityError:
+        # Another tab opened the same Stripe session (same idempotency key) a moment earlier:
+        # send this tab to that session instead of an error page.
+        db.session.rollback()
+        url = stripe_gateway.open_session_url(services.get_item(item_id))
+    return redirect(url or url_for("billing.item", item_id=found.id), code=303)
 
 
 @bp.get("/<int:item_id>/retorno")

@@ -237,9 +237,17 @@ def cancel_payment_item(item: PaymentItem, reason: str, *, actor: User | None = 
         raise BillingError(_("Informe o motivo do cancelamento."), field="reason")
     transition(item, PaymentStatus.CANCELLED, reason.strip(), actor_id=actor.id if actor else None)
     _close_exemption_requests(item)
+    _close_online_sessions(item)
     audit.record("payment.cancelled", item, detail={"reason": reason.strip()[:200]},
                  actor_id=actor.id if actor else None)
     db.session.flush()
+
+
+def _close_online_sessions(item: PaymentItem) -> None:
+    """The item left "payable" by another way: close its open Stripe pages (no double payment)."""
+    from portal.blueprints.billing import stripe_gateway
+
+    stripe_gateway.expire_open_sessions(item)
 
 
 def _close_exemption_requests(item: PaymentItem) -> None:
@@ -324,6 +332,7 @@ def mark_paid_at_counter(item: PaymentItem, *, receipt_number: str, paid_on: dat
     payment = settle(item, method=PaymentMethod.COUNTER, amount_cents=item.amount_cents,
                      provider_reference=receipt_number, received_on=paid_on, actor_id=actor.id,
                      note=_("Baixa no balcão, recibo %(number)s", number=receipt_number))
+    _close_online_sessions(item)
     audit.record("payment.counter_paid", item,
                  detail={"reference": item.reference, "receipt_number": receipt_number,
                          "paid_on": paid_on.isoformat(), "amount_cents": item.amount_cents},
@@ -368,7 +377,13 @@ def resolve_flag(flag: PaymentReviewFlag, note: str, *, actor: User) -> None:
 
 
 def exemptions_for_item(profile: Profile, item: PaymentItem) -> list:
-    """The exemptions of the law that may waive this item's kind of fee."""
+    """The exemptions of the law that may waive this item's kind of fee.
+
+    None for a charge an accredited establishment pays for the registrations it made (GRU 22 I,
+    §2): GRU 23 exempts owners who prove unemployment or low income, not a clinic or pet shop.
+    """
+    if item.api_client_id is not None:
+        return []  # GRU 23: "os proprietários ... ao fazerem o registro"
     return [e for e in profile.exemptions if item.kind in e.fee_kinds]
 
 
@@ -422,6 +437,7 @@ def decide_exemption(req: ExemptionRequest, *, accept: bool, reason: str | None,
         transition(item, PaymentStatus.EXEMPT,
                    _("Isenção concedida (%(article)s)", article=req.article), actor_id=actor.id)
         req.status = ExemptionStatus.ACCEPTED
+        _close_online_sessions(item)
     else:
         # The item was never taken out of "pending" while the request waited: refusing leaves it
         # payable again, with the reason in its history.
@@ -624,7 +640,9 @@ def reconciliation(date_from: date, date_to: date) -> Reconciliation:
         report.received_by_method[method] = Totals(count, int(total))
     for method, count, total in db.session.execute(
             select(Refund.method, func.count(), func.coalesce(func.sum(Refund.amount_cents), 0))
-            .where(Refund.created_at >= start, Refund.created_at < end)
+            .where(Refund.created_at >= start, Refund.created_at < end,
+                   # a refund Stripe failed or cancelled gave no money back
+                   Refund.status.not_in(("failed", "canceled")))
             .group_by(Refund.method)):
         report.refunded_by_method[method] = Totals(count, int(total))
     report.open_flags = list(db.session.scalars(
@@ -657,6 +675,16 @@ def status_label(status: str) -> str:
         PaymentStatus.EXEMPT: _("Isento"),
         PaymentStatus.REFUNDED: _("Estornado"),
         PaymentStatus.CANCELLED: _("Cancelado"),
+    }
+    return labels.get(status, status)
+
+
+def exemption_status_label(status: str) -> str:
+    labels: dict[str, str] = {
+        ExemptionStatus.PENDING: _("Em análise"),
+        ExemptionStatus.ACCEPTED: _("Aceito"),
+        ExemptionStatus.REFUSED: _("Recusado"),
+        ExemptionStatus.CLOSED: _("Encerrado (pagamento resolvido de outra forma)"),
     }
     return labels.get(status, status)
 

@@ -43,16 +43,18 @@ def _item_or_404(item_id: int) -> PaymentItem:
     return item
 
 
-@bp.get("/ccz/")
+@bp.route("/ccz/", methods=["GET", "POST"])
 @staff_required
 def staff_payments():
-    form = StaffFilterForm(request.args)
+    # The form posts (the search text may be a CPF, which must never be in a URL or access log).
+    source = request.form if request.method == "POST" else request.args
+    form = StaffFilterForm(source)
     filters: dict = {}
     if form.validate():
         filters = {"status": form.status.data or None, "kind": form.kind.data or None,
                    "date_from": form.date_from.data, "date_to": form.date_to.data,
                    "q": form.q.data or None}
-    page = max(request.args.get("page", 1, type=int), 1)
+    page = max(source.get("page", 1, type=int), 1)
     stmt = services.staff_items_query(**filters)
     total = db.session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
     items = db.session.scalars(stmt.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)).all()
@@ -61,7 +63,7 @@ def staff_payments():
         k: (v.isoformat() if isinstance(v, date) else (True if k == "q" else v))
         for k, v in filters.items() if v})
     db.session.commit()
-    args = {k: v for k, v in request.args.items() if k != "page"}
+    args = {k: v for k, v in source.items() if k not in ("page", "csrf_token")}
     return render_template("billing/staff/list.html", form=form, items=items, page=page,
                            total=total or 0, page_size=PAGE_SIZE, args=args)
 

@@ -9,6 +9,12 @@ calls Stripe back, so it also works when only STRIPE_WEBHOOK_SECRET is configure
 idempotent: every event id is stored once, and an item only moves forward (a paid item never
 returns to ``processing`` when an older event arrives late). Money is accepted only when the
 session's currency and ``amount_total`` match the item; anything odd becomes a review flag.
+Refund events (``charge.refunded``, refund updates) keep the item and the reconciliation in step
+with refunds made in the Stripe dashboard or that failed after the portal asked for them.
+
+Outgoing calls carry a network timeout (STRIPE_TIMEOUT_SECONDS). Whenever an item stops being
+payable online (paid at the counter, exempted, cancelled) or a new session replaces an old one,
+its open sessions are expired through the API, so one item never has two payable Stripe pages.
 """
 
 from __future__ import annotations
@@ -40,16 +46,23 @@ from portal.models import (
     PaymentItem,
     PaymentMethod,
     PaymentStatus,
+    Refund,
     ReviewCode,
     StripeWebhookEvent,
     User,
 )
 from portal.models.base import utcnow
 from portal.services import audit
+from portal.services.money import format_brl
 
 CURRENCY = "brl"
 PAYMENT_METHOD_TYPES = ["card", "boleto", "pix"]
 BOLETO_EXPIRES_AFTER_DAYS = 3
+# Seconds an outgoing Stripe call may take (connect + read) before the citizen is told to try
+# again: a Stripe outage must not hold a web worker for the library's default 80 s.
+STRIPE_TIMEOUT_SECONDS = 8
+# Our own refund changed state (Stripe sends one or the other depending on the API version).
+REFUND_UPDATE_EVENTS = frozenset({"refund.updated", "refund.failed", "charge.refund.updated"})
 HANDLED_EVENTS = frozenset({
     "checkout.session.completed",
     "checkout.session.async_payment_succeeded",
@@ -71,6 +84,8 @@ def client() -> stripe.StripeClient:
         base_addresses={"api": base.rstrip("/")} if base else None,
         # Retries are safe: every create carries an idempotency key.
         max_network_retries=2,
+        http_client=stripe.new_default_http_client(
+            timeout=cfg.get("STRIPE_TIMEOUT_SECONDS", STRIPE_TIMEOUT_SECONDS)),
     )
 
 
@@ -86,6 +101,10 @@ def start_checkout(item: PaymentItem, payer: User) -> CheckoutSession:
                              "balcão ou no banco."), code="stripe_disabled")
     if not is_responsible(item, payer):
         raise BillingError(_("Só quem deve o pagamento pode pagá-lo online."))
+    # Two tabs clicking "Pagar online" at once (or the cashier settling the guia meanwhile): on
+    # PostgreSQL this waits for the other transaction, then sees its status and its session.
+    db.session.refresh(item, with_for_update=True)
+    db.session.refresh(item, ["checkout_sessions", "exemption_requests"])
     if not item.payable:
         raise BillingError(_("Este pagamento não está em aberto."), code="not_payable")
     if item.open_exemption_request is not None:
@@ -98,6 +117,9 @@ def start_checkout(item: PaymentItem, payer: User) -> CheckoutSession:
                 and existing.amount_cents == item.amount_cents
                 and (existing.expires_at is None or existing.expires_at > still_open_after)):
             return existing  # the same payment page again: never two open sessions per click
+    # A session about to expire (or for an old amount) is closed before a new one is opened, so
+    # the citizen never holds two payable Stripe pages for one item.
+    expire_open_sessions(item)
 
     params: dict[str, Any] = {
         "mode": "payment",
@@ -145,6 +167,49 @@ def start_checkout(item: PaymentItem, payer: User) -> CheckoutSession:
                  actor_id=payer.id)
     db.session.flush()
     return local
+
+
+def open_session_url(item: PaymentItem | None) -> str | None:
+    """The Stripe page of the item's newest open session, if any."""
+    if item is None:
+        return None
+    for existing in reversed(item.checkout_sessions):
+        if existing.status == "open" and existing.url:
+            return existing.url
+    return None
+
+
+def expire_open_sessions(item: PaymentItem) -> int:
+    """Close, through the Stripe API, every Checkout session of ``item`` still open; returns how
+    many Stripe closed.
+
+    Called when the item stops being payable online (paid at the counter, exempted, cancelled) or
+    before a new session replaces an old one, so a Stripe page left open in another tab cannot
+    take the money a second time. Best effort: when Stripe is unreachable or the session was
+    completed meanwhile, the session stays as it is and a late payment is flagged by the webhook
+    (never counted twice).
+    """
+    if not stripe_enabled():
+        return 0
+    closed = 0
+    for local in item.checkout_sessions:
+        if local.status != "open":
+            continue
+        if local.expires_at is not None and local.expires_at <= utcnow():
+            local.status = "expired"  # Stripe closed it already; its webhook may still come
+            continue
+        try:
+            client().v1.checkout.sessions.expire(local.stripe_session_id)
+        except stripe.StripeError as err:
+            current_app.logger.warning("Could not expire Stripe session of payment item %s: %s",
+                                       item.id, type(err).__name__)
+            continue
+        local.status = "expired"
+        closed += 1
+    if closed:
+        add_note(item, _("Página de pagamento online anterior encerrada"))
+    db.session.flush()
+    return closed
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,6 +269,12 @@ def handle_event(event: Mapping[str, Any]) -> str:
         stripe_session_id=obj.get("id") if obj.get("object") == "checkout.session" else None)
     db.session.add(record)
     db.session.flush()  # a concurrent delivery of the same event fails here on the unique id
+    if event_type == "charge.refunded" and obj.get("object") == "charge":
+        record.outcome = _charge_refunded(obj, record)
+        return record.outcome
+    if event_type in REFUND_UPDATE_EVENTS and obj.get("object") == "refund":
+        record.outcome = _refund_updated(obj, record)
+        return record.outcome
     if event_type not in HANDLED_EVENTS or obj.get("object") != "checkout.session":
         record.outcome = "ignored"
         return record.outcome
@@ -323,6 +394,15 @@ def _awaiting_payment(item: PaymentItem, session: Mapping[str, Any],
     """Checkout finished with a boleto or PIX still to be paid: the item waits in processing."""
     if item.status not in (PaymentStatus.PENDING, PaymentStatus.FAILED):
         return f"ignored: item {item.status}"  # never back from paid to processing
+    settled = db.session.scalar(select(StripeWebhookEvent.id).where(
+        StripeWebhookEvent.stripe_session_id == session.get("id"),
+        StripeWebhookEvent.id != record.id,
+        StripeWebhookEvent.type.in_(("checkout.session.async_payment_failed",
+                                     "checkout.session.async_payment_succeeded"))).limit(1))
+    if settled is not None:
+        # Out of order: this boleto/PIX already failed (or was paid); a late "completed" must not
+        # lock the item in processing again.
+        return "ignored: session already settled"
     if not _money_matches(item, session, record):
         return "flagged: money mismatch"
     transition(item, PaymentStatus.PROCESSING,
@@ -336,6 +416,72 @@ def _payment_failed(item: PaymentItem, record: StripeWebhookEvent) -> str:
     transition(item, PaymentStatus.FAILED,
                _("O boleto ou PIX não foi pago no prazo; é possível pagar de novo"))
     return "failed"
+
+
+def _charge_refunded(charge: Mapping[str, Any], record: StripeWebhookEvent) -> str:
+    """Money given back in the Stripe dashboard (or the echo of a refund made in the portal).
+
+    A full refund of a paid item makes it ``refunded`` with a Refund record, so the item and the
+    reconciliation agree with the money; a partial refund, which the portal never makes, is only
+    flagged for staff. The echo of our own refund changes nothing.
+    """
+    intent = charge.get("payment_intent")
+    payment = db.session.scalar(select(Payment).where(
+        Payment.method == PaymentMethod.STRIPE, Payment.provider_reference == intent)) \
+        if isinstance(intent, str) else None
+    if payment is None:
+        return "ignored: unknown payment"
+    item = db.session.scalar(select(PaymentItem).where(PaymentItem.id == payment.item_id)
+                             .with_for_update())
+    assert item is not None
+    record.item_id = item.id
+    if item.status == PaymentStatus.REFUNDED:
+        return "already refunded"
+    refunded = charge.get("amount_refunded")
+    detail = {"event": record.event_id, "payment_intent": intent, "amount_refunded": refunded,
+              "expected_cents": payment.amount_cents}
+    if item.status != PaymentStatus.PAID or refunded != payment.amount_cents:
+        flag_for_review(item, ReviewCode.REFUND_OUTSIDE,
+                        _("A Stripe informou um estorno de %(amount)s feito fora do portal: "
+                          "confira.", amount=format_brl(refunded if isinstance(refunded, int)
+                                                        else 0)), detail)
+        return "flagged: refund outside the portal"
+    refunds = (charge.get("refunds") or {}).get("data") or []
+    refund_id = refunds[0].get("id") if refunds and isinstance(refunds[0], Mapping) else None
+    if refund_id and db.session.scalar(select(Refund.id).where(
+            Refund.stripe_refund_id == refund_id)) is not None:
+        refund_id = None  # already recorded (cannot happen for a paid item, but keep it unique)
+    reason = _("Estorno feito no painel da Stripe")
+    db.session.add(Refund(item=item, amount_cents=payment.amount_cents, reason=reason,
+                          method=PaymentMethod.STRIPE, stripe_refund_id=refund_id,
+                          status="succeeded"))
+    transition(item, PaymentStatus.REFUNDED, reason)
+    audit.record("payment.refunded", item,
+                 detail={"amount_cents": payment.amount_cents, "method": PaymentMethod.STRIPE,
+                         "stripe_refund_id": refund_id, "source": "stripe_dashboard"},
+                 actor_id=None)
+    db.session.flush()
+    return "refunded"
+
+
+def _refund_updated(refund: Mapping[str, Any], record: StripeWebhookEvent) -> str:
+    """A refund the portal asked for changed state. A failed or cancelled one means the citizen
+    did not get the money back although the item shows ``refunded``: staff must act."""
+    local = db.session.scalar(select(Refund).where(Refund.stripe_refund_id == refund.get("id")))
+    if local is None:
+        return "ignored: unknown refund"
+    record.item_id = local.item_id
+    status = str(refund.get("status") or local.status)
+    if status == local.status:
+        return "no change"
+    local.status = status[:30]
+    if status in ("failed", "canceled"):
+        flag_for_review(local.item, ReviewCode.REFUND_FAILED,
+                        _("A Stripe não concluiu o estorno (situação: %(status)s): o dinheiro "
+                          "não voltou ao cidadão.", status=status),
+                        {"event": record.event_id, "refund": local.stripe_refund_id})
+        return "flagged: refund failed"
+    return f"refund {status}"
 
 
 def _status_word(status: str) -> str:

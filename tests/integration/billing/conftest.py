@@ -46,6 +46,9 @@ class StripeStub:
     requests: list[dict[str, Any]] = field(default_factory=list)
     fail_with: tuple[int, str] | None = None  # (HTTP status, message) for the next calls
     refund_status: str = "succeeded"
+    delay: float = 0  # seconds to wait before answering (network timeout tests)
+    # Like Stripe: a repeated Idempotency-Key gets the first answer again.
+    answered: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def calls(self, path: str) -> list[dict[str, Any]]:
         return [r for r in self.requests if r["path"] == path]
@@ -55,10 +58,16 @@ class StripeStub:
         form = request.form.to_dict()
         self.requests.append({"method": request.method, "path": request.path, "form": form,
                               "headers": dict(request.headers)})
+        if self.delay:
+            time.sleep(self.delay)
         if self.fail_with is not None:
             status, message = self.fail_with
             body = {"error": {"type": "invalid_request_error", "message": message}}
             return Response(json.dumps(body), status=status,
+                            content_type="application/json")(environ, start_response)
+        key = request.headers.get("Idempotency-Key")
+        if key and key in self.answered:
+            return Response(json.dumps(self.answered[key]),
                             content_type="application/json")(environ, start_response)
         n = next(_ids)
         if request.path == "/v1/checkout/sessions" and request.method == "POST":
@@ -73,6 +82,11 @@ class StripeStub:
                 "metadata": {"payment_id": form.get("metadata[payment_id]")},
                 "expires_at": int(time.time()) + 86400, "livemode": False,
             }
+        elif (request.path.startswith("/v1/checkout/sessions/")
+              and request.path.endswith("/expire") and request.method == "POST"):
+            session_id = request.path.split("/")[4]
+            body = {"id": session_id, "object": "checkout.session", "status": "expired",
+                    "payment_status": "unpaid", "url": None}
         elif request.path == "/v1/refunds" and request.method == "POST":
             body = {"id": f"re_test_{n:06d}", "object": "refund", "status": self.refund_status,
                     "payment_intent": form.get("payment_intent"), "currency": "brl"}
@@ -80,6 +94,8 @@ class StripeStub:
             return Response(json.dumps({"error": {"type": "invalid_request_error",
                                                   "message": "Unrecognized request URL"}}),
                             status=404, content_type="application/json")(environ, start_response)
+        if key:
+            self.answered[key] = body
         return Response(json.dumps(body), content_type="application/json")(environ,
                                                                           start_response)
 
