@@ -12,6 +12,7 @@ from portal.config import CONFIGS, INSTANCE_DIR, Config
 
 def create_app(config_class: type[Config] | Config | None = None) -> Flask:
     app = Flask(__name__, instance_path=str(INSTANCE_DIR))
+    harden_request_parsing(app)
     if config_class is None:
         config_class = CONFIGS[os.environ.get("PORTAL_ENV", "development")]
     app.config.from_object(config_class() if isinstance(config_class, type) else config_class)
@@ -26,6 +27,58 @@ def create_app(config_class: type[Config] | Config | None = None) -> Flask:
     if not app.debug and not app.testing:
         logging.basicConfig(level=logging.INFO)
     return app
+
+
+def _has_nul(value: object) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
+def harden_request_parsing(app: Flask) -> None:
+    """Odd input gets a 4xx, never a 500: ``<int:...>`` ids beyond a database integer are a 404
+    (SQLite and PostgreSQL overflow on them); JSON nested too deeply and NUL characters (which
+    PostgreSQL refuses in text columns) are a 400."""
+    from flask import Request
+    from werkzeug.routing import IntegerConverter
+
+    class DatabaseIntegerConverter(IntegerConverter):
+        def __init__(self, map, *args, **kwargs):  # type: ignore[no-untyped-def]  # noqa: A002
+            kwargs.setdefault("max", 2**31 - 1)  # PostgreSQL integer
+            super().__init__(map, *args, **kwargs)
+
+    class PortalRequest(Request):
+        def get_json(self, force: bool = False, silent: bool = False,  # type: ignore[override]
+                     cache: bool = True):
+            try:
+                data = super().get_json(force=force, silent=silent, cache=cache)
+            except RecursionError as err:  # json.loads on "[[[[...": not a ValueError
+                if silent:
+                    return None
+                return self.on_json_loading_failed(ValueError(str(err)))
+            if _has_nul(data):  # "\u0000" in JSON text: refused like NUL in a form field
+                return None if silent else self.on_json_loading_failed(ValueError("NUL"))
+            return data
+
+    app.url_map.converters["int"] = DatabaseIntegerConverter
+    app.request_class = PortalRequest
+
+    @app.before_request
+    def refuse_nul_characters():  # type: ignore[no-untyped-def]
+        """A NUL character is never real text, and PostgreSQL refuses it in a text column (a 500):
+        refuse it in the path, query string, form fields and upload names up front."""
+        from flask import abort, request
+
+        texts = [request.path, *request.args.keys(), *request.args.values()]
+        if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            texts += [*request.form.keys(), *request.form.values(),
+                      *(f.filename or "" for f in request.files.values())]
+        if any(_has_nul(text) for text in texts):
+            abort(400)
 
 
 def load_profile_into(app: Flask) -> None:
@@ -108,6 +161,11 @@ def register_security_headers(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("Permissions-Policy",
+                                    "camera=(), microphone=(), geolocation=()")
+        if app.config.get("SESSION_COOKIE_SECURE"):  # production: HTTPS only, remembered
+            response.headers.setdefault("Strict-Transport-Security",
+                                        "max-age=31536000; includeSubDomains")
         response.headers.setdefault(
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "

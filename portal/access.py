@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from flask import abort, request
 from flask_login import current_user
@@ -68,6 +69,22 @@ STAFF = ("agent", "vet", "coordinator", "admin")
 def staff_required(view: F) -> F:
     """Any CCZ staff role."""
     return roles_required(*STAFF)(view)
+
+
+def local_target(target: str | None) -> str | None:
+    """``target`` when it is a path on this site, else None (no open redirects).
+
+    Browsers read ``/\\evil.example`` as ``//evil.example`` and drop tabs and newlines, so a
+    backslash, a control character or a leading ``//`` makes the target unsafe.
+    """
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return None
+    if "\\" in target or any(ord(ch) < 32 or ord(ch) == 127 for ch in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return None
+    return target
 
 
 def wants_json() -> bool:

@@ -86,6 +86,10 @@ class ProductionConfig(Config):
         missing = [n for n in ("SECRET_KEY", "DATABASE_URL") if not os.environ.get(n)]
         if missing:
             raise RuntimeError("Missing required environment variables: " + ", ".join(missing))
+        if os.environ["SECRET_KEY"] == "dev-only-not-secret" or len(os.environ["SECRET_KEY"]) < 32:
+            # Sessions and e-mail tokens are signed with it: a guessable key forges logins.
+            raise RuntimeError("SECRET_KEY must be a random value of at least 32 characters "
+                               "(e.g. python -c 'import secrets; print(secrets.token_hex(32))')")
         self.SECRET_KEY = os.environ["SECRET_KEY"]
         self.SQLALCHEMY_DATABASE_URI = database_url(os.environ["DATABASE_URL"])
 

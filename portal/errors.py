@@ -36,6 +36,11 @@ def init_errorhandlers(app: Flask) -> None:
         except HTTPException as refused:  # e.g. the view's abort(404): answer it, not a 500
             return http_error(refused)
         response = current_app.make_response(result)
+        if 300 <= response.status_code < 400:
+            # The re-run took a shortcut (e.g. "already signed in"): a redirect would hide that
+            # nothing was sent, so say so instead.
+            return render_template("errors/400.html", message=_(
+                "Sua sessão expirou. Volte, recarregue a página e envie de novo.")), 400
         response.status_code = 400 if response.status_code == 200 else response.status_code
         return response
 

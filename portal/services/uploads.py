@@ -53,6 +53,14 @@ def _read_limited(stream: IO[bytes], limit: int) -> bytes:
     return data
 
 
+def _safe_name(filename: str | None) -> str | None:
+    """The name as sent, for display only: last path part, no control characters (PostgreSQL
+    refuses NUL), at most 200 characters. Files on disk are always named by their token."""
+    name = (filename or "").replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in name if ch.isprintable())[:200].strip()
+    return name or None
+
+
 def _upload_dir() -> Path:
     path = Path(current_app.config["UPLOAD_DIR"])
     path.mkdir(parents=True, exist_ok=True)
@@ -112,7 +120,7 @@ def store_image(stream: IO[bytes], *, purpose: str, owner_id: int | None, public
         copy.save(path, "JPEG", quality=85, optimize=True, progressive=True)
         variants[name] = str(path.relative_to(_upload_dir()))
     stored = StoredFile(token=token, owner_id=owner_id, purpose=purpose, content_type="image/jpeg",
-                        original_name=(filename or "")[:200] or None, size_bytes=len(data),
+                        original_name=_safe_name(filename), size_bytes=len(data),
                         variants=variants, public=public)
     db.session.add(stored)
     db.session.flush()
@@ -131,7 +139,7 @@ def store_document(stream: IO[bytes], *, purpose: str, owner_id: int | None,
         path.write_bytes(data)
         stored = StoredFile(token=token, owner_id=owner_id, purpose=purpose,
                             content_type="application/pdf",
-                            original_name=(filename or "")[:200] or None, size_bytes=len(data),
+                            original_name=_safe_name(filename), size_bytes=len(data),
                             variants={"original": str(path.relative_to(_upload_dir()))},
                             public=False)
         db.session.add(stored)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
-from flask import flash, redirect, render_template, request, url_for
+from flask import flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_user, logout_user
 
-from portal.access import public, signed_in
+from portal.access import local_target, public, signed_in
 from portal.blueprints.auth import bp, services
 from portal.blueprints.auth.forms import LoginForm, ResetPasswordForm, ResetRequestForm, SignupForm
 from portal.extensions import db, limiter
@@ -16,11 +14,16 @@ from portal.forms import EmptyForm
 
 
 def _safe_next(target: str | None) -> str:
-    if target:
-        parts = urlsplit(target)
-        if not parts.scheme and not parts.netloc and target.startswith("/"):
-            return target
-    return url_for("main.home")
+    return local_target(target) or url_for("main.home")
+
+
+def _fresh_session() -> None:
+    """Against session fixation: whatever the session held before sign-in (and its CSRF token)
+    is dropped; only the language choice survives."""
+    lang = session.get("lang")
+    session.clear()
+    if lang:
+        session["lang"] = lang
 
 
 @bp.route("/cadastro", methods=["GET", "POST"])
@@ -40,6 +43,7 @@ def signup():
             getattr(form, err.field or "cpf").errors.append(err.message)
         else:
             db.session.commit()
+            _fresh_session()
             login_user(user)
             flash(_("Conta criada. Enviamos um link de confirmação para %(email)s.",
                     email=user.email), "success")
@@ -60,6 +64,7 @@ def login():
             form.password.errors.append(_("E-mail ou senha incorretos."))
         else:
             db.session.commit()
+            _fresh_session()
             login_user(user, remember=form.remember.data)
             flash(_("Bem-vindo(a), %(name)s.", name=user.full_name.split()[0]), "success")
             return redirect(_safe_next(request.args.get("next")))
@@ -72,6 +77,7 @@ def logout():
     form = EmptyForm()
     if form.validate_on_submit():
         logout_user()
+        _fresh_session()
         flash(_("Você saiu da sua conta."), "info")
     return redirect(url_for("main.home"))
 

@@ -44,6 +44,15 @@ def check_password(user: User, password: str) -> bool:
         return False
 
 
+_DUMMY: list[str] = []
+
+
+def _dummy_hash() -> str:
+    if not _DUMMY:
+        _DUMMY.append(_hasher.hash("not-a-real-password"))
+    return _DUMMY[0]
+
+
 def find_by_email(email: str) -> User | None:
     return db.session.scalar(select(User).where(func.lower(User.email) == email.strip().lower()))
 
@@ -140,7 +149,15 @@ def user_for_reset_token(token: str) -> User | None:
 
 def authenticate(email: str, password: str) -> User | None:
     user = find_by_email(email)
-    if user is None or not user.active or not check_password(user, password):
+    if user is None or not user.password_hash:
+        # Spend the same argon2 time as for a real account: the answer's delay must not tell
+        # whether an e-mail has an account.
+        try:
+            _hasher.verify(_dummy_hash(), password)
+        except (VerificationError, InvalidHashError):
+            pass
+        return None
+    if not user.active or not check_password(user, password):
         return None
     if _hasher.check_needs_rehash(user.password_hash or ""):
         user.password_hash = hash_password(password)

@@ -5,15 +5,14 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import current_app, jsonify, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import text
 
-from flask_babel import lazy_gettext as _l
-
-from portal.access import public
+from portal.access import local_target, public
 from portal.blueprints.main import bp
 from portal.extensions import db
 from portal.profiles.summary import rule_sections
-
+from portal.services.identity import clean_cpf
 
 # (endpoint, title, text). Entries whose endpoint no blueprint provides yet are left out.
 HOME_CARDS = [
@@ -47,6 +46,11 @@ def home():
 def search():
     """The header search box: an RGA number goes to its public page, anything else to adoption."""
     q = (request.args.get("q") or "").strip()
+    if q and clean_cpf(q):
+        # Someone typed a CPF: never pass it on to another URL (or the access logs behind it).
+        return redirect(url_for("animals.public_lookup")
+                        if "animals.public_lookup" in current_app.view_functions
+                        else url_for("main.home"))
     if q and any(ch.isdigit() for ch in q) and "animals.public_rga" in current_app.view_functions:
         return redirect(url_for("animals.public_rga", number=q.replace(" ", "").upper()))
     if "adoption.search" in current_app.view_functions:
@@ -80,7 +84,8 @@ def _back() -> str:
     parts = urlsplit(target)
     if parts.netloc and parts.netloc != request.host:
         return url_for("main.home")
-    return (parts.path or url_for("main.home")) + (f"?{parts.query}" if parts.query else "")
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return local_target(path) or url_for("main.home")
 
 
 @bp.get("/contraste")
