@@ -22,7 +22,8 @@ from typing import Any
 from flask import current_app, has_request_context, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import select
+from sqlalchemy import select, update
+from sqlalchemy.engine import CursorResult
 
 from portal.blueprints.adoption.eligibility import (
     RuleResult,
@@ -169,7 +170,10 @@ def _notify_owner(application: AdoptionApplication, subject: str, text: str) -> 
     if org is None or not org.email:
         return
     link = absolute_url("adoption.review", application_id=application.id)
-    send_email(org.email, subject, f"{text}\n\n{link}")
+    send_email(org.email, subject,
+               _("Olá, equipe de %(org)s.\n\n%(text)s\n\nAnalise o pedido nº %(n)d em "
+                 "\"Gestão de adoções\": %(link)s\n\nCentro de Controle de Zoonoses",
+                 org=org.display_name, text=text, n=application.id, link=link))
 
 
 def applications_of(person: User) -> list[AdoptionApplication]:
@@ -277,11 +281,22 @@ def approve_application(profile: Profile, application: AdoptionApplication, revi
     blockers = approval_blockers(check_eligibility(profile, application.applicant, listing, on))
     if blockers:
         raise NotEligible(blockers)
+    # Reserve with a conditional UPDATE, not by setting the attribute: two reviewers approving
+    # two applicants for the same animal at the same moment both saw "published"; only the one
+    # whose UPDATE still finds the row published wins (one animal, one adopter).
+    reserved: CursorResult[Any] = db.session.execute(  # type: ignore[assignment]
+        update(Listing).where(Listing.id == listing.id, Listing.state == ListingState.PUBLISHED)
+        .values(state=ListingState.RESERVED, updated_at=utcnow())
+        .execution_options(synchronize_session=False))
+    if reserved.rowcount != 1:
+        db.session.refresh(listing)
+        raise AdoptionError(_("O animal não está disponível: outro pedido já foi aprovado ou o "
+                              "anúncio foi retirado."), "listing", "not_available")
+    db.session.refresh(listing, ["state", "updated_at"])
     application.decided_at = utcnow()
     application.decided_by_id = reviewer.id
     application.refusal_reason = None
     _event(application, ApplicationStatus.APPROVED, reviewer)
-    listing.state = ListingState.RESERVED
     db.session.flush()
     audit.record("adoption.application_approved", application, actor_id=reviewer.id)
     _notify_applicant(application, _("Pedido de adoção aprovado!"),
@@ -430,7 +445,12 @@ def adoption_fee(profile: Profile, listing: Listing, on: date) -> tuple[int, lis
         return None
     inputs: dict[str, Any] = {}
     if profile.adoption.fee_per == "day_held":  # CAB 17: "por cabeça e por dia de apreensão"
-        start = listing.held_since or (listing.published_at.date() if listing.published_at else on)
+        # The local day of the first publication (published_at is UTC; 22:00 in São Paulo is
+        # already the next day in UTC, which would drop a day held).
+        from portal.blueprints.adoption.leaflet import local_day
+
+        start = listing.held_since or (local_day(listing.published_at) if listing.published_at
+                                       else on)
         inputs["days_held"] = max(1, (on - start).days)
     try:
         fee = compute_fee(profile, "adoption", inputs, on)

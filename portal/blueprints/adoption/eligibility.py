@@ -285,14 +285,20 @@ def _check_bars(profile: Profile, person: User, listing: Listing) -> list[RuleRe
     return results
 
 
-def _check_household(profile: Profile, person: User) -> RuleResult:
-    """DOMAIN §4: the residence must stay within the limit with the adopted animal counted."""
+def _check_household(profile: Profile, person: User, listing: Listing, on: date) -> RuleResult:
+    """DOMAIN §4: the residence must stay within the limit with the adopted animal counted.
+
+    The law counts only animals older than its threshold (GRU 37 "idade superior a 120 dias";
+    BJP 17: 90 days), so a young animal does not count today: adopting it is allowed, and the
+    person is told the day it starts to count when the residence would then be over the limit.
+    """
     article = profile.household.article
     try:
         from portal.blueprints.animals.services import (
             AnimalError,
             HouseholdLimitExceeded,
             check_household_limit,
+            counts_for_household,
         )
     except ImportError:  # the RGA module is not installed: the reviewer must check by hand
         return RuleResult(rule="household_limit", status=NEEDS_DOCUMENT, in_local_law=True,
@@ -304,10 +310,20 @@ def _check_household(profile: Profile, person: User) -> RuleResult:
                           in_local_law=True,
                           message=_("A lei municipal não limita o número de cães e gatos por "
                                     "residência."))
+    # GRU 37; BJP 17: only animals older than the threshold count.
+    counts_now = counts_for_household(listing.birth_date, on, profile)
     try:
-        # extra=1 even for a young animal: it will count once it passes the age threshold.
-        check_household_limit(profile, person, extra=1)
+        check_household_limit(profile, person, extra=1, on=on)
     except HouseholdLimitExceeded as exc:
+        if not counts_now:
+            counts_on = listing.birth_date + timedelta(days=profile.household.min_age_days + 1)
+            return RuleResult(
+                rule="household_limit", status=PASS, article=article, in_local_law=True,
+                action="licence" if exc.licence_url else None, link=exc.licence_url,
+                message=_("Este animal tem menos de %(days)d dias e ainda não conta no limite "
+                          "da residência. A partir de %(day)s ele passa a contar: %(limit)s",
+                          days=profile.household.min_age_days,
+                          day=counts_on.strftime("%d/%m/%Y"), limit=exc.message))
         return RuleResult(rule="household_limit", status=FAIL, message=exc.message,
                           article=exc.article or article, in_local_law=True,
                           action="licence" if exc.licence_url else None,
@@ -351,7 +367,7 @@ def check_eligibility(profile: Profile, person: User, listing: Listing,
         _check_proof_of_address(profile, person, on),
         _check_proof_of_income(profile, person),
         *_check_bars(profile, person, listing),
-        _check_household(profile, person),
+        _check_household(profile, person, listing, on),
         _check_term(profile, person, listing),
     ]
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from flask import current_app
 from flask_babel import gettext as _
@@ -31,6 +32,21 @@ class LeafletSection:
 
 def _fmt(day: date) -> str:
     return day.strftime("%d/%m/%Y")
+
+
+def local_day(moment: datetime) -> date:
+    """The municipality's calendar day of a stored (UTC) instant: an adoption completed at 22:30
+    in São Paulo is 01:30 UTC of the next day, and the leaflet must print the local day."""
+    profile = current_app.extensions["portal_profile"]
+    return moment.astimezone(ZoneInfo(profile.timezone)).date()
+
+
+def leaflet_intro(application: AdoptionApplication) -> str:
+    """The leaflet's first line: the animal, the adopter, the day (local) and the RGA."""
+    return _("%(animal)s – adotado(a) por %(person)s em %(day)s. RGA: %(rga)s",
+             animal=application.listing.name, person=application.applicant.full_name,
+             day=_fmt(local_day(application.completed_at or application.submitted_at)),
+             rga=application.rga_number or "—")
 
 
 def _calendar(listing: Listing | None, on: date) -> list[str]:
@@ -121,7 +137,14 @@ def leaflet_pdf(application: AdoptionApplication | None = None, on: date | None 
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import getSampleStyleSheet
     from reportlab.lib.units import mm
-    from reportlab.platypus import ListFlowable, ListItem, Paragraph, SimpleDocTemplate, Spacer
+    from reportlab.platypus import (
+        KeepTogether,
+        ListFlowable,
+        ListItem,
+        Paragraph,
+        SimpleDocTemplate,
+        Spacer,
+    )
 
     profile = current_app.extensions["portal_profile"]
     buffer = io.BytesIO()
@@ -134,21 +157,18 @@ def leaflet_pdf(application: AdoptionApplication | None = None, on: date | None 
                                city=profile.municipality), styles["Heading3"]),
                    Paragraph(title, styles["Title"])]
     if application is not None:
-        story.append(Paragraph(
-            _("%(animal)s – adotado(a) por %(person)s em %(day)s. RGA: %(rga)s",
-              animal=_escape(application.listing.name),
-              person=_escape(application.applicant.full_name),
-              day=_fmt((application.completed_at or application.submitted_at).date()),
-              rga=_escape(application.rga_number or "—")), styles["Normal"]))
+        story.append(Paragraph(_escape(leaflet_intro(application)), styles["Normal"]))
     for section in leaflet_sections(application, on):
-        story.append(Spacer(1, 4 * mm))
-        story.append(Paragraph(_escape(section.title), styles["Heading2"]))
+        # Each section is kept on one page: a heading never ends a page alone ("Onde denunciar
+        # maus-tratos" at the foot of page 1, its list on page 2).
+        block: list = [Spacer(1, 4 * mm), Paragraph(_escape(section.title), styles["Heading2"])]
         for paragraph in section.paragraphs:
-            story.append(Paragraph(_escape(paragraph), styles["BodyText"]))
+            block.append(Paragraph(_escape(paragraph), styles["BodyText"]))
         if section.items:
-            story.append(ListFlowable(
+            block.append(ListFlowable(
                 [ListItem(Paragraph(_escape(item), styles["BodyText"])) for item in section.items],
                 bulletType="bullet", start="•", leftIndent=12))
+        story.append(KeepTogether(block))
     story.append(Spacer(1, 6 * mm))
     story.append(Paragraph(_("Conteúdo exigido pela Lei de Vila Velha, art. 28 §3, entregue a "
                              "todo adotante pelo programa de adoção."), styles["Italic"]))

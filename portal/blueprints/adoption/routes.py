@@ -87,12 +87,17 @@ def add_errors(form, errors: list[tuple[str, str, str]]) -> list[str]:  # type: 
 def age_label(birth: date, estimated: bool, on: date) -> str:
     months = (on.year - birth.year) * 12 + on.month - birth.month - (on.day < birth.day)
     years, rest = divmod(max(months, 0), 12)
+    # Singular and plural spelled out: "2 anos e 1 mês", never "2 ano(s) e 1 mes(es)".
+    year_text = _("%(n)d anos", n=years) if years != 1 else _("1 ano")
     if years == 0:
         text = _("%(n)d meses", n=rest) if rest != 1 else _("1 mês")
+        if rest == 0:
+            text = _("menos de 1 mês")
     elif rest == 0 or years >= 3:
-        text = _("%(n)d anos", n=years) if years != 1 else _("1 ano")
+        text = year_text
     else:
-        text = _("%(y)d ano(s) e %(m)d mes(es)", y=years, m=rest)
+        month_text = _("%(n)d meses", n=rest) if rest != 1 else _("1 mês")
+        text = _("%(years)s e %(months)s", years=year_text, months=month_text)
     return _("cerca de %(age)s", age=text) if estimated else text
 
 

@@ -98,7 +98,9 @@ def parse_filters(args: Mapping[str, str]) -> SearchFilters:
         return raw
 
     owner = (args.get("owner") or "").strip() or None
-    if owner is not None and owner not in ("ccz", "ngo") and not owner.isdigit():
+    # ASCII digits only ("²".isdigit() is true) and short enough for an integer column.
+    if owner is not None and owner not in ("ccz", "ngo") and not (
+            owner.isascii() and owner.isdigit() and len(owner) <= 9):
         raise SearchError("owner", _("Use ccz, ngo ou o número da ONG."), "invalid_choice")
     age_min = _int_arg(args, "age_min", 0, MAX_AGE_YEARS)
     age_max = _int_arg(args, "age_max", 0, MAX_AGE_YEARS)
