@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, flash, redirect, render_template, url_for
+from flask import Response, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -24,6 +24,12 @@ from portal.services.lgpd import export_person
 def profile():
     user = current_user._get_current_object()
     form = ProfileForm(obj=user)
+    if request.method == "GET":
+        # A new account has no address yet: start from the municipality, not the first UF ("AC").
+        profile_rule = current_app.extensions["portal_profile"]
+        form.state.data = user.state or profile_rule.state
+        form.city.data = user.city or profile_rule.municipality
+        form.housing_type.data = user.housing_type or "house"
     if form.validate_on_submit():
         new_email = form.email.data.strip().lower()
         other = find_by_email(new_email)

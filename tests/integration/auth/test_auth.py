@@ -131,3 +131,12 @@ def test_profile_update_keeps_typed_values_on_error(client, auth) -> None:
     html = response.get_data(as_text=True)
     assert "CEP deve ter 8 dígitos" in html
     assert 'value="Rua Nova"' in html
+
+
+def test_new_account_address_starts_in_the_portal_municipality(client, auth) -> None:
+    person = factories.user(state=None, city=None, housing_type=None)
+    db.session.commit()
+    auth.login(person)
+    html = client.get("/minha-conta/").get_data(as_text=True)
+    assert '<option selected value="SP">' in html or 'value="SP" selected' in html
+    assert 'value="Guarulhos"' in html
