@@ -34,6 +34,7 @@ class World:
     rgas: list[str]
     private_files: list[StoredFile]
     max_id: int
+    ids: list[int]  # every primary key in use: PostgreSQL sequences do not restart between tests
     extra: dict = field(default_factory=dict)
 
 
@@ -66,12 +67,13 @@ def build_world(app) -> World:  # type: ignore[no-untyped-def]
     add_document(victim, "proof_of_address")
     db.session.commit()
     files = db.session.scalars(select(StoredFile).where(StoredFile.public.is_(False))).all()
-    max_id = 0
+    ids: set[int] = set()
     for table in db.metadata.sorted_tables:
         if "id" in table.c:
-            max_id = max(max_id, db.session.scalar(select(db.func.max(table.c.id))) or 0)
+            ids.update(db.session.scalars(select(table.c.id)).all())
+    max_id = max(ids, default=0)
     return World(victim=victim, victim_cpf=victim.cpf, rgas=[a.rga for a in animals if a.rga],
-                 private_files=list(files), max_id=max_id)
+                 private_files=list(files), max_id=max_id, ids=sorted(ids))
 
 
 @pytest.fixture

@@ -97,7 +97,7 @@ def _walk(csrf_app, world, boss, victim, watcher, failures):  # type: ignore[no-
         client = csrf_app.test_client()
         g.pop("_login_user", None)
         _login(client, person)
-        for id_ in range(1, world.max_id + 1):
+        for id_ in world.ids:
             for endpoint, url in _post_urls(csrf_app, world):
                 url = re.sub(r"/1(/|$|\.)", rf"/{id_}\1", url) if id_ > 1 else url
                 g.pop("_login_user", None)

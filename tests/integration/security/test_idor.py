@@ -25,7 +25,7 @@ def _urls(app, world):  # type: ignore[no-untyped-def]
     """(endpoint, method, url) for every route with arguments, filled with the victim's values."""
     from itertools import product
 
-    ids = range(1, world.max_id + 1)
+    ids = world.ids
     out = []
     for rule in app.url_map.iter_rules():
         if not rule.arguments or rule.endpoint in SKIP or rule.rule.startswith("/api/"):
