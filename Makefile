@@ -7,10 +7,10 @@ FLASK := $(VENV)/bin/flask --app portal
 PORT ?= 5000
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
-VENDOR := portal/static/vendor/govbr-ds/core.min.css
+VENDOR := portal/static/vendor/govbr-ds/govbr-critical.css
 MO := portal/translations/en/LC_MESSAGES/messages.mo
 
-.PHONY: run test install install-test assets translations migrate seed lint bench clean
+.PHONY: run test install install-test assets translations migrate seed lint bench lighthouse mutation clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $@
 
 $(TEST_STAMP): $(STAMP)
-	$(PY) -m pip install -q -c constraints.txt -e '.[test]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[test,dev]'
 	touch $@
 
 install: $(STAMP)
@@ -29,12 +29,23 @@ install-test: $(TEST_STAMP)
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-$(VENDOR): node_modules/.package-lock.json
+# Only the DS rules the portal uses (issue 15): PurgeCSS over the templates, Python and scripts
+# writes govbr-critical.css (public pages and page frame, in <head>) and govbr-rest.css (end of
+# <body>); rebuilt when a template, a Python file or a script changes.
+GOVBR_CONTENT := $(shell find portal \( -name '*.html' -o -name '*.py' -o -name '*.js' \) -not -path '*/vendor/*' 2>/dev/null)
+$(VENDOR): node_modules/.package-lock.json scripts/build-css.mjs $(GOVBR_CONTENT)
 	mkdir -p portal/static/vendor/govbr-ds
-	cp node_modules/@govbr-ds/core/dist/core.min.css node_modules/@govbr-ds/core/dist/core.min.js portal/static/vendor/govbr-ds/
+	node scripts/build-css.mjs
 	cp node_modules/@govbr-ds/core/LICENSE portal/static/vendor/govbr-ds/
 
-assets: $(VENDOR)
+# Leaflet for the report maps (issue 12): served from our own static files, never a CDN.
+LEAFLET := portal/static/vendor/leaflet/leaflet.js
+$(LEAFLET): node_modules/.package-lock.json
+	mkdir -p portal/static/vendor/leaflet
+	cp -R node_modules/leaflet/dist/leaflet.js node_modules/leaflet/dist/leaflet.css node_modules/leaflet/dist/images portal/static/vendor/leaflet/
+	cp node_modules/leaflet/LICENSE portal/static/vendor/leaflet/
+
+assets: $(VENDOR) $(LEAFLET)
 
 $(MO): portal/translations/en/LC_MESSAGES/messages.po $(STAMP)
 	$(VENV)/bin/pybabel compile -d portal/translations --statistics
@@ -53,16 +64,36 @@ run: install assets translations seed
 	@echo "Portal em http://127.0.0.1:$(PORT)  (perfil: $${PORTAL_PROFILE:-guarulhos})"
 	$(FLASK) run --host 127.0.0.1 --port $(PORT)
 
-# The whole suite on SQLite, then on a fresh PostgreSQL database that is dropped afterwards.
+# The whole suite on SQLite, then on a fresh PostgreSQL database that is dropped afterwards, on
+# TEST_WORKERS pytest-xdist workers (default 2), ending with its wall time. LINT=1 runs `lint` first
+# and stops if it fails: off (0) until the code is lint-clean, then the default becomes 1.
+ifeq ($(origin LINT),default)  # GNU make predefines LINT=lint
+LINT := 0
+endif
+TEST_WORKERS ?= 2
 test: install-test assets translations
-	bash scripts/run_tests.sh
+	@start=$$(date +%s); LINT=$(LINT) TEST_WORKERS=$(TEST_WORKERS) bash scripts/run_tests.sh; \
+	status=$$?; took=$$(( $$(date +%s) - start )); \
+	echo "make test: $$(( took / 60 )) min $$(( took % 60 )) s"; exit $$status
 
 lint: install-test
 	$(VENV)/bin/ruff check portal tests
+	$(VENV)/bin/ruff format --check portal tests
 	$(VENV)/bin/mypy portal
 
 bench: install-test
 	$(PY) bench/run.py
+
+# Mutation testing of the law services (issue 16): mutmut, one worker, one module at a time, over
+# the modules in pyproject's [tool.mutmut] only_mutate; the table goes to bench/results/mutation.md.
+# Tens of minutes: not part of `make test`. `make mutation MODULES=dates` runs one module.
+mutation: install-test
+	$(PY) bench/mutation.py $(MODULES)
+
+# Lighthouse (npm devDependency, Debian chromium) over the public pages in production
+# configuration; the scores go to bench/results/lighthouse.md.
+lighthouse: install assets translations
+	$(PY) bench/lighthouse.py
 
 clean:
 	rm -rf $(VENV) node_modules portal/static/vendor instance/portal.db

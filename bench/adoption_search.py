@@ -39,7 +39,11 @@ DISTRICTS = ["Centro", "Vila Galvão", "Bonsucesso", "Pimentas", "Cumbica", "Tab
 # Median milliseconds allowed per query (a phone on 3G waits for much more than this).
 TARGETS_MS = {"first page": 50, "deep page": 50, "first page, filtered": 60,
               "deep page, filtered": 60, "first page, oldest": 50, "count": 150,
-              "count, filtered": 150, "districts": 150}
+              "count, filtered": 150, "districts": 150, "first page, words": 60,
+              "count, words": 250}
+COLOURS = ["Caramelo", "Preto", "Branco", "Tricolor", "Cinza", "Rajado", "Preto e branco"]
+STORIES = ["", "Resgatado na chuva, muito dócil.", "Brincalhão e carinhoso.",
+           "Convive bem com crianças.", "Idoso e tranquilo, gosta de colo."]
 
 
 def seed(rows: int) -> None:
@@ -51,6 +55,7 @@ def seed(rows: int) -> None:
         OrganizationStatus,
         StoredFile,
     )
+    from portal.models.adoption import listing_search_text
     from portal.services.identity import _fold
 
     rnd = random.Random(5)
@@ -70,6 +75,7 @@ def seed(rows: int) -> None:
     batch: list[dict] = []
     for n in range(rows):
         district = rnd.choice(DISTRICTS)
+        colour, story = rnd.choice(COLOURS), rnd.choice(STORIES)
         published = start + timedelta(minutes=rnd.randrange(0, 60 * 24 * 700))
         state = ListingState.PUBLISHED if rnd.random() < 0.8 else rnd.choice(
             [ListingState.DRAFT, ListingState.ADOPTED, ListingState.WITHDRAWN])
@@ -78,10 +84,11 @@ def seed(rows: int) -> None:
             "species": rnd.choice(["dog", "dog", "cat"]), "sex": rnd.choice(["male", "female"]),
             "birth_date": today - timedelta(days=rnd.randrange(60, 15 * 365)),
             "birth_date_estimated": True, "size": rnd.choice(["small", "medium", "large"]),
-            "breed": "SRD", "color": "Caramelo", "good_with_children": rnd.random() < 0.5,
+            "breed": "SRD", "color": colour, "good_with_children": rnd.random() < 0.5,
             "good_with_dogs": rnd.random() < 0.5, "good_with_cats": rnd.random() < 0.3,
             "vaccinated": True, "dewormed": True, "sterilized": rnd.random() < 0.7,
-            "story": "", "district": district, "district_key": _fold(district), "state": state,
+            "story": story, "district": district, "district_key": _fold(district), "state": state,
+            "search_text": listing_search_text(f"Animal {n}", colour, "SRD", district, story),
             "published_at": published if state != ListingState.DRAFT else None,
         })
         if len(batch) == 5000:
@@ -153,6 +160,12 @@ def run(rows: int, repeat: int) -> int:
         timed("count, filtered", lambda: search_listings(filtered, today, with_total=True),
               repeat),
         timed("districts", known_districts, repeat),
+        # The free-text box: "gato preto" is the species filter plus a word to find.
+        timed("first page, words",
+              lambda: search_listings(SearchFilters(q="gato preto"), today), repeat),
+        timed("count, words",
+              lambda: search_listings(SearchFilters(q="gatos pretos"), today, with_total=True),
+              repeat),
     ]
     failed = 0
     for label, ms in results:

@@ -16,6 +16,9 @@ def create_app(config_class: type[Config] | Config | None = None) -> Flask:
     if config_class is None:
         config_class = CONFIGS[os.environ.get("PORTAL_ENV", "development")]
     app.config.from_object(config_class() if isinstance(config_class, type) else config_class)
+    refuse_foreign_hosts(app)
+    trust_configured_proxies(app)
+    check_upload_dir(app)
 
     load_profile_into(app)
     register_extensions(app)
@@ -24,6 +27,8 @@ def create_app(config_class: type[Config] | Config | None = None) -> Flask:
     register_template_helpers(app)
     register_commands(app)
     register_security_headers(app)
+    hide_dev_server_version(app)
+    register_assets(app)
     if not app.debug and not app.testing:
         logging.basicConfig(level=logging.INFO)
     return app
@@ -81,6 +86,67 @@ def harden_request_parsing(app: Flask) -> None:
             abort(400)
 
 
+def refuse_foreign_hosts(app: Flask) -> None:
+    """With ``TRUSTED_HOSTS`` (production: PUBLIC_BASE_URL's host and ALLOWED_HOSTS), a request
+    for any other Host gets a plain 400 before the app runs: nothing is built from a forged Host,
+    and the error page (which builds links) is not rendered for it."""
+    trusted = app.config.get("TRUSTED_HOSTS")
+    if not trusted:
+        return
+    from werkzeug.exceptions import SecurityError
+    from werkzeug.wrappers import Response
+    from werkzeug.wsgi import get_host
+
+    inner = app.wsgi_app
+
+    def guarded(environ, start_response):  # type: ignore[no-untyped-def]
+        try:
+            get_host(environ, trusted_hosts=trusted)
+        except SecurityError:
+            answer = Response("400 Bad Request: host not served here.\n", status=400,
+                              mimetype="text/plain")
+            return answer(environ, start_response)
+        return inner(environ, start_response)
+
+    app.wsgi_app = guarded  # type: ignore[method-assign]
+
+
+def trust_configured_proxies(app: Flask) -> None:
+    """Behind ``PROXY_FIX_X_FOR`` reverse proxies the client's address and scheme come from their
+    X-Forwarded-For/-Proto; with 0 (the default) nothing a client sends is trusted and the rate
+    limits and session protection see the real peer address."""
+    hops = int(app.config.get("PROXY_FIX_X_FOR") or 0)
+    if hops > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
+
+
+def upload_dir_problem(path: str) -> str | None:
+    """Why ``path`` cannot take uploads, or None when it can (created when missing)."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as err:
+        return str(err)
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "permission denied"
+    return None
+
+
+def check_upload_dir(app: Flask) -> None:
+    """An unwritable UPLOAD_DIR is found now, not at a citizen's first photo: production refuses
+    to start, development logs it (``/healthz`` reports it too)."""
+    path = str(app.config.get("UPLOAD_DIR") or "")
+    problem = upload_dir_problem(path)
+    if problem is None:
+        return
+    message = (f"UPLOAD_DIR={path!r} is not writable by this process ({problem}): set UPLOAD_DIR "
+               "to a directory the portal can write to")
+    if app.config.get("PRODUCTION"):
+        raise RuntimeError(message)
+    app.logger.error(message)
+
+
 def load_profile_into(app: Flask) -> None:
     """Validate the selected jurisdiction profile now: a bad profile stops the app with its key."""
     from portal.profiles import load_profile
@@ -94,8 +160,9 @@ def register_extensions(app: Flask) -> None:
     from portal.i18n import select_locale, select_timezone
 
     db.init_app(app)
+    # render_as_batch: SQLite alters a table by copying it; the same script runs on PostgreSQL
     migrate.init_app(app, db, directory=str(os.path.join(app.root_path, "..", "migrations")),
-                     compare_type=True)
+                     compare_type=True, render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)
     babel.init_app(app, locale_selector=select_locale, timezone_selector=select_timezone)
@@ -103,12 +170,30 @@ def register_extensions(app: Flask) -> None:
     login_manager.login_view = "auth.login"
     login_manager.login_message = None
     login_manager.session_protection = "strong"
+    # Flask-Login's own identifier reads a client-supplied X-Forwarded-For; ours uses the peer
+    # address (corrected by ProxyFix only for the configured, trusted proxies).
+    login_manager._session_identifier_generator = session_identifier
+    # Flask-Login signs a person in from the remember cookie without tying the new session to
+    # the browser; "strong" protection then saw no identifier on the next request, dropped the
+    # session and deleted the cookie: "Manter-me conectado" lasted one page after a restart.
+    from flask_login import user_loaded_from_cookie
+
+    user_loaded_from_cookie.connect(_bind_remembered_session)
 
     @login_manager.user_loader
     def load_user(user_id: str):  # type: ignore[no-untyped-def]
+        """``user_id`` is "<id>:<session version>" (User.get_id), from the session or the
+        remember cookie: a session or cookie issued before the version was bumped (sign out of
+        every device, password change or reset) no longer signs anyone in."""
         from portal.models import User
 
-        return db.session.get(User, int(user_id))
+        key, _sep, version = str(user_id).partition(":")
+        if not key.isdigit() or not version.isdigit() or int(key) > 2**31 - 1:
+            return None
+        user = db.session.get(User, int(key))
+        if user is None or user.session_version != int(version):
+            return None
+        return user
 
     @login_manager.unauthorized_handler
     def unauthorized():  # type: ignore[no-untyped-def]
@@ -126,11 +211,35 @@ def register_extensions(app: Flask) -> None:
         return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
 
 
+def _bind_remembered_session(sender: object, **extra: object) -> None:
+    from flask import session
+
+    session["_id"] = session_identifier()
+
+
+def session_identifier() -> str:
+    """What "strong" session protection ties a session to: peer address and browser."""
+    from hashlib import sha512
+
+    from flask import request
+
+    base = f"{request.remote_addr}|{request.headers.get('User-Agent', '')}"
+    return sha512(base.encode("utf-8")).hexdigest()
+
+
 def register_blueprints(app: Flask) -> None:
     from portal.blueprints import BLUEPRINTS
+    from portal.blueprints.establishments import init_establishments
+    from portal.services.mail import init_mail
+    from portal.blueprints.reminders import init_reminder_job
+    from portal.blueprints.workspace import init_workspace
 
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    init_workspace(app)  # the staff queues each domain declares
+    init_reminder_job(app)  # the reminders each domain declares (flask run-reminders)
+    init_establishments(app)  # an establishment's API token needs a valid cadastro
+    init_mail(app)  # e-mail leaves after the commit (inline in development, else send-mail)
     if app.config.get("DEV_MAILBOX"):
         from portal.blueprints.dev import bp as dev_bp
 
@@ -155,7 +264,16 @@ def register_commands(app: Flask) -> None:
     init_commands(app)
 
 
+def register_assets(app: Flask) -> None:
+    """Versioned static URLs, cache headers and compression (portal/assets.py)."""
+    from portal.assets import init_assets
+
+    init_assets(app)
+
+
 def register_security_headers(app: Flask) -> None:
+    from flask import request
+
     @app.after_request
     def headers(response):  # type: ignore[no-untyped-def]
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -170,6 +288,21 @@ def register_security_headers(app: Flask) -> None:
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
             "script-src 'self' https://js.stripe.com; frame-ancestors 'none'; "
-            "form-action 'self' https://checkout.stripe.com",
+            "form-action 'self' https://checkout.stripe.com; base-uri 'none'",
         )
+        # No software versions to a scanner. gunicorn sends a bare "gunicorn" and the development
+        # server writes its own header before the app's (see hide_dev_server_version); any
+        # other server gets a plain name here.
+        software = str(request.environ.get("SERVER_SOFTWARE", ""))
+        if not software.startswith(("gunicorn", "Werkzeug")):
+            response.headers["Server"] = "CCZ"
         return response
+
+
+def hide_dev_server_version(app: Flask) -> None:
+    """Werkzeug's server sends "Werkzeug/x.y Python/x.y" before any header of the app; where it
+    serves a production configuration anyway, it says "CCZ" instead."""
+    if app.config.get("PRODUCTION"):
+        from werkzeug.serving import WSGIRequestHandler
+
+        WSGIRequestHandler.version_string = lambda self: "CCZ"  # type: ignore[method-assign]

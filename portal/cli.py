@@ -113,7 +113,7 @@ def init_commands(app: Flask) -> None:
         print_demo_logins()
 
     @app.cli.command("create-api-client")
-    @click.option("--kind", required=True, type=click.Choice(["establishment", "ngo"]))
+    @click.option("--kind", required=True, type=click.Choice(["establishment", "ngo", "open311"]))
     @click.option("--name", required=True)
     def create_api_client(kind: str, name: str) -> None:
         """Create an API client; the token is printed on the last line (stored only hashed)."""

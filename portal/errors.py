@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, flash, g, jsonify, render_template, request
+import copy
+
+from flask import Flask, current_app, flash, g, jsonify, render_template, request, session
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -14,13 +16,26 @@ def _json_error(status: int, code: str, message: str):  # type: ignore[no-untype
     return jsonify(errors=[{"field": None, "code": code, "message": message}]), status
 
 
+def _restore_session(before: dict) -> None:  # type: ignore[type-arg]
+    """Put the session back as it was before a CSRF retry. Two keys keep their new value: the CSRF
+    secret the re-rendered form was signed with (else its next, honest submission would fail
+    again) and the flashed messages (the page just showed them; they must not come back)."""
+    kept = {current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), "_flashes"}
+    after = {key: session[key] for key in kept if key in session}
+    session.clear()
+    session.update({key: value for key, value in before.items() if key not in kept})
+    session.update(after)
+
+
 def init_errorhandlers(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError):  # type: ignore[no-untyped-def]
         """Re-show the same form with what was typed, instead of a dead end.
 
         The view runs again on this POST; its form fails CSRF validation (so nothing is saved) and
-        renders with the submitted values and a fresh token, next to a message.
+        renders with the submitted values and a fresh token, next to a message. A view may also
+        keep what was typed in the session before validating (the RGA wizard's draft): the session
+        is put back as it was, so a forged or expired POST changes nothing there either.
         """
         if wants_json():
             return _json_error(400, "csrf", _("Token de segurança ausente ou expirado."))
@@ -29,13 +44,17 @@ def init_errorhandlers(app: Flask) -> None:
             return render_template("errors/400.html", message=_(
                 "Sua sessão expirou. Volte, recarregue a página e envie de novo.")), 400
         g.csrf_retry = True
+        before = copy.deepcopy(dict(session))
         flash(_("Por segurança, confira os dados e envie o formulário de novo "
                 "(a sessão tinha expirado)."), "warning")
         try:
-            result = view(**(request.view_args or {}))
-        except HTTPException as refused:  # e.g. the view's abort(404): answer it, not a 500
-            return http_error(refused)
-        response = current_app.make_response(result)
+            try:
+                result = view(**(request.view_args or {}))
+            except HTTPException as refused:  # e.g. the view's abort(404): answer it, not a 500
+                return http_error(refused)
+            response = current_app.make_response(result)
+        finally:
+            _restore_session(before)
         if 300 <= response.status_code < 400:
             # The re-run took a shortcut (e.g. "already signed in"): a redirect would hide that
             # nothing was sent, so say so instead.

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Any, NamedTuple
 
 from flask import Flask, current_app, request, url_for
-from flask_babel import format_date, format_datetime, get_locale
+from flask_babel import format_date, format_datetime, format_decimal, get_locale
 
 from portal.services.identity import mask_cpf
 from portal.services.money import format_brl
@@ -19,6 +20,45 @@ def _date(value: date | datetime | None, fmt: str = "dd/MM/yyyy") -> str:
     if isinstance(value, datetime):
         return format_datetime(value, "dd/MM/yyyy HH:mm")
     return format_date(value, fmt)
+
+
+def _number(value: float | int | Decimal | None, places: int | None = None) -> str:
+    """A number in the visitor's locale ("12,5" in pt-BR, "12.5" in English), with at most
+    ``places`` decimals (none shown when they are zero: "12 kg", not "12,0 kg")."""
+    if value is None:
+        return ""
+    fmt = None if places is None else "#,##0." + "#" * places if places else "#,##0"
+    return format_decimal(value, format=fmt)
+
+
+def _role_label(role: str) -> str:
+    from portal.models.user import role_label
+
+    return role_label(role)
+
+
+def _stripe_status(status: str | None) -> str:
+    from portal.models.billing import stripe_status_label
+
+    return stripe_status_label(status)
+
+
+def _audit_action(action: str) -> str:
+    from portal.services.audit import action_label
+
+    return action_label(action)
+
+
+def _audit_subject(event: Any, names: Any) -> str:
+    from portal.services.audit import subject_name
+
+    return subject_name(event, names)
+
+
+def has_endpoint(endpoint: str) -> bool:
+    """Whether a capability is installed: pages link to it only then (nothing promised that does
+    not exist)."""
+    return endpoint in current_app.view_functions
 
 
 class NavItem(NamedTuple):
@@ -69,6 +109,12 @@ def init_templating(app: Flask) -> None:
     app.jinja_env.filters["brl"] = lambda cents: format_brl(int(cents or 0))
     app.jinja_env.filters["cpf_mask"] = mask_cpf
     app.jinja_env.filters["date"] = _date
+    app.jinja_env.filters["number"] = _number
+    app.jinja_env.filters["role_label"] = _role_label
+    app.jinja_env.filters["audit_action"] = _audit_action
+    app.jinja_env.filters["stripe_status"] = _stripe_status
+    app.jinja_env.globals["audit_subject"] = _audit_subject
+    app.jinja_env.globals["has_endpoint"] = has_endpoint
     app.jinja_env.add_extension("jinja2.ext.do")
 
     @app.context_processor
@@ -79,4 +125,6 @@ def init_templating(app: Flask) -> None:
             "municipality": profile.municipality,
             "high_contrast": request.cookies.get("contraste") == "1",
             "dev_mailbox": current_app.config.get("DEV_MAILBOX", False),
+            # Card, boleto and PIX exist only with Stripe keys; otherwise the guia at the counter.
+            "online_payments": bool(current_app.config.get("STRIPE_SECRET_KEY")),
         }

@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # Run the suite on SQLite, then on PostgreSQL in a database created for this run and dropped after.
 # PostgreSQL is started when it is not running; if it still cannot be reached the run fails.
+#
+#   LINT=1          first run ruff check, ruff format --check and mypy, and stop if they fail
+#                   (off by default until the code is lint-clean; `make test LINT=1`)
+#   TEST_WORKERS=N  pytest-xdist workers per database (default 2, one per core here; 0 = no xdist).
+#                   Each worker has its own database: tests/conftest.py derives <db>_gw0, <db>_gw1
+#                   (created and dropped by the workers; drop_db below sweeps any left behind).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
+LINT=${LINT:-0}
+TEST_WORKERS=${TEST_WORKERS:-2}
+XDIST=()
+if [ "$TEST_WORKERS" != 0 ]; then XDIST=(-n "$TEST_WORKERS"); fi
 PG_ADMIN_URL=${PG_ADMIN_URL:-postgresql://postgres@127.0.0.1:5432/postgres}
 
 ensure_chromium() {
@@ -36,18 +46,29 @@ ensure_postgres() {
 # What `make test` builds first, checked here too so that running this script directly (e.g. on a
 # few paths) tests the real pages: the gov.br DS CSS (browser tests) and the English catalogue.
 ensure_built() {
-  if [ ! -f portal/static/vendor/govbr-ds/core.min.css ]; then
+  if [ ! -f portal/static/vendor/govbr-ds/govbr-critical.css ]; then
     make -s assets || { echo "FATAL: could not build the gov.br DS assets (make assets)"; exit 1; }
   fi
   .venv/bin/pybabel -q compile -d portal/translations || { echo "FATAL: pybabel compile failed"; exit 1; }
 }
 
+lint() {
+  echo "== Lint: ruff check, ruff format --check, mypy"
+  .venv/bin/ruff check portal tests && .venv/bin/ruff format --check portal tests \
+    && .venv/bin/mypy portal || { echo "FATAL: lint failed (LINT=0 skips it)"; exit 1; }
+}
+
+if [ "$LINT" = 1 ]; then lint; fi
 ensure_chromium
 ensure_built
 status=0
 
+took() { echo "== $1 took $(( (SECONDS - $2) / 60 )) min $(( (SECONDS - $2) % 60 )) s"; }
+
 echo "== Test suite on SQLite"
-TEST_DATABASE_URL="sqlite:///$(mktemp -d)/ccz_test.db" $PY -m pytest "$@" || status=1
+start=$SECONDS
+TEST_DATABASE_URL="sqlite:///$(mktemp -d)/ccz_test.db" $PY -m pytest "${XDIST[@]}" "$@" || status=1
+took SQLite "$start"
 
 ensure_postgres
 DB="ccz_test_$$_$(date +%s)"
@@ -69,5 +90,8 @@ PYEOF
 trap drop_db EXIT
 
 echo "== Test suite on PostgreSQL (database $DB)"
-TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$DB" $PY -m pytest "$@" || status=1
+start=$SECONDS
+TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$DB" $PY -m pytest "${XDIST[@]}" "$@" \
+  || status=1
+took PostgreSQL "$start"
 exit $status

@@ -1,29 +1,164 @@
-"""Shared fixtures: one app and schema per test session, every table emptied after each test.
+"""Shared fixtures: one app and schema per test process; each test undone by a rollback.
 
-TEST_DATABASE_URL picks the database (scripts/run_tests.sh sets a SQLite file, then PostgreSQL);
-by default a SQLite file in a temporary folder.
+Isolation. A test's database work runs on one connection inside an outer transaction that is rolled
+back when the test ends. The session joins it through SAVEPOINTs (SQLAlchemy's
+``join_transaction_mode="create_savepoint"``): ``db.session.commit()`` releases a savepoint and the
+next transaction opens a new one, so code under test commits as usual and nothing outlives the
+test. Every app a test builds with ``make_app`` on the same database shares that connection.
+
+Tests whose work must be committed for real, because another connection has to see it (a live
+server thread, threads of their own), are marked ``@pytest.mark.real_commits``; tests using the
+browser's ``live_server`` are marked automatically. They commit for real and every table is emptied
+afterwards. Touching the database from another thread in a rollback test fails with a message
+saying to add the marker.
+
+Databases. TEST_DATABASE_URL picks the database (scripts/run_tests.sh sets a SQLite file, then a
+PostgreSQL database); by default a SQLite file in a temporary folder. Under pytest-xdist each worker
+works on its own: ``<file>_gw0.db`` for SQLite, ``<database>_gw0`` for PostgreSQL (created when the
+worker starts, dropped when it ends). Rate-limit counters live in each process's memory and every
+app gets its own upload folder, so workers never share those either.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import threading
 from collections.abc import Iterator
 
 import pytest
 
-if not os.environ.get("TEST_DATABASE_URL"):
-    os.environ["TEST_DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/ccz_test.db"
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1"... under pytest-xdist
+
+
+def _worker_database_url(url: str, worker: str) -> str:
+    """This worker's database: ``ccz_test.db`` becomes ``ccz_test_gw0.db``, ``ccz`` ``ccz_gw0``."""
+    if not worker or url in ("sqlite://", "sqlite:///:memory:"):
+        return url
+    if url.startswith("sqlite:"):
+        root, ext = os.path.splitext(url)
+        return f"{root}_{worker}{ext}"
+    head, _, name = url.rpartition("/")
+    name, sep, query = name.partition("?")
+    return f"{head}/{name}_{worker}{sep}{query}"
+
+
+os.environ["TEST_DATABASE_URL"] = _worker_database_url(
+    os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tempfile.mkdtemp()}/ccz_test.db", WORKER)
 
 from flask import Flask  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402
-from sqlalchemy import delete  # noqa: E402
+from flask_sqlalchemy.session import Session  # noqa: E402
+from sqlalchemy import delete, make_url  # noqa: E402
+from sqlalchemy.engine import Connection, Engine, RootTransaction  # noqa: E402
 
 from portal import create_app  # noqa: E402
 from portal.config import TestingConfig  # noqa: E402
 from portal.extensions import db, limiter  # noqa: E402
-
 from tests import factories  # noqa: E402
+
+
+class _Rollback:
+    """The connections a rollback test's sessions share (one per database), each inside an outer
+    transaction that ``close`` rolls back."""
+
+    def __init__(self) -> None:
+        self.thread = threading.get_ident()
+        self.connections: dict[str, tuple[Connection, RootTransaction]] = {}
+
+    def connection_for(self, engine: Engine) -> Connection:
+        if threading.get_ident() != self.thread:
+            raise RuntimeError(
+                "This test uses the database from another thread, which cannot see the test's "
+                "uncommitted transaction: mark it @pytest.mark.real_commits (tests/conftest.py).")
+        key = engine.url.render_as_string(hide_password=False)
+        if key not in self.connections:
+            conn = engine.connect()
+            if engine.dialect.name == "sqlite":
+                # pysqlite only BEGINs before a write, so a SAVEPOINT would open (and its RELEASE
+                # commit) the real transaction: take over with an explicit BEGIN (SQLAlchemy's
+                # documented pysqlite recipe).
+                conn.connection.driver_connection.isolation_level = None  # type: ignore[union-attr]
+                transaction = conn.begin()
+                conn.exec_driver_sql("BEGIN")
+            else:
+                transaction = conn.begin()
+            self.connections[key] = (conn, transaction)
+        return self.connections[key][0]
+
+    def close(self) -> None:
+        for conn, transaction in self.connections.values():
+            transaction.rollback()
+            if conn.dialect.name == "sqlite":
+                conn.connection.driver_connection.isolation_level = ""  # type: ignore[union-attr]
+            conn.close()
+        self.connections.clear()
+
+
+_rollback: _Rollback | None = None  # set while a rollback test runs
+
+
+class _TestSession(Session):
+    """Flask-SQLAlchemy's session, bound to the test's connection while a rollback test runs."""
+
+    def get_bind(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        bind = super().get_bind(*args, **kwargs)
+        if _rollback is None or not isinstance(bind, Engine):
+            return bind
+        return _rollback.connection_for(bind)
+
+
+# Every session db.session makes from now on: the class above, joining an outer transaction with a
+# SAVEPOINT (which only matters when it is bound to a Connection, i.e. in rollback tests).
+db.session.session_factory.class_ = _TestSession
+db.session.session_factory.configure(join_transaction_mode="create_savepoint")
+
+
+def _reuse_url_builders() -> None:
+    """Every test builds a new app, and werkzeug compiles two Python functions per URL rule for
+    url_for (about 70% of ``create_app``'s time). The code depends only on the rule's text, its
+    defaults and their converters, so compile it once per process and bind it to each new rule."""
+    from werkzeug.routing import Rule
+
+    compile_builder = Rule._compile_builder
+    compiled: dict[tuple, object] = {}
+
+    def cached(self: Rule, append_unknown: bool = True):  # type: ignore[no-untyped-def]
+        defaults = self.defaults or {}
+        key = (self.rule, self.merge_slashes, tuple(self._trace), append_unknown,
+               tuple((k, type(self._converters.get(k)).__qualname__, repr(v))
+                     for k, v in defaults.items()))
+        if key not in compiled:
+            compiled[key] = compile_builder(self, append_unknown)
+        return compiled[key]
+
+    Rule._compile_builder = cached  # type: ignore[method-assign]
+
+
+_reuse_url_builders()
+
+
+def _admin_url(url: str) -> str:
+    return make_url(url).set(drivername="postgresql", database="postgres").render_as_string(
+        hide_password=False)
+
+
+def _create_worker_database(url: str) -> None:
+    """Under xdist on PostgreSQL: this worker's database, made fresh for the run."""
+    import psycopg
+
+    name = make_url(url).database
+    with psycopg.connect(_admin_url(url), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _drop_worker_database(url: str) -> None:
+    import psycopg
+
+    name = make_url(url).database
+    with psycopg.connect(_admin_url(url), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _config(**overrides: object) -> TestingConfig:
@@ -36,6 +171,10 @@ def _config(**overrides: object) -> TestingConfig:
 
 @pytest.fixture(scope="session")
 def _schema() -> Iterator[None]:
+    url = os.environ["TEST_DATABASE_URL"]
+    own_database = bool(WORKER) and url.startswith("postgres")
+    if own_database:
+        _create_worker_database(url)
     app = create_app(_config())
     with app.app_context():
         db.drop_all()
@@ -44,6 +183,8 @@ def _schema() -> Iterator[None]:
     with app.app_context():
         db.drop_all()
         db.engine.dispose()
+    if own_database:
+        _drop_worker_database(url)
 
 
 def _empty_tables() -> None:
@@ -53,21 +194,36 @@ def _empty_tables() -> None:
     db.session.commit()
 
 
+def _needs_real_commits(request: pytest.FixtureRequest) -> bool:
+    return (request.node.get_closest_marker("real_commits") is not None
+            or "live_server" in request.fixturenames)
+
+
 @pytest.fixture
-def make_app(_schema: None) -> Iterator:
-    """Build an app with config overrides (e.g. another profile); tables are emptied afterwards."""
+def make_app(_schema: None, request: pytest.FixtureRequest) -> Iterator:
+    """Build an app with config overrides (e.g. another profile). What the test wrote is rolled
+    back afterwards, or, for ``real_commits`` tests, every table is emptied."""
+    global _rollback
     made: list[Flask] = []
+    rollback = None if _needs_real_commits(request) else _Rollback()
+    _rollback = rollback
 
     def build(**overrides: object) -> Flask:
         app = create_app(_config(**overrides))
         made.append(app)
         return app
 
-    yield build
-    for app in made:
-        with app.app_context():
-            _empty_tables()
-            db.engine.dispose()
+    try:
+        yield build
+    finally:
+        _rollback = None
+        if rollback is not None:
+            rollback.close()
+        for app in made:
+            with app.app_context():
+                if rollback is None:
+                    _empty_tables()
+                db.engine.dispose()
 
 
 @pytest.fixture

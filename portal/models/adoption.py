@@ -16,7 +16,7 @@ import enum
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, event, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from portal.extensions import db
@@ -25,6 +25,7 @@ from portal.models.api_client import ApiClient
 from portal.models.base import utcnow
 from portal.models.upload import StoredFile
 from portal.models.user import User
+from portal.services.identity import _fold as fold_words
 
 
 class OrganizationStatus(enum.StrEnum):
@@ -125,6 +126,11 @@ class Listing(db.Model):
         Index("ix_listing_org_state", "organization_id", "state"),
         # The neighbourhood filter and its suggestions (covering: no table reads for the list).
         Index("ix_listing_state_district", "state", "district_key", "district"),
+        # Free-text search on PostgreSQL: the folded words of the listing, Portuguese stemming
+        # ("pretos" finds "preta"). SQLite has no full-text index here and scans with LIKE.
+        Index("ix_listing_search_fts",
+              text("to_tsvector('portuguese'::regconfig, search_text)"),
+              postgresql_using="gin").ddl_if(dialect="postgresql"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -151,6 +157,9 @@ class Listing(db.Model):
     story: Mapped[str] = mapped_column(Text, default="")
     district: Mapped[str] = mapped_column(String(100))
     district_key: Mapped[str] = mapped_column(String(100))  # folded, for the filter
+    # Name, colour, breed, neighbourhood and story, folded (no accents, lower case): what the
+    # free-text search reads. Kept up to date on every insert and update (see below).
+    search_text: Mapped[str] = mapped_column(Text, default="")
     # The day the CCZ took the animal in: CAB 17 charges the adoption fee per day held.
     held_since: Mapped[date | None]
     # The animal's RGA record, when it already has one: the adoption then transfers it instead of
@@ -180,6 +189,20 @@ class Listing(db.Model):
     @property
     def cover(self) -> StoredFile | None:
         return self.photos[0].stored_file if self.photos else None
+
+
+def listing_search_text(name: str | None, color: str | None, breed: str | None,
+                        district: str | None, story: str | None) -> str:
+    """The words a visitor may type to find a listing, folded as the search folds its query."""
+    return fold_words(" ".join(part or "" for part in (name, color, breed, district, story)))
+
+
+@event.listens_for(Listing, "before_insert")
+@event.listens_for(Listing, "before_update")
+def _refresh_search_text(_mapper: Any, _connection: Any, listing: Listing) -> None:
+    # Derived from the listing's own columns, so it can never drift from what the page shows.
+    listing.search_text = listing_search_text(listing.name, listing.color, listing.breed,
+                                              listing.district, listing.story)
 
 
 class ListingPhoto(db.Model):

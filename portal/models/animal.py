@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from datetime import date, datetime
 
-from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from portal.extensions import db
@@ -44,6 +44,16 @@ class AnimalStatus(enum.StrEnum):
     PENDING = "pending"  # registered, awaiting the rabies shot at the CCZ (BJP 6 §ú)
     ACTIVE = "active"
     CLOSED = "closed"  # baixa: death reported (GRU 21; BJP 10); the number is never reused
+
+
+class ProofStatus(enum.StrEnum):
+    """Where the rabies proof of a registration stands (issue 8; rules in
+    ``portal/blueprints/animals/provisional.py``). ``None`` on the animal: no proof yet (the shot is
+    due at the CCZ) or none required by the profile."""
+
+    AWAITING = "awaiting"  # typed by the owner: CCZ staff must check it
+    CHECKED = "checked"  # by staff, or given by the CCZ / an accredited clinic / at adoption
+    REFUSED = "refused"  # staff refused it: the animal is to be vaccinated (status pending)
 
 
 class TransferStatus(enum.StrEnum):
@@ -105,6 +115,17 @@ class Animal(db.Model):
     registered_on: Mapped[date]  # the registration date the law counts (BJP 3 a; GRU 15 I b)
     late_registration: Mapped[bool] = mapped_column(default=False)  # after the age window
     activated_at: Mapped[datetime | None]
+    # Issue 8: the number is issued at once, but the RGA stays provisional until its fee is
+    # settled (``fee_item``) and its rabies proof checked (``proof_status``); ``definitive_at``
+    # records when both were met. Rows from before stay definitive (server default false).
+    provisional: Mapped[bool] = mapped_column(default=False, server_default=false())
+    definitive_at: Mapped[datetime | None]
+    proof_status: Mapped[str | None] = mapped_column(String(10), index=True)  # ProofStatus
+    proof_checked_at: Mapped[datetime | None]
+    proof_checked_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
+    proof_refused_reason: Mapped[str | None] = mapped_column(String(500))
+    # The charge that must be settled: the registration fee, or the adoption fee at a hand-over.
+    fee_item_id: Mapped[int | None] = mapped_column(ForeignKey("payment_item.id"), index=True)
 
     owner_id: Mapped[int] = mapped_column(ForeignKey("user_account.id"), index=True)
     residence_key: Mapped[str] = mapped_column(String(400))
@@ -121,6 +142,7 @@ class Animal(db.Model):
     owner: Mapped[User] = relationship(foreign_keys=[owner_id])
     registered_by: Mapped[User | None] = relationship(foreign_keys=[registered_by_id])
     closed_by: Mapped[User | None] = relationship(foreign_keys=[closed_by_id])
+    proof_checked_by: Mapped[User | None] = relationship(foreign_keys=[proof_checked_by_id])
     api_client: Mapped[ApiClient | None] = relationship()
     photo: Mapped[StoredFile | None] = relationship()
     vaccinations: Mapped[list[Vaccination]] = relationship(
@@ -167,6 +189,9 @@ class Vaccination(db.Model):
     vet_name: Mapped[str] = mapped_column(String(200))  # BJP 13 §1 f
     vet_crmv: Mapped[str] = mapped_column(String(40))
     at_ccz: Mapped[bool] = mapped_column(default=False)  # applied by CCZ staff
+    # The NGO (or "CCZ") that handed the animal over vaccinated at an adoption (VV 28 §1; GRU 88
+    # §2): its word is the proof; batch and vet may then be blank.
+    vouched_by: Mapped[str | None] = mapped_column(String(200))
     recorded_at: Mapped[datetime] = mapped_column(default=utcnow)
     recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
     api_client_id: Mapped[int | None] = mapped_column(ForeignKey("api_client.id"))
@@ -201,7 +226,10 @@ class DocumentCopyRequest(db.Model):
     ``valid_until`` (GRU 19 §1: 45 days; BJP 8 §ú: 60 days); staff mark it issued."""
 
     __tablename__ = "document_copy_request"
-    __table_args__ = (UniqueConstraint("payment_item_id"),)
+    __table_args__ = (UniqueConstraint("payment_item_id"),
+                      # the workspace queue: open requests, oldest (closest deadline) first
+                      Index("ix_document_copy_request_status_requested_at", "status",
+                            "requested_at"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     animal_id: Mapped[int] = mapped_column(ForeignKey("animal.id", ondelete="CASCADE"), index=True)

@@ -16,6 +16,7 @@ from portal.models.user import User
 class ApiClientKind(enum.StrEnum):
     ESTABLISHMENT = "establishment"
     NGO = "ngo"
+    OPEN311 = "open311"  # a city app filing maus-tratos reports (GeoReport v2)
 
 
 class ApiClient(db.Model):
@@ -34,4 +35,5 @@ class ApiClient(db.Model):
     # The account that acts for this client in the web UI (the clinic's or NGO's user), if any.
     user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"), index=True)
 
-    user: Mapped[User | None] = relationship()
+    # user_account also points here (created_by_api_client_id): name the join column
+    user: Mapped[User | None] = relationship(foreign_keys=[user_id])

@@ -21,6 +21,7 @@ import enum
 from datetime import date, datetime
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -214,6 +215,21 @@ class ExemptionRequest(db.Model):
     requester: Mapped[User] = relationship(foreign_keys=[requester_id])
     decided_by: Mapped[User | None] = relationship(foreign_keys=[decided_by_id])
     proof: Mapped[StoredFile] = relationship()
+
+
+# Stripe's own words for a Checkout session, its payment and a refund, as staff read them.
+STRIPE_STATUS_LABELS = {
+    "open": _l("aberta"), "complete": _l("concluída"), "expired": _l("expirada"),
+    "paid": _l("paga"), "unpaid": _l("não paga"), "no_payment_required": _l("sem pagamento"),
+    "pending": _l("pendente"), "succeeded": _l("concluído"), "failed": _l("falhou"),
+    "canceled": _l("cancelado"), "requires_action": _l("aguardando ação"),
+    "recorded": _l("registrado no portal"),
+}
+
+
+def stripe_status_label(status: str | None) -> str:
+    label = STRIPE_STATUS_LABELS.get(status or "")
+    return str(label) if label is not None else (status or "")
 
 
 class CheckoutSession(db.Model):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy import ForeignKey, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from portal.extensions import db
@@ -34,10 +34,15 @@ class MunicipalHoliday(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     day: Mapped[date] = mapped_column(unique=True)
     name: Mapped[str] = mapped_column(String(120))
+    # The same day and month every year (e.g. the city's anniversary): staff enter it once.
+    # Expanded by portal.services.municipal_holidays, which every deadline reads.
+    repeats_yearly: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class OutboxMessage(db.Model):
-    """Every e-mail the portal sends. Without SMTP it stays here and shows in the dev mailbox."""
+    """Every e-mail the portal sends, written in the same transaction as the change that causes
+    it and sent after the commit (``portal.services.mail``). Without SMTP it stays here and shows
+    in the dev mailbox."""
 
     __tablename__ = "outbox_message"
 
@@ -46,4 +51,14 @@ class OutboxMessage(db.Model):
     subject: Mapped[str] = mapped_column(String(300))
     body: Mapped[str]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    sent_at: Mapped[datetime | None]
+    sent_at: Mapped[datetime | None] = mapped_column(index=True)
+    attempts: Mapped[int] = mapped_column(default=0, server_default="0")
+    last_attempt_at: Mapped[datetime | None]
+    last_error: Mapped[str | None] = mapped_column(String(300))
+
+    @property
+    def failed(self) -> bool:
+        """Given up on: every retry failed (staff see it on the outbox page)."""
+        from portal.services.mail import MAX_ATTEMPTS
+
+        return self.sent_at is None and self.attempts >= MAX_ATTEMPTS

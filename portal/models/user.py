@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from datetime import date, datetime
 
+from flask_babel import lazy_gettext as _l
 from flask_login import UserMixin
 from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -24,6 +25,27 @@ class Role(enum.StrEnum):
 
 
 STAFF_ROLES = frozenset({Role.AGENT, Role.VET, Role.COORDINATOR, Role.ADMIN})
+
+# Words that are not a first name: titles and organisation kinds ("Dr. Carlos", "ONG Patas").
+_NAME_PREFIXES = frozenset(("dr", "dra", "sr", "sra", "srta", "prof", "profa", "ong", "associacao",
+                            "associação", "instituto", "grupo", "projeto", "abrigo"))
+
+# What staff read instead of the codes above (issue 8: no "agent" or "ngo" on a page).
+ROLE_LABELS = {
+    Role.CITIZEN: _l("Cidadão"),
+    Role.NGO: _l("ONG (protetora de animais)"),
+    Role.ESTABLISHMENT: _l("Estabelecimento credenciado"),
+    Role.AGENT: _l("Agente sanitário"),
+    Role.VET: _l("Médico veterinário"),
+    Role.COORDINATOR: _l("Coordenador"),
+    Role.ADMIN: _l("Administrador"),
+}
+
+
+def role_label(role: str) -> str:
+    """The Portuguese name of a role (the code itself for an unknown one)."""
+    label = ROLE_LABELS.get(role)  # type: ignore[call-overload]
+    return str(label) if label is not None else role
 
 
 class User(UserMixin, db.Model):
@@ -46,6 +68,13 @@ class User(UserMixin, db.Model):
     email_confirmed_at: Mapped[datetime | None]
     privacy_accepted_at: Mapped[datetime | None]
     active: Mapped[bool] = mapped_column(default=True)
+    # Carried in the session and the remember cookie (get_id): bumping it signs out every device.
+    session_version: Mapped[int] = mapped_column(default=1, server_default="1")
+    # The establishment that created this record through the API (None: the person, or staff).
+    # Only that establishment may still correct the record's contact data, and only until the
+    # person claims it; any other sends a ContactSuggestion instead (issue 8, security 2).
+    created_by_api_client_id: Mapped[int | None] = mapped_column(
+        ForeignKey("api_client.id", ondelete="SET NULL", use_alter=True))
 
     cep: Mapped[str | None] = mapped_column(String(8))
     street: Mapped[str | None] = mapped_column(String(200))
@@ -73,6 +102,29 @@ class User(UserMixin, db.Model):
     def add_role(self, role: str) -> None:
         if role not in self.roles:
             self.role_links.append(UserRole(role=Role(role).value))
+
+    def get_id(self) -> str:  # Flask-Login: id and session version (see portal.load_user)
+        return f"{self.id}:{self.session_version}"
+
+    def bump_session_version(self) -> None:
+        """Sign out every session and remember cookie issued so far."""
+        self.session_version = (self.session_version or 1) + 1
+
+    @property
+    def short_name(self) -> str:
+        """How to greet the person: the first name, with a title kept ("Dr. Carlos", not "Dr.")
+        and an organisation's acronym kept with its name ("ONG Patas", not "ONG")."""
+        words = (self.full_name or "").split()
+        shouting = (self.full_name or "").isupper()  # "ANA SILVA": "ANA" is a name, not an acronym
+        short: list[str] = []
+        for word in words:
+            short.append(word)
+            bare = word.rstrip(".").lower()
+            is_prefix = (word.endswith(".") or bare in _NAME_PREFIXES
+                         or (word.isupper() and len(word) <= 4 and not shouting))
+            if not is_prefix:
+                break
+        return " ".join(short).rstrip(".") or (self.full_name or "")
 
     @property
     def is_staff(self) -> bool:
@@ -111,3 +163,43 @@ class UserRole(db.Model):
     role: Mapped[str] = mapped_column(String(20))
 
     user: Mapped[User] = relationship(back_populates="role_links")
+
+
+CONTACT_FIELDS = ("email", "phone", "cep", "street", "number", "complement", "district", "city",
+                  "state")
+
+
+class ContactSuggestion(db.Model):
+    """Contact data an establishment sent for a person whose record it did not create.
+
+    It is never applied by itself: the person accepts or dismisses it on their profile page (an
+    establishment could otherwise redirect someone's e-mail and take over the account).
+    """
+
+    __tablename__ = "contact_suggestion"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user_account.id", ondelete="CASCADE"),
+                                         index=True)
+    api_client_id: Mapped[int | None] = mapped_column(
+        ForeignKey("api_client.id", ondelete="SET NULL"))
+    source_name: Mapped[str] = mapped_column(String(200))
+    email: Mapped[str | None] = mapped_column(String(254))
+    phone: Mapped[str | None] = mapped_column(String(30))
+    cep: Mapped[str | None] = mapped_column(String(8))
+    street: Mapped[str | None] = mapped_column(String(200))
+    number: Mapped[str | None] = mapped_column(String(20))
+    complement: Mapped[str | None] = mapped_column(String(100))
+    district: Mapped[str | None] = mapped_column(String(100))
+    city: Mapped[str | None] = mapped_column(String(100))
+    state: Mapped[str | None] = mapped_column(String(2))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    resolved_at: Mapped[datetime | None]
+    resolution: Mapped[str | None] = mapped_column(String(20))  # "accepted" | "dismissed"
+
+    user: Mapped[User] = relationship()
+
+    def changes(self) -> dict[str, str]:
+        """The suggested values that differ from what the person's record holds now."""
+        return {name: value for name in CONTACT_FIELDS
+                if (value := getattr(self, name)) and value != getattr(self.user, name)}

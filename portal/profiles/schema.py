@@ -204,12 +204,21 @@ class LicenceRule(_Rule):
     """The excess-animal licence (or private-kennel permit) for houses above the plain limit."""
 
     max_animals: int | None = Field(default=None, ge=1)  # None: no cap in the law (CAB kennel)
-    validity_days: int = Field(ge=1)
+    # "Válida pelo prazo de um ano" is a calendar year: the same date 12 months later, 29 February
+    # ending on 28 February (DOMAIN §10), never 365 days.
+    validity_months: int = Field(default=12, ge=1)
     validity_stated_in_law: bool  # False: the portal assumes yearly and says so (BJP)
     renewal_window_days: int | None = Field(default=None, ge=1)  # renew within N days before expiry
     requires: list[LicenceRequirement]
     never_replaced_above: int | None = Field(default=None, ge=1)  # animals above N never replaced
     new_acquisition_cancels: bool = False
+    # BJP 17 §6: first requests were accepted for 12 months from the law's publication; after this
+    # day only renewals are. None: no deadline. A city that reopens requests by decree moves it.
+    requests_accepted_until: date | None = None
+    # "licence" (GRU 37 §1; BJP 17 §3) or the private kennel's yearly laudo (CAB 31 §2).
+    document: Literal["licence", "kennel_laudo"] = "licence"
+    # What the agent checks at the inspection (codes of KNOWN_CHECKLIST_ITEMS or labelled).
+    checklist: list[ChecklistItem] = Field(default_factory=list)
 
 
 class RegistrationRule(_Rule):
@@ -259,6 +268,17 @@ class HoldDays(_Frozen):
     large: int = Field(ge=0)
 
 
+ImpoundDestination = Literal["adoption", "ngo_donation", "community_return", "auction"]
+
+
+class CaptureCountRule(_Rule):
+    """Captures counted per animal within a prescription period from the first one (GRU 84 §1 II,
+    113); reaching ``definitive_at`` opens a definitive apprehension (GRU 87 III)."""
+
+    definitive_at: int = Field(ge=2)
+    period_years: int = Field(ge=1)
+
+
 class ImpoundRule(_Rule):
     """How long an impounded animal waits for its owner before adoption or another destination."""
 
@@ -267,6 +287,24 @@ class ImpoundRule(_Rule):
     untagged_may_be_extended: bool = False  # GRU 82 §4: the CCZ may extend it for untagged animals
     counting: Counting
     moves_to_business_day: bool  # start / end on a non-business day move on (GRU 114 §ú)
+    # Issue 14 (all optional, so a profile without them keeps working):
+    # destinations after the hold without reclaim, in the law's order of priority (CABO 13;
+    # CAB 11 II, 15-16, 20; VV 19-21; BJP 25 §3; GRU 86, 88). Euthanasia is never listed: federal
+    # Lei 14.228/2021 allows it for dogs and cats only on a vet's laudo (see the impound domain).
+    destinations: list[ImpoundDestination] = Field(default_factory=lambda: ["adoption"])
+    # An agent confirms the cause of the capture has ended before release (CABO 10 §ú f;
+    # CAB 8 §ú; GRU 82 §1).
+    release_requires_cause_ended: bool = False
+    # Rabies observation custody (CAB 14, 30; GRU 61): days observed, then hours to reclaim.
+    observation_days: int | None = Field(default=None, ge=1)
+    observation_reclaim_hours: int | None = Field(default=None, ge=1)
+    # A vet may decide the destination of a seriously ill/injured animal before the deadline
+    # (BJP 25 §4; CAB 9; GRU 90).
+    vet_early_destination: bool = False
+    capture_count: CaptureCountRule | None = None  # GRU 83 §ú, 84 §1 II, 113
+    capture_certificate: bool = False  # Certidão negativa de captura (GRU 84 §3, §5)
+    # Public auction only for these size classes (CAB 11 II, 20: medium and large).
+    auction_sizes: list[SizeClass] = Field(default_factory=lambda: ["small", "medium", "large"])
 
     def days_for(self, size: SizeClass, tagged: bool) -> int:
         """Hold days for one animal: tagged means it carries its RGA tag."""
@@ -288,6 +326,7 @@ class ReclaimCharge(_Rule):
       ``free_days`` (counted with ``free_days_counting`` from the apprehension) or, when
       ``only_beyond_hold``, the days held after the hold deadline; ``per == "animal"``: base once;
     * ``repeat_growth == "double_each"``: x 2^(n-1) (CAB 17 §ú, 19 §2);
+    * ``only_away_from_home``: skipped unless the capture was away from the owner's home (VV 22 §6);
     * exemptions: :meth:`Profile.exemptions_for` ``("reclaim")``.
     """
 
@@ -300,6 +339,8 @@ class ReclaimCharge(_Rule):
     free_days: int = Field(default=0, ge=0)
     free_days_counting: Counting = "calendar"
     only_beyond_hold: bool = False
+    # VV 22 §6: only for a repeat capture "longe do domicílio" (the input ``away_from_home``).
+    only_away_from_home: bool = False
 
 
 class ReclaimRule(_Rule):
@@ -353,6 +394,18 @@ class Severity(_Frozen):
         return self
 
 
+PayerRole = Literal["offender", "owner", "trainer", "organiser"]
+# How a fine grows on a repeat offence (n = repeats counted, 1 = the first repeat):
+#   double            twice the fine set for the infraction, whatever n ("aplicada em dobro": GRU 80
+#                     "dobro do valor definido para a respectiva infração"; CABO 39 §2; VV 50 II)
+#   double_previous   twice the previous fine, so base x 2^n ("dobrada na reincidência", "em dobro
+#                     em relação à penalidade anterior": CAB 40 §2; BJP 17 §2 III, 19 §1, 31 §ú)
+#   plus_50_percent_each  50 % more at each repeat, compounding: base x 1,5^n (BJP 16 §4 III,
+#                     VV 34 §2 III "acrescida de 50 % a cada reincidência")
+#   none              the law sets no repeat increase (or the fine already punishes the repeat)
+RepeatGrowth = Literal["double", "double_previous", "plus_50_percent_each", "none"]
+
+
 class SpecificFine(_Rule):
     """A fine whose amount the law writes next to the infraction."""
 
@@ -360,7 +413,17 @@ class SpecificFine(_Rule):
     label: str  # pt-BR
     amount: Amount
     per_animal: bool = False
-    repeat: Literal["double", "double_previous", "plus_50_percent", "none"] = "double"
+    repeat: RepeatGrowth = "double"
+    # Who pays it (BJP 19 §1: I the owner, II the unregistered trainer: two fines, two people).
+    payer: PayerRole = "offender"
+    # Codes of fines the same facts impose on other people (BJP 19 §1 I -> II).
+    joint: list[str] = Field(default_factory=list)
+    # The fine is multiplied when the animal dies (VV 32 §1 II, VV 43 §2: "em dobro").
+    died_multiplier: int | None = Field(default=None, ge=2)
+    # Fined only after the intimation's term to comply ran out (BJP 16 §4 I, 17 §2 I; VV 34 §2 I).
+    comply_days: int | None = Field(default=None, ge=1)
+    # After each fine a new term runs before the next one (BJP 17 §2 II: "novo prazo de 30 dias").
+    renewed_comply_days: int | None = Field(default=None, ge=1)
 
 
 class FineRule(_Rule):
@@ -377,6 +440,33 @@ class FineRule(_Rule):
     repeat_window_years: int | None = Field(default=None, ge=1)  # GRU 79: 3
     prescription_years: int | None = Field(default=None, ge=1)  # GRU 113: 5
 
+    @model_validator(mode="after")
+    def _joint_fines_exist(self) -> FineRule:
+        codes = [f.code for f in self.specific]
+        problems = [f"fines.specific: {c!r} listed twice" for c in set(codes) if codes.count(c) > 1]
+        for fine in self.specific:
+            for code in fine.joint:
+                if code not in codes or code == fine.code:
+                    problems.append(f"fines.specific[{fine.code}].joint: unknown fine {code!r}")
+        if problems:
+            raise ValueError("; ".join(sorted(problems)))
+        return self
+
+
+ExpenseKind = Literal["capture", "transport", "food", "veterinary", "storage", "other"]
+
+
+class ExpenseRule(_Rule):
+    """Expenses the CCZ had that the law lets it recover, itemised, with a fee or a fine.
+
+    CABO 41 (transport, food, veterinary care and others, with the penalties); CABO 10 §ú f
+    (removal, transport and keeping, before a reclaim); GRU 72 §1 (apprehension, capture,
+    transport and storage, before what was apprehended is returned).
+    """
+
+    kinds: list[ExpenseKind] = Field(min_length=1)
+    fee_kinds: list[Literal["reclaim", "fine"]] = Field(min_length=1)
+
 
 class NoticeRule(_Rule):
     """Deadlines of the notificação preliminar and of defence and appeal."""
@@ -390,8 +480,102 @@ class NoticeRule(_Rule):
     second_appeal_days: int | None = Field(default=None, ge=1)  # GRU 103
     decision_days: int | None = Field(default=None, ge=1)  # GRU 102: first instance decides in 15
     payment_days: int | None = Field(default=None, ge=1)  # GRU 100: unpaid after 30 days
+    edital_days: int | None = Field(default=None, ge=1)  # GRU 95 §ú, 96 §1, 109 III: 5
     counting: Counting = "calendar"
     moves_to_business_day: bool = False
+
+
+# ---------------------------------------------------------------------------------------------
+# Maus-tratos reports (DOMAIN §7)
+# ---------------------------------------------------------------------------------------------
+
+# Conducts with a translated label in ``portal.blueprints.reports.labels``; a profile may list any
+# other code as long as it gives the law's own wording in ``label`` (pt-BR).
+KNOWN_REPORT_CATEGORIES = frozenset({
+    "torture", "wounding", "poisoning", "no_shelter", "no_food", "chain_or_small_space",
+    "small_space", "excessive_work", "overload", "injured_use", "punishment", "transport",
+    "fights", "slaughter", "inhumane_killing", "abandonment", "no_vet_care", "capture_harm",
+    "research", "experiments", "rituals", "shows", "other",
+})
+KNOWN_CHECKLIST_ITEMS = frozenset({
+    "shelter", "water", "food", "hygiene", "chain", "space", "wounds", "care",
+})
+_Code = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+
+
+class ReportCategory(_Frozen):
+    """One maus-tratos conduct the law lists (e.g. ``GRU 10 V a``: sem abrigo)."""
+
+    code: _Code
+    article: Citation
+    label: str | None = None  # pt-BR; required for a code outside KNOWN_REPORT_CATEGORIES
+
+    @model_validator(mode="after")
+    def _labelled(self) -> ReportCategory:
+        if self.label is None and self.code not in KNOWN_REPORT_CATEGORIES:
+            raise ValueError(f"category {self.code!r} is not a known code: give it a label")
+        return self
+
+
+class ChecklistItem(_Frozen):
+    """One finding the agent checks at the inspection (shelter, water, food...)."""
+
+    code: _Code
+    label: str | None = None  # pt-BR; required for a code outside KNOWN_CHECKLIST_ITEMS
+
+    @model_validator(mode="after")
+    def _labelled(self) -> ChecklistItem:
+        if self.label is None and self.code not in KNOWN_CHECKLIST_ITEMS:
+            raise ValueError(f"checklist item {self.code!r} is not a known code: give it a label")
+        return self
+
+
+EstablishmentKind = Literal["pet_shop", "clinic", "hospital", "kennel", "breeder", "trainer",
+                            "groomer"]
+
+
+class EstablishmentRule(_Rule):
+    """The CCZ's register of establishments that deal with animals (cadastro zoossanitário, GRU
+    11-13) and their accreditation to register animals (GRU 14 §1-2; BJP 2, 9).
+
+    ``validity_years`` is counted from the first issue: each renewal runs to the next anniversary
+    of it (GRU 11 §2), so terms never drift; a renewal is requested in the ``renewal_window_days``
+    before expiry and takes effect the day after the old term ends (GRU 11 §3).
+    """
+
+    kinds: list[EstablishmentKind] = Field(min_length=1)
+    validity_years: int = Field(default=1, ge=1)
+    validity_stated_in_law: bool = True
+    renewal_window_days: int = Field(ge=1)
+    inspection_before_approval: bool = False
+    responsible_vet_required: bool = True
+    accreditation: bool = False  # accredited establishments register animals (API token)
+
+
+class ReportRule(_Rule):
+    """What a citizen may report as maus-tratos and the CCZ's own deadlines to handle it.
+
+    The categories are the law's list of conducts, each with its item. The laws set no deadline
+    for triage or inspection: those are the CCZ's service targets (cited as the law's silence).
+    """
+
+    categories: list[ReportCategory] = Field(min_length=1)
+    checklist: list[ChecklistItem] = Field(min_length=1)
+    triage_days: int = Field(ge=1)  # calendar days from the report to the triage decision
+    inspection_days: int = Field(ge=1)  # calendar days from the triage to the inspection
+    # Where the staff and public maps open (latitude, longitude): municipal data, not law.
+    map_center: list[float] | None = Field(default=None, min_length=2, max_length=2)
+
+    @model_validator(mode="after")
+    def _unique_codes(self) -> ReportRule:
+        for name, items in (("categories", self.categories), ("checklist", self.checklist)):
+            codes = [item.code for item in items]
+            if len(codes) != len(set(codes)):
+                raise ValueError(f"reports.{name}: a code is listed twice")
+        return self
+
+    def category(self, code: str) -> ReportCategory | None:
+        return next((c for c in self.categories if c.code == code), None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -421,8 +605,11 @@ class Profile(_Frozen):
     euthanasia: EuthanasiaRule
     fines: FineRule
     notices: NoticeRule
+    reports: ReportRule
+    establishments: EstablishmentRule | None = None  # None: the law keeps no register
     prices: dict[PriceKey, Price] = Field(default_factory=dict)
     unit_values: list[UnitValueDefault] = Field(default_factory=list)
+    expenses: list[ExpenseRule] = Field(default_factory=list)
 
     @field_validator("timezone")
     @classmethod
@@ -478,6 +665,10 @@ class Profile(_Frozen):
             yield "fines.default", self.fines.default
         for i, fine in enumerate(self.fines.specific):
             yield f"fines.specific[{i}].amount", fine.amount
+
+    def expense_rule(self, fee_kind: str) -> ExpenseRule | None:
+        """The rule that lets the CCZ recover its expenses with ``fee_kind`` ("reclaim", "fine")."""
+        return next((e for e in self.expenses if fee_kind in e.fee_kinds), None)
 
     # -- helpers other code uses ---------------------------------------------------------------
 

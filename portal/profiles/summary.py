@@ -37,6 +37,7 @@ class RuleItem:
 class RuleSection:
     title: str
     items: list[RuleItem] = field(default_factory=list)
+    anchor: str = ""  # the fragment other pages link to (/regras#adocao)
 
 
 class _Items(list[RuleItem]):
@@ -49,14 +50,16 @@ class _Items(list[RuleItem]):
 def rule_sections(profile: Profile) -> list[RuleSection]:
     """The page content: one section per topic, topics with nothing to say left out."""
     sections = [
-        RuleSection(_("Cães e gatos por residência"), _household(profile)),
+        RuleSection(_("Cães e gatos por residência"), _household(profile), "residencia"),
         RuleSection(_("Registro do animal (RGA)"), _registration(profile)),
         RuleSection(_("Apreensão e resgate"), _impound(profile)),
-        RuleSection(_("Adoção"), _adoption(profile)),
+        RuleSection(_("Adoção"), _adoption(profile), "adocao"),
         RuleSection(_("Eutanásia"), _euthanasia(profile)),
         RuleSection(_("Multas"), _fines(profile)),
         RuleSection(_("Notificações, defesa e recursos"), _notices(profile)),
         RuleSection(_("Preços públicos"), _prices(profile)),
+        RuleSection(_("Estabelecimentos que lidam com animais"), _establishments(profile),
+                    "estabelecimentos"),
     ]
     return [section for section in sections if section.items]
 
@@ -113,22 +116,39 @@ def _household(p: Profile) -> list[RuleItem]:
     if licence.requires:
         needs = _join([_requirement(r) for r in licence.requires])
         out.add(_("Para pedir a licença: %(list)s.", list=needs), licence.cite("requires"))
-    period = _period(licence.validity_days)
-    if licence.validity_stated_in_law:
-        text = _("A licença vale %(period)s e deve ser renovada.", period=period)
+    period = _months_period(licence.validity_months)
+    if licence.document == "kennel_laudo":
+        text = _("O laudo do canil vale %(period)s (até a mesma data do ano seguinte) e deve ser "
+                 "renovado todo ano, com nova vistoria.", period=period)
+    elif licence.validity_stated_in_law:
+        text = _("A licença vale %(period)s, até a mesma data do ano seguinte (uma licença de 29 "
+                 "de fevereiro vence em 28 de fevereiro), e deve ser renovada.", period=period)
     else:
         text = _(
             "A lei não fixa a validade da licença; o portal a considera válida por "
             "%(period)s e avisa quando for preciso renovar.",
             period=period,
         )
-    out.add(text, licence.cite("validity_days"))
+    out.add(text, licence.cite("validity_months"))
     if licence.renewal_window_days:
         text = _(
             "Peça a renovação nos %(days)d dias anteriores ao vencimento.",
             days=licence.renewal_window_days,
         )
-        out.add(text, licence.cite("renewal_window_days"))
+        article = licence.cite("renewal_window_days")
+        if is_silent(article):
+            text += " " + _("A lei não fixa esse prazo: é a prática do CCZ.")
+            article = ""
+        out.add(text, article)
+    if licence.requests_accepted_until is not None:
+        # BJP 17 §6: the window to ask for the licence closed 12 months after the publication
+        text = _(
+            "A lei deu prazo até %(day)s para pedir a licença; depois dele, todos devem se "
+            "enquadrar no limite. Só são aceitas renovações de licenças obtidas no prazo, salvo "
+            "se um decreto municipal reabrir os pedidos.",
+            day=licence.requests_accepted_until.strftime("%d/%m/%Y"),
+        )
+        out.add(text, licence.cite("requests_accepted_until"))
     if licence.never_replaced_above is not None:
         text = _(
             "Os animais da licença que passam de %(n)d nunca podem ser substituídos, em "
@@ -265,12 +285,49 @@ def _adoption(p: Profile) -> list[RuleItem]:
     if needs:
         text = _("Para adotar é preciso %(list)s.", list=_join(needs))
         out.add(text, rule.cite("adopter_requirements"))
+    # The adoption programme asks every adopter for what Vila Velha's law asks (VV 28 §2); where
+    # the local law does not, say so once, plainly (issue 8: no foreign citation per line).
+    programme = [_adopter_requirement(r) for r in _PROGRAMME_REQUIREMENTS
+                 if r not in rule.adopter_requirements
+                 and not (r == "adult" and rule.min_adopter_age is not None)]
+    if programme:
+        out.add(_("O programa de adoção do CCZ também pede a todo adotante: %(list)s. São regras "
+                  "do programa, não da lei municipal.", list=_join(programme)), "")
     if rule.listing_days is not None:
         text = _(
             "Os animais ficam disponíveis para adoção por %(days)d dias.",
             days=rule.listing_days,
         )
         out.add(text, rule.cite("listing_days"))
+    return out
+
+
+def _establishments(p: Profile) -> list[RuleItem]:
+    rule, out = p.establishments, _Items()
+    if rule is None:
+        return out
+    out.add(_("Pet shops, clínicas, canis, criadores, adestradores e outros estabelecimentos que "
+              "lidam com animais precisam de cadastro no CCZ, pedido pelo portal."), rule.article)
+    if rule.validity_stated_in_law:
+        out.add(_("O cadastro vale %(years)s a partir da primeira emissão e é renovado no mesmo "
+                  "dia a cada ano (de 29 de fevereiro, vale até 28 de fevereiro).",
+                  years=_("1 ano") if rule.validity_years == 1 else
+                  _("%(n)s anos", n=rule.validity_years)), rule.cite("validity_years"))
+    else:
+        out.add(_("A lei não fixa a validade do cadastro; o CCZ o revê a cada ano."),
+                rule.cite("validity_years"))
+    out.add(_("A renovação é pedida nos %(days)s dias antes do vencimento e vale a partir do dia "
+              "seguinte a ele; se o último dia cair em fim de semana ou feriado, o pedido pode ser "
+              "feito no dia útil seguinte.", days=rule.renewal_window_days),
+            rule.cite("renewal_window_days"))
+    if rule.responsible_vet_required:
+        out.add(_("O estabelecimento funciona com um médico veterinário responsável técnico, com "
+                  "termo de responsabilidade renovado anualmente."),
+                rule.cite("responsible_vet_required"))
+    if rule.accreditation:
+        out.add(_("Estabelecimentos credenciados pelo CCZ registram cães e gatos (RGA); o "
+                  "credenciamento só vale enquanto o cadastro estiver válido."),
+                rule.cite("accreditation"))
     return out
 
 
@@ -536,6 +593,12 @@ def _period(days: int) -> str:
     return _days(days)
 
 
+def _months_period(months: int) -> str:
+    if months % 12 == 0:
+        return ngettext("%(num)d ano", "%(num)d anos", months // 12)
+    return ngettext("%(num)d mês", "%(num)d meses", months)
+
+
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
@@ -555,7 +618,7 @@ def _requirement(code: str) -> str:
         "sterilisation_proofs": _("os comprovantes de esterilização"),
         "housing_description": _("a descrição do alojamento e dos cuidados com os animais"),
         "inspection": _("vistoria do agente sanitário"),
-        "yearly_vet_report": _("laudo veterinário anual"),
+        "yearly_vet_report": _("laudo anual do órgão sanitário"),
     }[code]
 
 
@@ -566,6 +629,11 @@ def _delivered(code: str) -> str:
         "sterilised": _("esterilizado"),
         "registered": _("registrado (RGA)"),
     }[code]
+
+
+# What the portal's adoption programme checks for every adopter (adoption/eligibility.py).
+_PROGRAMME_REQUIREMENTS = ("adult", "cpf_and_id", "address_proof", "income_proof",
+                           "commitment_term")
 
 
 def _adopter_requirement(code: str) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask import g, jsonify, request
+from flask import current_app, g, jsonify, request
 from flask_babel import gettext as _
 from sqlalchemy import select
 
@@ -44,12 +44,31 @@ def client_for_request() -> ApiClient | None:
     return client
 
 
+def client_for_token(token: str | None, kind: str) -> ApiClient | None:
+    """The active client of ``kind`` holding ``token`` (Open311 sends it as ``api_key``)."""
+    if not token or not token.strip():
+        return None
+    client = db.session.scalar(select(ApiClient).where(ApiClient.token_hash == _digest(token.strip())))
+    if client is None or not client.active or client.kind != kind:
+        return None
+    return client
+
+
 def unauthorized_json():  # type: ignore[no-untyped-def]
     response = jsonify(errors=[{"field": None, "code": "unauthorized",
                                 "message": _("Token de API ausente ou inválido.")}])
     response.status_code = 401
     response.headers["WWW-Authenticate"] = 'Bearer realm="ccz"'
     return response
+
+
+ApiClientGate = Callable[[ApiClient], "tuple[str, str] | None"]
+
+
+def add_api_client_gate(app: Any, gate: ApiClientGate) -> None:
+    """A domain's condition for a client to use the API at all (wired in ``create_app``):
+    ``gate(client)`` returns None to let it through, or ``(code, message)`` for a 403."""
+    app.extensions.setdefault("api_client_gates", []).append(gate)
 
 
 def api_client(*kinds: str) -> Callable[[F], F]:
@@ -65,6 +84,12 @@ def api_client(*kinds: str) -> Callable[[F], F]:
             client = client_for_request()
             if client is None or (kinds and client.kind not in kinds):
                 return unauthorized_json()
+            for gate in current_app.extensions.get("api_client_gates", ()):
+                refusal = gate(client)  # e.g. an establishment whose cadastro expired
+                if refusal is not None:
+                    code, message = refusal
+                    return jsonify(errors=[{"field": None, "code": code,
+                                            "message": message}]), 403
             client.last_used_at = utcnow()
             g.api_client = client
             return view(*args, **kwargs)

@@ -1,10 +1,17 @@
-"""Writing the audit trail."""
+"""Writing the audit trail, and reading it back in words a person uses (labels, object names)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user
+from sqlalchemy import func, or_, select
 
 from portal.extensions import db
 from portal.models import AuditEvent
@@ -33,3 +40,276 @@ def record(
     )
     db.session.add(event)
     return event
+
+
+# -- reading the trail --------------------------------------------------------------------------
+# Every action written with ``record`` has its Portuguese label here (a test scans the code for
+# ``audit.record("...")`` and fails on an action without one).
+ACTION_LABELS: dict[str, Any] = {
+    "account.exported": _l("Baixou os próprios dados (LGPD)"),
+    "account.updated": _l("Alterou os dados da conta"),
+    "account.password_changed": _l("Trocou a senha"),
+    "account.suggestion_accepted": _l("Aceitou correção de contato sugerida"),
+    "admin.outbox_viewed": _l("Consultou os e-mails do portal"),
+    "admin.roles_changed": _l("Alterou papéis de usuário"),
+    "admin.second_factor_reset": _l("Redefiniu a verificação em duas etapas de usuário"),
+    "auth.second_factor_enrolled": _l("Ativou a verificação em duas etapas"),
+    "auth.second_factor_ok": _l("Entrou com a verificação em duas etapas"),
+    "admin.user_search": _l("Buscou usuários"),
+    "admin.user_viewed": _l("Consultou um usuário"),
+    "adoption.application_approved": _l("Aprovou pedido de adoção"),
+    "adoption.application_refused": _l("Recusou pedido de adoção"),
+    "adoption.application_viewed": _l("Consultou pedido de adoção"),
+    "adoption.bar_recorded": _l("Registrou impedimento de adoção"),
+    "adoption.bar_revoked": _l("Revogou impedimento de adoção"),
+    "adoption.bars_viewed": _l("Consultou impedimentos de adoção"),
+    "adoption.completed": _l("Concluiu a entrega de animal adotado"),
+    "adoption.document_reviewed": _l("Analisou documento de adotante"),
+    "adoption.listing_state": _l("Mudou a situação de anúncio de adoção"),
+    "adoption.organization_api_client": _l("Ligou ONG a um acesso à API"),
+    "adoption.organization_approved": _l("Aprovou ONG"),
+    "adoption.organization_member_added": _l("Incluiu membro em ONG"),
+    "adoption.organization_refused": _l("Recusou ONG"),
+    "adoption.organization_requested": _l("Pediu cadastro de ONG"),
+    "animal.approved": _l("Aprovou registro de animal (RGA)"),
+    "animal.card_printed": _l("Imprimiu carteira do RGA"),
+    "animal.closed": _l("Deu baixa em RGA"),
+    "animal.copies_listed": _l("Consultou pedidos de segunda via"),
+    "animal.copy_issued": _l("Emitiu segunda via"),
+    "animal.pending_listed": _l("Consultou registros pendentes"),
+    "animal.proof_accepted": _l("Aceitou comprovante de vacinação"),
+    "animal.proof_refused": _l("Recusou comprovante de vacinação"),
+    "animal.registered_by_api": _l("Registrou animal pela API"),
+    "animal.searched": _l("Buscou animais"),
+    "animal.vaccinated": _l("Registrou vacinação"),
+    "animal.viewed": _l("Consultou registro de animal"),
+    "establishment.viewed": _l("Consultou cadastro de estabelecimento"),
+    "establishment.requested": _l("Pediu cadastro de estabelecimento"),
+    "establishment.data_changed": _l("Comunicou alteração de dados do estabelecimento"),
+    "establishment.inspected": _l("Registrou vistoria de estabelecimento"),
+    "establishment.approved": _l("Aprovou cadastro de estabelecimento"),
+    "establishment.refused": _l("Recusou cadastro de estabelecimento"),
+    "establishment.renewal_requested": _l("Pediu renovação de cadastro de estabelecimento"),
+    "establishment.renewed": _l("Renovou cadastro de estabelecimento"),
+    "establishment.accredited": _l("Credenciou estabelecimento para registrar animais"),
+    "establishment.accreditation_revoked": _l("Suspendeu credenciamento de estabelecimento"),
+    "establishment.closed": _l("Deu baixa em cadastro de estabelecimento"),
+    "holiday.created": _l("Cadastrou feriado municipal"),
+    "holiday.updated": _l("Alterou feriado municipal"),
+    "holiday.deleted": _l("Excluiu feriado municipal"),
+    "licence.approved": _l("Aprovou licença para mais animais"),
+    "licence.assigned": _l("Designou agente para pedido de licença"),
+    "licence.cancelled": _l("Cancelou licença para mais animais"),
+    "licence.household_viewed": _l("Consultou residência acima do limite de animais"),
+    "licence.info_answered": _l("Respondeu pedido de informações da licença"),
+    "licence.info_requested": _l("Pediu mais informações sobre pedido de licença"),
+    "licence.inspected": _l("Registrou vistoria de pedido de licença"),
+    "licence.inspection_scheduled": _l("Agendou vistoria de pedido de licença"),
+    "licence.refused": _l("Recusou pedido de licença para mais animais"),
+    "licence.renewal_requested": _l("Pediu renovação de licença para mais animais"),
+    "licence.requested": _l("Pediu licença para mais animais"),
+    "licence.viewed": _l("Consultou pedido de licença para mais animais"),
+    "payment.cancelled": _l("Cancelou cobrança"),
+    "payment.checkout_started": _l("Iniciou pagamento on-line"),
+    "payment.counter_paid": _l("Deu baixa de guia no balcão"),
+    "payment.exemption_accepted": _l("Aceitou pedido de isenção"),
+    "payment.exemption_refused": _l("Recusou pedido de isenção"),
+    "payment.exemption_requested": _l("Pediu isenção de taxa"),
+    "payment.exemption_viewed": _l("Consultou pedido de isenção"),
+    "payment.flag_resolved": _l("Resolveu pendência de conciliação"),
+    "payment.flagged": _l("Marcou cobrança para conferência"),
+    "payment.guia_printed": _l("Imprimiu guia"),
+    "payment.list_viewed": _l("Consultou lista de cobranças"),
+    "payment.paid_online": _l("Pagamento on-line confirmado"),
+    "payment.receipt_viewed": _l("Consultou recibo"),
+    "payment.refunded": _l("Estornou pagamento"),
+    "payment.viewed": _l("Consultou cobrança"),
+    "price.set": _l("Alterou preço público"),
+    "reminders.preferences_changed": _l("Alterou preferências de lembretes"),
+    "report.note": _l("Anotou em denúncia"),
+    "report.police_letter": _l("Emitiu ofício à polícia sobre denúncia"),
+    "report.reply": _l("Respondeu a quem denunciou"),
+    "report.reporter_viewed": _l("Consultou a identidade de quem denunciou"),
+    "report.state": _l("Mudou a situação de denúncia"),
+    "unit_value.created": _l("Cadastrou valor de unidade fiscal"),
+    "workspace.bulk_action": _l("Ação em lote numa fila de trabalho"),
+    "workspace.queue_exported": _l("Exportou fila de trabalho"),
+    "workspace.queue_listed": _l("Consultou fila de trabalho"),
+    "workspace.searched": _l("Buscou na área de trabalho"),
+}
+
+# What each kind of audited object is called, for the filter and for objects without a namer.
+SUBJECT_TYPE_LABELS: dict[str, Any] = {
+    "Animal": _l("Animal (RGA)"),
+    "PaymentItem": _l("Cobrança (guia)"),
+    "AdoptionApplication": _l("Pedido de adoção"),
+    "Listing": _l("Anúncio de adoção"),
+    "Organization": _l("ONG"),
+    "User": _l("Pessoa"),
+    "PersonBar": _l("Impedimento de adoção"),
+    "ApplicantDocument": _l("Documento de adotante"),
+    "ExemptionRequest": _l("Pedido de isenção"),
+    "MunicipalHoliday": _l("Feriado municipal"),
+    "UnitValue": _l("Valor de unidade fiscal"),
+    "PriceOverride": _l("Preço público"),
+    "MaltreatmentReport": _l("Denúncia de maus-tratos"),
+    "Establishment": _l("Estabelecimento"),
+    "ExcessLicence": _l("Licença para mais animais"),
+}
+
+
+def action_label(action: str) -> str:
+    """The Portuguese name of an audited action (the code itself for one not labelled yet)."""
+    label = ACTION_LABELS.get(action)
+    return str(label) if label is not None else action
+
+
+def subject_type_label(subject_type: str | None) -> str:
+    label = SUBJECT_TYPE_LABELS.get(subject_type or "")
+    return str(label) if label is not None else (subject_type or "")
+
+
+def _namers() -> dict[str, tuple[type, Callable[[Any], str]]]:
+    """How a person names each kind of object: the RGA number, the guia reference, the
+    animal's name… never a CPF (the trail is read by more people than the record)."""
+    from portal.models import (
+        AdoptionApplication,
+        Animal,
+        ApplicantDocument,
+        Listing,
+        MunicipalHoliday,
+        Organization,
+        PaymentItem,
+        PersonBar,
+        User,
+    )
+
+    return {
+        "Animal": (Animal, lambda a: _("RGA %(rga)s (%(name)s)", rga=a.rga, name=a.name)),
+        "PaymentItem": (PaymentItem, lambda p: _("Guia %(reference)s – %(description)s",
+                                                 reference=p.formatted_reference,
+                                                 description=p.description)),
+        "AdoptionApplication": (AdoptionApplication, lambda a: _(
+            "Pedido de adoção nº %(id)d (%(animal)s)", id=a.id, animal=a.listing.name)),
+        "Listing": (Listing, lambda item: _("Anúncio de %(name)s", name=item.name)),
+        "Organization": (Organization, lambda o: _("ONG %(name)s", name=o.display_name)),
+        "User": (User, lambda u: u.full_name),
+        **_report_namer(),
+        "PersonBar": (PersonBar, lambda b: _("Impedimento de %(name)s",
+                                             name=b.person_name or "—")),
+        "ApplicantDocument": (ApplicantDocument, lambda d: _(
+            "Documento de %(name)s", name=d.person.full_name if d.person else "—")),
+        "MunicipalHoliday": (MunicipalHoliday, lambda h: _(
+            "Feriado de %(day)s (%(name)s)", day=h.day.strftime("%d/%m/%Y"), name=h.name)),
+    }
+
+
+def _report_namer() -> dict[str, tuple[type, Callable[[Any], str]]]:
+    """Reports are named by protocol, once the reports domain is installed."""
+    try:
+        from portal.models.report import MaltreatmentReport
+    except ImportError:
+        return {}
+    return {"MaltreatmentReport": (MaltreatmentReport, lambda r: _(
+        "Denúncia protocolo %(protocol)s", protocol=r.protocol))}
+
+
+def subject_names(events: Iterable[AuditEvent]) -> dict[tuple[str, str], str]:
+    """``{(subject_type, subject_id): name}`` for a page of events, one query per kind."""
+    wanted: dict[str, set[int]] = {}
+    for event in events:
+        if event.subject_type and event.subject_id and event.subject_id.isdigit():
+            wanted.setdefault(event.subject_type, set()).add(int(event.subject_id))
+    namers = _namers()
+    names: dict[tuple[str, str], str] = {}
+    for kind, ids in wanted.items():
+        if kind not in namers:
+            continue
+        model, namer = namers[kind]
+        rows: Iterable[Any] = db.session.scalars(
+            select(model).where(model.id.in_(ids)))  # type: ignore[attr-defined]
+        for obj in rows:
+            names[(kind, str(obj.id))] = namer(obj)
+    return names
+
+
+def subject_name(event: AuditEvent, names: Mapping[tuple[str, str], str]) -> str:
+    """The object of an event as a person would name it; the kind and number when it is gone."""
+    if not event.subject_type:
+        return ""
+    known = names.get((event.subject_type, event.subject_id or ""))
+    if known:
+        return known
+    return _("%(kind)s nº %(id)s", kind=subject_type_label(event.subject_type),
+             id=event.subject_id or "—")
+
+
+def find_subject(text: str) -> tuple[str, str] | None:
+    """The object a staff member typed in the audit filter: an RGA number, a report protocol or a
+    guia reference."""
+    from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga
+    from portal.models import Animal, PaymentItem
+
+    text = (text or "").strip()
+    try:
+        rga = normalise_rga(text)
+    except InvalidRgaNumber:
+        rga = None
+    if rga:
+        animal_id = db.session.scalar(select(Animal.id).where(Animal.rga == rga))
+        return ("Animal", str(animal_id)) if animal_id else None
+    try:
+        from portal.models.report import MaltreatmentReport
+    except ImportError:  # the reports domain is not installed
+        MaltreatmentReport = None  # type: ignore[assignment,misc]  # noqa: N806
+    if MaltreatmentReport is not None:
+        report_id = db.session.scalar(select(MaltreatmentReport.id).where(
+            MaltreatmentReport.protocol == text.upper()))
+        if report_id:
+            return ("MaltreatmentReport", str(report_id))
+    reference = "".join(ch for ch in text if ch.isalnum()).upper()
+    if reference:
+        item_id = db.session.scalar(select(PaymentItem.id).where(
+            PaymentItem.reference == reference))
+        if item_id:
+            return ("PaymentItem", str(item_id))
+    return None
+
+
+@dataclass(frozen=True)
+class AuditQuery:
+    """The audit log's filters: who (name or e-mail), what action, which object, which days."""
+
+    who: str | None = None
+    action: str | None = None
+    subject_type: str | None = None
+    subject: tuple[str, str] | None = None  # (type, id) found from what was typed
+    since: date | None = None  # local calendar days, inclusive
+    until: date | None = None
+
+
+def find_events(query: AuditQuery, timezone: str, *, page: int = 1,
+                per_page: int = 100) -> list[AuditEvent]:
+    """One page of events, most recent first, matching every filter given."""
+    from portal.models import User
+
+    zone = ZoneInfo(timezone)
+    stmt = select(AuditEvent)
+    if query.who:
+        needle = f"%{query.who.lower()}%"
+        stmt = stmt.join(User, User.id == AuditEvent.actor_id).where(or_(
+            func.lower(User.full_name).like(needle), func.lower(User.email).like(needle)))
+    if query.action:
+        stmt = stmt.where(AuditEvent.action == query.action)
+    if query.subject_type:
+        stmt = stmt.where(AuditEvent.subject_type == query.subject_type)
+    if query.subject:
+        stmt = stmt.where(AuditEvent.subject_type == query.subject[0],
+                          AuditEvent.subject_id == query.subject[1])
+    if query.since:
+        stmt = stmt.where(AuditEvent.at >= datetime.combine(query.since, time(), zone))
+    if query.until:
+        stmt = stmt.where(AuditEvent.at < datetime.combine(query.until + timedelta(days=1),
+                                                           time(), zone))
+    stmt = stmt.order_by(AuditEvent.id.desc()).limit(per_page).offset((page - 1) * per_page)
+    return list(db.session.scalars(stmt))

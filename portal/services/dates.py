@@ -161,6 +161,20 @@ def add_months(day: date, months: int) -> date:
     return date(year, month0 + 1, min(day.day, last))
 
 
+def term_of_years_ends(start: date, years: int) -> date:
+    """The last day of a term of ``years`` years counted from ``start`` (the start day excluded).
+
+    Código Civil art. 132 §3: terms in years "expiram no dia de igual número do de início, ou no
+    imediato, se faltar exata correspondência" — a term from 29 February ends on 1 March of a
+    common year (unlike :func:`add_months`, which clamps to 28 February).
+    """
+    if years < 0:
+        raise ValueError("years must not be negative")
+    if start.month == 2 and start.day == 29 and not calendar.isleap(start.year + years):
+        return date(start.year + years, 3, 1)
+    return start.replace(year=start.year + years)
+
+
 def age_in_days(birth: date, on: date) -> int:
     """Whole days lived on ``on``: the household limits count animals "older than N days"."""
     if on < birth:

@@ -23,6 +23,18 @@ def clean_cpf(value: str) -> str | None:
     return None if len(set(digits)) == 1 else digits
 
 
+_CPF_SHAPE = re.compile(r"\d{3}[.\s]?\d{3}[.\s]?\d{3}[-.\s]?\d{2}")
+
+
+def looks_like_cpf(value: str | None) -> bool:
+    """Whether a search box received something shaped like a CPF (11 digits, with or without the
+    usual dots and dash), valid or not. An RGA always starts with its species letter, so such a
+    query is never an RGA number; it must not be passed on in a URL (or an access log)."""
+    if not value:
+        return False
+    return _CPF_SHAPE.fullmatch(value.strip()) is not None
+
+
 def clean_cnpj(value: str) -> str | None:
     try:
         return _cnpj.validate(value or "")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import secrets
+import warnings
 from pathlib import Path
 from typing import IO
 
@@ -29,7 +30,10 @@ except ImportError:  # pragma: no cover - depends on the platform
 
 MAX_IMAGE_BYTES = 10 * 1024 * 1024
 MAX_DOCUMENT_BYTES = 5 * 1024 * 1024
-MAX_PIXELS = 40_000_000  # a 40 MP photo is fine; a 1 GP "bomb" is refused before decoding
+# Decoding costs by pixels, not bytes: a 35 KB PNG of 6000 × 6000 takes about a second and 75 MB
+# to decode. Both caps are checked from the header, before any pixel is decoded.
+MAX_PIXELS = 40_000_000  # proof documents: a page scanned or photographed in high resolution
+MAX_PHOTO_PIXELS = 25_000_000  # animal and listing photos: a phone photo is 12 MP
 ACCEPTED_IMAGE_FORMATS = {"JPEG", "PNG", "WEBP", "HEIF", "MPO"}
 IMAGE_SIZES = {"thumbnail": 320, "medium": 800, "large": 1600}
 
@@ -42,6 +46,16 @@ class UploadError(ValueError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class ImageTooLarge(UploadError):
+    """The image has more pixels than the portal decodes (whatever its size in bytes)."""
+
+
+def _too_large(max_pixels: int) -> ImageTooLarge:
+    return ImageTooLarge(_("Imagem com resolução grande demais: o limite é de %(mp)d megapixels. "
+                           "Reduza a imagem (ou tire a foto com resolução menor) e envie de novo.",
+                           mp=max_pixels // 1_000_000))
 
 
 def _read_limited(stream: IO[bytes], limit: int) -> bytes:
@@ -67,19 +81,24 @@ def _upload_dir() -> Path:
     return path
 
 
-def _open_image(data: bytes) -> Image.Image:
+def _open_image(data: bytes, max_pixels: int) -> Image.Image:
     try:
-        with Image.open(io.BytesIO(data)) as probe:
-            fmt = probe.format
-            width, height = probe.size
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError) as err:
-        if isinstance(err, Image.DecompressionBombError):
-            raise UploadError(_("Imagem com resolução grande demais.")) from err
+        # Image.open reads the header only: format and size, no pixel decoded yet. Pillow's own
+        # bomb warning (above MAX_IMAGE_PIXELS) is an answer here too, not a line in the log.
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as probe:
+                fmt = probe.format
+                width, height = probe.size
+    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning,
+            OSError, ValueError) as err:
+        if isinstance(err, (Image.DecompressionBombError, Image.DecompressionBombWarning)):
+            raise _too_large(max_pixels) from err
         raise UploadError(_("O arquivo não é uma imagem válida (use JPEG, PNG, WebP ou HEIC).")) from err
     if fmt not in ACCEPTED_IMAGE_FORMATS:
         raise UploadError(_("Formato de imagem não aceito (use JPEG, PNG, WebP ou HEIC)."))
-    if width * height > MAX_PIXELS:
-        raise UploadError(_("Imagem com resolução grande demais."))
+    if width * height > max_pixels:
+        raise _too_large(max_pixels)
     try:
         image = Image.open(io.BytesIO(data))
         image.load()
@@ -105,10 +124,12 @@ def _clean(image: Image.Image) -> Image.Image:
 
 def store_image(stream: IO[bytes], *, purpose: str, owner_id: int | None, public: bool,
                 filename: str | None = None,
-                sizes: dict[str, int] | None = None) -> StoredFile:
-    """Validate, clean and store an image as JPEG in several sizes. Raises UploadError."""
+                sizes: dict[str, int] | None = None,
+                max_pixels: int = MAX_PHOTO_PIXELS) -> StoredFile:
+    """Validate, clean and store an image as JPEG in several sizes. Raises UploadError
+    (ImageTooLarge above ``max_pixels``, checked before decoding)."""
     data = _read_limited(stream, MAX_IMAGE_BYTES)
-    image = _clean(_open_image(data))
+    image = _clean(_open_image(data, max_pixels))
     token = secrets.token_hex(16)
     folder = _upload_dir() / token[:2]
     folder.mkdir(parents=True, exist_ok=True)
@@ -147,7 +168,10 @@ def store_document(stream: IO[bytes], *, purpose: str, owner_id: int | None,
         return stored
     try:
         return store_image(io.BytesIO(data), purpose=purpose, owner_id=owner_id, public=False,
-                           filename=filename, sizes={"large": 2000, "thumbnail": 320})
+                           filename=filename, sizes={"large": 2000, "thumbnail": 320},
+                           max_pixels=MAX_PIXELS)
+    except ImageTooLarge:
+        raise  # its own message says what to do; the generic one below would not
     except UploadError as err:
         raise UploadError(_("Envie um PDF ou uma foto (JPEG, PNG, WebP ou HEIC) do documento.")) from err
 

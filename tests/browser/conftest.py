@@ -20,7 +20,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 ROOT = Path(__file__).resolve().parents[2]
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # Without the gov.br DS stylesheet the pages would be audited and measured unstyled: fail instead.
-GOVBR_CSS = ROOT / "portal" / "static" / "vendor" / "govbr-ds" / "core.min.css"
+GOVBR_CSS = ROOT / "portal" / "static" / "vendor" / "govbr-ds" / "govbr-critical.css"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -83,6 +83,8 @@ def test_axe_signup_with_validation_errors_has_no_violation(live_server, page) -
     page.get_by_role("textbox", name="CPF", exact=True).fill("123")
     page.get_by_role("button", name="Criar conta").click()
     assert page.locator("#erros-formulario").is_visible()
+    # Focus moves to the summary (autofocus, no script): keyboard and screen reader start there.
+    expect(page.locator("#erros-formulario")).to_be_focused()
     assert page.locator("#cpf-erro").inner_text() == "CPF inválido: confira os 11 dígitos."
     cpf = page.get_by_role("textbox", name="CPF", exact=True)
     assert cpf.get_attribute("aria-invalid") == "true"
@@ -214,3 +216,112 @@ def test_keyboard_focus_is_visible_on_links_buttons_inputs_and_checkboxes(live_s
         if {"A", "BUTTON", "INPUT:text", "INPUT:checkbox"} <= seen:
             break
     assert {"A", "BUTTON", "INPUT:text", "INPUT:checkbox"} <= seen, seen
+
+
+# --- Signed-in pages of every role (issue 15) ---------------------------------------------------
+
+ROLE_ACCOUNTS = {  # the demo accounts (flask seed-demo), one per role
+    "citizen": "cidada@demo.ccz", "ngo": "ong@demo.ccz", "agent": "agente@demo.ccz",
+    "vet": "vet@demo.ccz", "coordinator": "coord@demo.ccz", "admin": "admin@demo.ccz",
+}
+# GET routes that are not pages to audit: toggles that change the session, sign-out, and files.
+NOT_SIGNED_IN_PAGES = ("main.set_language", "main.toggle_contrast", "dev.", "api.", "open311.",
+                       "files.")
+FILE_SUFFIXES = (".pdf", ".csv", ".json", ".zip", ".png", ".svg", ".txt")
+
+
+def _pages_for(app, role: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """GET pages without URL arguments that an account with ``role`` may open."""
+    from portal.access import STAFF
+
+    pages = []
+    for rule in app.url_map.iter_rules():
+        policy = getattr(app.view_functions[rule.endpoint], "access_policy", "")
+        if ("GET" not in (rule.methods or ()) or rule.arguments
+                or rule.endpoint.startswith(NOT_SIGNED_IN_PAGES)
+                or rule.rule.endswith(FILE_SUFFIXES)):
+            continue
+        allowed = (policy == "signed_in"
+                   or (policy.startswith("roles:") and role in policy[6:].split(","))
+                   or (policy == "staff" and role in STAFF))
+        if allowed:
+            pages.append(rule.rule)
+    return sorted(pages)
+
+
+def _linked_pages(page, app, seen_endpoints: set[str]) -> list[str]:  # type: ignore[no-untyped-def]
+    """One same-site link per not-yet-seen endpoint with URL arguments (an animal, a listing, a
+    payment…), so pages about one record are audited too."""
+    adapter = app.url_map.bind("localhost")
+    found = []
+    hrefs = page.eval_on_selector_all("main a[href^='/']",
+                                      "els => els.map(e => e.getAttribute('href'))")
+    for href in hrefs:
+        path = href.split("#")[0].split("?")[0]
+        if not path or path.endswith(FILE_SUFFIXES):
+            continue
+        try:
+            endpoint, args = adapter.match(path, method="GET")
+        except Exception:  # noqa: BLE001 - not a route of ours, or a POST-only one
+            continue
+        if args and endpoint not in seen_endpoints and not endpoint.startswith(NOT_SIGNED_IN_PAGES):
+            seen_endpoints.add(endpoint)
+            found.append(path)
+    return found
+
+
+def test_axe_and_360px_layout_on_the_signed_in_pages_of_every_role(live_server, browser) -> None:
+    """axe-core at 360 and 1280 px on every page each role reaches from the URL map, plus one page
+    per record type linked from them; at 360 px nothing may scroll sideways. To keep the run short
+    each page is loaded once (the audit at 1280 px resizes the same page: the layout is CSS only)
+    and a page another role's pass already audited is not audited again."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    result = live_server.app.test_cli_runner().invoke(args=["seed-demo"])
+    assert result.exit_code == 0, result.output
+    violations: dict[str, list[dict]] = {}
+    too_wide: list[str] = []
+    audited: set[str] = set()
+    seen: set[str] = set()  # endpoints with URL arguments already queued
+    for role, email in ROLE_ACCOUNTS.items():
+        context = browser.new_context(viewport={"width": 360, "height": 740}, locale="pt-BR",
+                                      timezone_id="America/Sao_Paulo")
+        page = context.new_page()
+        page.goto(live_server.url + "/conta/entrar")
+        page.get_by_role("textbox", name="E-mail").fill(email)
+        page.locator("input[type=password]").first.fill("demo12345")
+        page.get_by_role("main").get_by_role("button", name="Entrar").click()
+        # Password hashing is slow on purpose, and slower on a busy machine: a generous wait.
+        expect(page.get_by_role("banner").get_by_role("button", name="Sair")).to_be_visible(
+            timeout=20_000)
+        queue = _pages_for(live_server.app, role)
+        while queue:
+            path = queue.pop(0)
+            if path in audited:
+                continue
+            page.set_viewport_size({"width": 360, "height": 740})
+            try:
+                response = page.goto(live_server.url + path)
+            except PlaywrightError:
+                continue  # a download, not a page
+            if response is None or "text/html" not in response.headers.get("content-type", ""):
+                continue
+            where = f"{role} {path}"
+            if response.status >= 500:
+                violations[where] = [{"id": f"HTTP {response.status}", "help": "", "nodes": []}]
+                continue
+            if response.status != 200:
+                continue  # e.g. a page this role may open only in some states
+            audited.add(path)
+            if found := run_axe(page):
+                violations[f"{where} @360"] = found
+            if page.evaluate("document.documentElement.scrollWidth") > 360:
+                too_wide.append(where)
+            page.set_viewport_size({"width": 1280, "height": 900})
+            if found := run_axe(page):
+                violations[f"{where} @1280"] = found
+            queue += _linked_pages(page, live_server.app, seen)
+        context.close()
+    assert len(audited) >= 30, sorted(audited)
+    assert not violations, "axe-core (WCAG 2.1 A/AA) violations:\n" + _describe(violations)
+    assert not too_wide, f"wider than 360 px: {too_wide}"

@@ -54,3 +54,106 @@ def test_user_search_by_cpf_is_a_post_and_shows_cpf_masked(client, auth) -> None
     results = html.split("Resultado", 1)[1]
     assert "Fulana Procurada" in results
     assert person.cpf not in results and f"***.{person.cpf[3:6]}" in results
+
+
+# -- Portuguese labels and a usable audit log (issue 8, item 7) ----------------------------------
+
+
+def test_staff_list_shows_role_names_not_codes(client, auth) -> None:
+    auth.login(roles=("admin",))
+    factories.user(full_name="Agente Alfa", roles=("citizen", "agent", "coordinator"))
+    factories.user(full_name="ONG Beta", roles=("citizen", "ngo"))
+    db.session.commit()
+    html = client.get("/admin/usuarios").get_data(as_text=True)
+    staff = html.split("Agente Alfa", 1)[1].split("</li>", 1)[0]
+    assert "Agente sanitário" in staff and "Coordenador" in staff and "Cidadão" in staff
+    assert "agent" not in staff and "coordinator" not in staff and "citizen" not in staff
+    ngo = html.split("ONG Beta", 1)[1].split("</li>", 1)[0]
+    assert "ONG (protetora de animais)" in ngo and ", ngo" not in ngo
+
+
+def test_every_audited_action_has_a_portuguese_label() -> None:
+    """Scans the code for ``audit.record("…")``: a new action without a label fails here."""
+    import re
+    from pathlib import Path
+
+    from portal.services.audit import ACTION_LABELS
+
+    root = Path(__file__).resolve().parents[2] / "portal"
+    found: set[str] = set()
+    for path in root.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for call in re.findall(r"audit\.record\(\s*(.{0,160})", text, re.S):
+            found.update(re.findall(r'"([a-z_]+\.[a-z_.]+)"', call.split(",", 1)[0]
+                                    if " if " not in call.split(",", 1)[0] else call[:160]))
+    assert found, "the scan found no audited actions"
+    assert sorted(found - set(ACTION_LABELS)) == []
+
+
+def _payment_viewed(staff) -> tuple:  # type: ignore[no-untyped-def]
+    from portal.blueprints.billing.services import create_payment_item
+    from portal.services import audit
+
+    item = create_payment_item(kind="registration", amount_cents=2500, description="Registro",
+                               payer=factories.user())
+    audit.record("payment.viewed", item, actor_id=staff.id)
+    audit.record("holiday.created", None, actor_id=staff.id)
+    db.session.commit()
+    return item
+
+
+def test_audit_log_names_actions_and_objects_as_people_do(client, auth) -> None:
+    admin = auth.login(roles=("admin",))
+    item = _payment_viewed(admin)
+    html = client.get("/admin/auditoria").get_data(as_text=True)
+    rows = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert "Consultou cobrança" in rows and f"Guia {item.formatted_reference}" in rows
+    assert ">payment.viewed<" not in rows and "PaymentItem" not in rows
+
+
+def test_audit_log_filters_by_action_who_object_and_period(client, auth) -> None:
+    from datetime import date, timedelta
+
+    admin = auth.login(roles=("coordinator",))
+    other = factories.user(full_name="Outra Servidora", roles=("agent",))
+    item = _payment_viewed(admin)
+    from portal.services import audit
+
+    audit.record("payment.cancelled", item, actor_id=other.id)
+    db.session.commit()
+
+    def rows(**args: str) -> str:
+        html = client.get("/admin/auditoria", query_string=args).get_data(as_text=True)
+        return html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+
+    assert "Cancelou cobrança" in rows() and "Consultou cobrança" in rows()
+    only = rows(acao="payment.viewed")
+    assert "Consultou cobrança" in only and "Cancelou cobrança" not in only
+    by_who = rows(quem="outra servidora")
+    assert "Cancelou cobrança" in by_who and "Consultou cobrança" not in by_who
+    by_object = rows(objeto=item.formatted_reference)
+    assert "Cancelou cobrança" in by_object and "Cadastrou feriado" not in by_object
+    assert "Nenhum RGA, protocolo ou guia" in client.get("/admin/auditoria",
+                                              query_string={"objeto": "9999"}).get_data(
+        as_text=True)
+    by_type = rows(tipo="PaymentItem")
+    assert "Cadastrou feriado" not in by_type and "Consultou cobrança" in by_type
+    tomorrow = (date.today() + timedelta(days=2)).isoformat()
+    assert "Nenhum evento" in rows(de=tomorrow)
+    yesterday = (date.today() - timedelta(days=2)).isoformat()
+    assert "Consultou cobrança" in rows(de=yesterday, ate=tomorrow)
+
+
+def test_audit_log_refuses_a_cpf_in_the_who_filter(client, auth) -> None:
+    auth.login(roles=("admin",))
+    html = client.get("/admin/auditoria", query_string={"quem": "529.982.247-25"}).get_data(
+        as_text=True)
+    assert "não pelo CPF" in html
+
+
+def test_staff_payment_detail_shows_stripe_statuses_in_portuguese(app) -> None:
+    from flask import render_template_string
+
+    with app.test_request_context():
+        out = render_template_string("{{ 'expired'|stripe_status }} / {{ 'unpaid'|stripe_status }}")
+    assert out == "expirada / não paga"

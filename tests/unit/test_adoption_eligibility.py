@@ -26,13 +26,7 @@ from portal.extensions import db
 from portal.models import BarKind, DocumentKind, DocumentStatus, PaymentItem, UnitValue
 from portal.services.dates import add_months
 from tests import factories
-from tests.integration.adoption.helpers import (
-    add_document,
-    eligible_person,
-    fill_household,
-    make_listing,
-    ngo_user,
-)
+from tests.factories import add_document, eligible_person, fill_household, make_listing, ngo_user
 
 ON = date.today()
 EIGHTEEN_YEARS_AGO = add_months(ON, -18 * 12)

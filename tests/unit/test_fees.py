@@ -6,38 +6,21 @@ from collections.abc import Iterator
 from datetime import date
 
 import pytest
-from flask import Flask
 
 from portal.extensions import db
 from portal.models import PriceOverride, UnitValue
 from portal.services.fees import FeeError, compute_fee, price_list
+from tests.unit import fee_apps
 
 ISSUE_DAY = date(2026, 3, 16)
 MONDAY = date(2026, 3, 2)  # no national, SP, ES or MG holiday in the weeks used below
 
-# Values in force from 2026-01-01 (the shipped example values of the profiles).
-UNIT_VALUES = {"UFG": 480, "UFM": 5000, "MW": 162100, "UFIR": 106}
 
 
 @pytest.fixture
-def profile_of(make_app) -> Iterator:  # type: ignore[no-untyped-def]
-    """Push an app for a profile key and return its profile; unit values are seeded."""
-    contexts = []
-
-    def use(key: str):  # type: ignore[no-untyped-def]
-        app: Flask = make_app(PORTAL_PROFILE=key)
-        ctx = app.app_context()
-        ctx.push()
-        contexts.append(ctx)
-        for unit, cents in UNIT_VALUES.items():
-            db.session.add(UnitValue(unit=unit, value_cents=cents, effective_from=date(2026, 1, 1)))
-        db.session.flush()
-        return app.extensions["portal_profile"]
-
-    yield use
-    for ctx in reversed(contexts):
-        db.session.rollback()
-        ctx.pop()
+def profile_of(_schema) -> Iterator:  # type: ignore[no-untyped-def]
+    """Push an app for a profile key and return its profile; 2026 unit values are seeded."""
+    yield from fee_apps.profiles()
 
 
 def _amounts(fee) -> list[int]:  # type: ignore[no-untyped-def]
@@ -227,7 +210,7 @@ def test_vv_22_par5_free_term_skips_holidays(profile_of) -> None:
 
 def test_vv_22_par6_repeat_away_from_home_5_percent_mw(profile_of) -> None:
     vv = profile_of("vilavelha")
-    fee = _reclaim(vv, "small", 1, capture=2)
+    fee = _reclaim(vv, "small", 1, capture=2, away_from_home=True)
     assert _amounts(fee) == [8105]  # 5 % of R$ 1.621,00, still inside the free days
     assert fee.lines[0].kind == "fine" and fee.lines[0].article == "VV 22 §6"
 
@@ -271,18 +254,20 @@ def test_reclaim_rejects_a_reclaim_before_the_apprehension(profile_of) -> None:
 
 def test_gru_69_fine_graded_within_42_to_42000_ufg(profile_of) -> None:
     gru = profile_of("guarulhos")
-    fee = compute_fee(gru, "fine", {"severity": "grave", "units": 100}, ISSUE_DAY)
+    fee = compute_fee(gru, "fine", {"severity": "grave", "units": 100, "units_reason": "dano"},
+                      ISSUE_DAY)
     assert fee.total_cents == 100 * 480
     assert fee.lines[0].article == "GRU 69 II"
     for units in (41, 42001):
         with pytest.raises(FeeError) as err:
-            compute_fee(gru, "fine", {"severity": "grave", "units": units}, ISSUE_DAY)
+            compute_fee(gru, "fine", {"severity": "grave", "units": units, "units_reason": "x"},
+                        ISSUE_DAY)
         assert err.value.field == "units"
 
 
 def test_gru_80_repeat_fine_doubled(profile_of) -> None:
     gru = profile_of("guarulhos")
-    fee = compute_fee(gru, "fine", {"severity": "medio", "units": 100,
+    fee = compute_fee(gru, "fine", {"severity": "medio", "units": 100, "units_reason": "risco",
                                     "previous_offence_on": date(2024, 6, 1)}, ISSUE_DAY)
     assert _amounts(fee) == [48000, 48000]
     assert fee.total_cents == 2 * 48000
@@ -291,11 +276,12 @@ def test_gru_80_repeat_fine_doubled(profile_of) -> None:
 
 def test_gru_79_repeat_only_within_3_years(profile_of) -> None:
     gru = profile_of("guarulhos")
-    fee = compute_fee(gru, "fine", {"severity": "medio", "units": 100,
+    fee = compute_fee(gru, "fine", {"severity": "medio", "units": 100, "units_reason": "risco",
                                     "previous_offence_on": date(2023, 3, 15)}, ISSUE_DAY)
     assert fee.total_cents == 48000
     with pytest.raises(FeeError) as err:  # a bare "repeat" cannot be checked against the window
-        compute_fee(gru, "fine", {"severity": "medio", "units": 100, "repeat": True}, ISSUE_DAY)
+        compute_fee(gru, "fine", {"severity": "medio", "units": 100, "units_reason": "risco",
+                                  "repeat": True}, ISSUE_DAY)
     assert err.value.field == "previous_offence_on"
 
 
@@ -315,18 +301,19 @@ def test_cab_40_par2_repeat_doubles_the_previous_penalty(profile_of) -> None:
 
 def test_cabo_39_fine_above_the_minimum_of_its_severity(profile_of) -> None:
     cabo = profile_of("cabo")
-    fee = compute_fee(cabo, "fine", {"severity": "grave", "units": 2}, ISSUE_DAY)
+    why = {"units_reason": "reincidência de incômodo à vizinhança"}
+    fee = compute_fee(cabo, "fine", {"severity": "grave", "units": 2, **why}, ISSUE_DAY)
     assert fee.total_cents == 212
     with pytest.raises(FeeError):  # "grave: > 1" UFIR
-        compute_fee(cabo, "fine", {"severity": "grave", "units": 1}, ISSUE_DAY)
-    assert compute_fee(cabo, "fine", {"severity": "leve", "units": "0.1"},
+        compute_fee(cabo, "fine", {"severity": "grave", "units": 1, **why}, ISSUE_DAY)
+    assert compute_fee(cabo, "fine", {"severity": "leve", "units": "0.1", **why},
                        ISSUE_DAY).total_cents == 11
 
 
 def test_cabo_39_par2_repeat_fine_doubled(profile_of) -> None:
     cabo = profile_of("cabo")
-    fee = compute_fee(cabo, "fine", {"severity": "gravissima", "units": 10, "repeat": True},
-                      ISSUE_DAY)
+    fee = compute_fee(cabo, "fine", {"severity": "gravissima", "units": 10, "repeat": True,
+                                     "units_reason": "animal mordedor solto"}, ISSUE_DAY)
     assert fee.total_cents == 2 * 1060
     assert fee.lines[1].article == "CABO 39 §2"
 
@@ -354,7 +341,8 @@ def test_vv_33_per_animal_fine(profile_of) -> None:
 
 def test_bjp_16_par4_repeat_adds_50_percent(profile_of) -> None:
     bjp = profile_of("bjp")
-    fee = compute_fee(bjp, "fine", {"specific": "inadequate_keeping", "repeat": True}, ISSUE_DAY)
+    fee = compute_fee(bjp, "fine", {"specific": "inadequate_keeping", "repeat": True,
+                                    "notified_on": date(2026, 1, 5)}, ISSUE_DAY)
     assert _amounts(fee) == [5000, 2500]
     assert fee.lines[1].article == "BJP 16 §4 III"
 

@@ -1,4 +1,4 @@
-"""Profile page and LGPD data download."""
+"""Profile page and LGPD data download; password change, contact suggestions from clinics."""
 
 from __future__ import annotations
 
@@ -6,17 +6,42 @@ import json
 
 from flask import Response, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_login import current_user
+from flask_login import current_user, login_user
 
 from portal.access import signed_in
 from portal.blueprints.account import bp
-from portal.blueprints.account.forms import ProfileForm
-from portal.blueprints.auth.services import find_by_email, send_confirmation
+from portal.blueprints.account import services as account_services
+from portal.blueprints.account.forms import ChangePasswordForm, ProfileForm, SuggestionForm
+from portal.blueprints.auth.services import (
+    change_email,
+    check_password,
+    find_by_email,
+    set_password,
+)
 from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.services import audit
 from portal.services.identity import clean_cep
 from portal.services.lgpd import export_person
+
+PROFILE_FIELDS = ("phone", "street", "number", "complement", "district", "city", "state",
+                  "housing_type")
+
+
+def _render_profile(form: ProfileForm, password_form: ChangePasswordForm | None = None):
+    user = current_user._get_current_object()
+    return render_template(
+        "account/profile.html", form=form, resend_form=EmptyForm(),
+        password_form=password_form or ChangePasswordForm(formdata=None, prefix="senha"),
+        logout_all_form=EmptyForm(), suggestion_form=SuggestionForm(formdata=None),
+        suggestions=account_services.pending_suggestions(user))
+
+
+def _keep_this_session(user) -> None:  # type: ignore[no-untyped-def]
+    """After a session-version bump, re-sign this browser in (the others stay signed out)."""
+    remember = request.cookies.get(current_app.config.get("REMEMBER_COOKIE_NAME",
+                                                          "remember_token")) is not None
+    login_user(user, remember=remember)
 
 
 @bp.route("/", methods=["GET", "POST"])
@@ -33,21 +58,73 @@ def profile():
     if form.validate_on_submit():
         new_email = form.email.data.strip().lower()
         other = find_by_email(new_email)
+        email_changed = new_email != (user.email or "")
         if other is not None and other.id != user.id:
             form.email.errors.append(_("Este e-mail já está em uso por outra conta."))
+        elif email_changed and not check_password(user, form.current_password.data or ""):
+            form.current_password.errors.append(
+                _("Para trocar o e-mail, informe sua senha atual."))
         else:
-            email_changed = new_email != (user.email or "")
-            form.populate_obj(user)
-            user.email = new_email
+            for name in PROFILE_FIELDS:
+                setattr(user, name, getattr(form, name).data)
             user.cep = clean_cep(form.cep.data)
             if email_changed:
-                user.email_confirmed_at = None
-                send_confirmation(user)
+                change_email(user, new_email)  # confirmation to the new, notice to the old
             audit.record("account.updated", user)
             db.session.commit()
             flash(_("Dados atualizados."), "success")
             return redirect(url_for("account.profile"))
-    return render_template("account/profile.html", form=form, resend_form=EmptyForm())
+    return _render_profile(form)
+
+
+@bp.post("/senha")
+@signed_in
+def change_password():
+    """Current password first; every other session is signed out and the address is told."""
+    user = current_user._get_current_object()
+    password_form = ChangePasswordForm(prefix="senha")  # its ids differ from the profile form's
+    if password_form.validate_on_submit():
+        if not check_password(user, password_form.current_password.data or ""):
+            password_form.current_password.errors.append(_("Senha atual incorreta."))
+        else:
+            set_password(user, password_form.password.data)
+            audit.record("account.password_changed", user)
+            db.session.commit()
+            _keep_this_session(user)
+            flash(_("Senha alterada. As sessões em outros aparelhos foram encerradas."), "success")
+            return redirect(url_for("account.profile"))
+    form = ProfileForm(formdata=None, obj=user)
+    return _render_profile(form, password_form), 200
+
+
+@bp.post("/sugestoes/<int:suggestion_id>/aceitar")
+@signed_in
+def accept_suggestion(suggestion_id: int):
+    user = current_user._get_current_object()
+    suggestion = account_services.own_pending_suggestion(user, suggestion_id)
+    form = SuggestionForm()
+    if form.validate_on_submit():
+        try:
+            account_services.accept_suggestion(
+                suggestion, password=form.current_password.data or "")
+        except account_services.SuggestionError as err:
+            flash(err.message, "danger")
+        else:
+            audit.record("account.suggestion_accepted", user)
+            db.session.commit()
+            flash(_("Dados de contato atualizados."), "success")
+    return redirect(url_for("account.profile"))
+
+
+@bp.post("/sugestoes/<int:suggestion_id>/descartar")
+@signed_in
+def dismiss_suggestion(suggestion_id: int):
+    suggestion = account_services.own_pending_suggestion(current_user, suggestion_id)
+    if EmptyForm().validate_on_submit():
+        account_services.dismiss_suggestion(suggestion)
+        db.session.commit()
+        flash(_("Sugestão descartada; seus dados continuam como estavam."), "info")
+    return redirect(url_for("account.profile"))
 
 
 @bp.get("/meus-dados.json")
@@ -59,3 +136,4 @@ def export_data():
     db.session.commit()
     return Response(payload, mimetype="application/json",
                     headers={"Content-Disposition": "attachment; filename=meus-dados.json"})
+

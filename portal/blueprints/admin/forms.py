@@ -2,7 +2,7 @@
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import DateField, SelectField, StringField
+from wtforms import BooleanField, DateField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, Optional, ValidationError
 
 from portal.forms import choices
@@ -30,6 +30,7 @@ class HolidayForm(FlaskForm):
     day = DateField(_l("Data"), validators=[DataRequired(_l("Informe a data."))])
     name = StringField(_l("Nome do feriado"), validators=[DataRequired(_l("Informe o nome.")),
                                                           Length(max=120)])
+    repeats_yearly = BooleanField(_l("Repete todo ano nesta data"))
 
 
 class UserSearchForm(FlaskForm):
@@ -41,3 +42,37 @@ class UserSearchForm(FlaskForm):
 
 class RolesForm(FlaskForm):
     pass  # role checkboxes are added per request (see routes.user_detail)
+
+
+class AuditFilterForm(FlaskForm):
+    """The audit log's filters, read from the URL (GET, so a filtered view can be shared)."""
+
+    class Meta:
+        csrf = False
+
+    quem = StringField(_l("Quem (nome ou e-mail)"), validators=[Optional(), Length(max=200)])
+    acao = SelectField(_l("Ação"), validators=[Optional()])
+    tipo = SelectField(_l("Tipo de objeto"), validators=[Optional()])
+    objeto = StringField(_l("Objeto (RGA, protocolo ou número da guia)"),
+                         validators=[Optional(), Length(max=40)])
+    de = DateField(_l("De"), validators=[Optional()])
+    ate = DateField(_l("Até"), validators=[Optional()])
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        from portal.services.audit import ACTION_LABELS, SUBJECT_TYPE_LABELS
+
+        super().__init__(*args, **kwargs)
+        self.acao.choices = choices([("", _l("Todas")), *sorted(
+            ((code, str(label)) for code, label in ACTION_LABELS.items()), key=lambda p: p[1])])
+        self.tipo.choices = choices([("", _l("Todos")), *sorted(
+            ((code, str(label)) for code, label in SUBJECT_TYPE_LABELS.items()),
+            key=lambda p: p[1])])
+
+    def validate_quem(self, field: StringField) -> None:
+        digits = "".join(ch for ch in field.data or "" if ch.isdigit())
+        if len(digits) >= 11:  # a CPF must not travel in a URL or an access log
+            raise ValidationError(_l("Busque pelo nome ou pelo e-mail, não pelo CPF."))
+
+    def validate_ate(self, field: DateField) -> None:
+        if field.data and self.de.data and field.data < self.de.data:
+            raise ValidationError(_l("A data final deve ser igual ou posterior à inicial."))

@@ -2,24 +2,39 @@
 
 from __future__ import annotations
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from dataclasses import replace
+
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
-from sqlalchemy import func, or_, select
+from sqlalchemy import select
 
 from portal.access import roles_required, staff_required
 from portal.blueprints.admin import bp
-from portal.blueprints.admin.forms import HolidayForm, UnitValueForm, UserSearchForm
+from portal.blueprints.admin.forms import (
+    AuditFilterForm,
+    HolidayForm,
+    UnitValueForm,
+    UserSearchForm,
+)
+from portal.blueprints.auth.freshness import recent_password
 from portal.extensions import db
 from portal.models import AuditEvent, MunicipalHoliday, Role, UnitValue, User
 from portal.services import audit
 from portal.services.money import parse_brl
+from portal.services.people import find_people
 
 
 @bp.get("/")
 @staff_required
 def dashboard():
-    return render_template("admin/dashboard.html")
+    """The staff home ("Painel do CCZ"): one card per queue the person's roles may work."""
+    from portal.workspace import registry, stats
+
+    cards = [stats(queue) for queue in registry().for_user(current_user)]
+    return render_template("admin/dashboard.html",
+                           busy=[c for c in cards if c.count],
+                           empty=[c for c in cards if not c.count])
 
 
 @bp.route("/unidades", methods=["GET", "POST"])
@@ -56,10 +71,12 @@ def holidays():
         if db.session.scalar(select(MunicipalHoliday).where(MunicipalHoliday.day == form.day.data)):
             form.day.errors.append(_("Já há um feriado nesta data."))
         else:
-            holiday = MunicipalHoliday(day=form.day.data, name=form.name.data)
+            holiday = MunicipalHoliday(day=form.day.data, name=form.name.data,
+                                       repeats_yearly=bool(form.repeats_yearly.data))
             db.session.add(holiday)
             db.session.flush()
-            audit.record("holiday.created", holiday, detail={"day": holiday.day.isoformat()})
+            audit.record("holiday.created", holiday, detail={
+                "day": holiday.day.isoformat(), "repeats_yearly": holiday.repeats_yearly})
             db.session.commit()
             flash(_("Feriado municipal registrado."), "success")
             return redirect(url_for("admin.holidays"))
@@ -67,13 +84,68 @@ def holidays():
     return render_template("admin/holidays.html", form=form, days=days)
 
 
+@bp.route("/feriados/<int:holiday_id>/editar", methods=["GET", "POST"])
+@roles_required("admin")
+def holiday_edit(holiday_id: int):
+    """Correct a municipal holiday's date or name, or mark it as repeating every year."""
+    holiday = db.session.get(MunicipalHoliday, holiday_id) or abort(404)
+    form = HolidayForm(obj=holiday)
+    if form.validate_on_submit():
+        clash = db.session.scalar(select(MunicipalHoliday).where(
+            MunicipalHoliday.day == form.day.data, MunicipalHoliday.id != holiday.id))
+        if clash:
+            form.day.errors.append(_("Já há um feriado nesta data."))
+        else:
+            holiday.day, holiday.name = form.day.data, form.name.data
+            holiday.repeats_yearly = bool(form.repeats_yearly.data)
+            audit.record("holiday.updated", holiday, detail={
+                "day": holiday.day.isoformat(), "repeats_yearly": holiday.repeats_yearly})
+            db.session.commit()
+            flash(_("Feriado municipal alterado."), "success")
+            return redirect(url_for("admin.holidays"))
+    return render_template("admin/holiday_edit.html", form=form, holiday=holiday,
+                           delete_form=EmptyForm())
+
+
+@bp.post("/feriados/<int:holiday_id>/excluir")
+@roles_required("admin")
+def holiday_delete(holiday_id: int):
+    holiday = db.session.get(MunicipalHoliday, holiday_id) or abort(404)
+    if EmptyForm().validate_on_submit():
+        audit.record("holiday.deleted", holiday, detail={"day": holiday.day.isoformat(),
+                                                         "name": holiday.name})
+        db.session.delete(holiday)
+        db.session.commit()
+        flash(_("Feriado municipal excluído."), "success")
+    return redirect(url_for("admin.holidays"))
+
+
+def current_profile_timezone() -> str:
+    return current_app.extensions["portal_profile"].timezone
+
+
 @bp.get("/auditoria")
 @roles_required("admin", "coordinator")
 def audit_log():
+    """The trail, filtered by who, action, object and period, in words a person uses."""
     page = max(request.args.get("page", 1, type=int), 1)
-    events = db.session.scalars(select(AuditEvent).order_by(AuditEvent.id.desc())
-                                .limit(100).offset((page - 1) * 100)).all()
-    return render_template("admin/audit.html", events=events, page=page)
+    form = AuditFilterForm(request.args)
+    events: list[AuditEvent] = []
+    if not request.args or form.validate():
+        query = audit.AuditQuery(
+            who=(form.quem.data or "").strip() or None, action=form.acao.data or None,
+            subject_type=form.tipo.data or None, since=form.de.data, until=form.ate.data)
+        if form.objeto.data:
+            found = audit.find_subject(form.objeto.data)
+            if found is None:
+                form.objeto.errors = [_("Nenhum RGA, protocolo ou guia com esse número.")]
+            query = replace(query, subject=found)
+        if not form.objeto.errors:
+            events = audit.find_events(query, current_profile_timezone(), page=page)
+    older = {k: v for k, v in request.args.items() if k != "page"}
+    return render_template("admin/audit.html", events=events, page=page, form=form,
+                           names=audit.subject_names(events),
+                           older_url=url_for("admin.audit_log", page=page + 1, **older))
 
 
 @bp.route("/usuarios", methods=["GET", "POST"])
@@ -83,14 +155,7 @@ def users():
     form = UserSearchForm()
     results: list[User] = []
     if form.validate_on_submit():
-        term = form.q.data.strip()
-        digits = "".join(ch for ch in term if ch.isdigit())
-        conditions = [func.lower(User.full_name).contains(term.lower()),
-                      func.lower(User.email).contains(term.lower())]
-        if len(digits) == 11:
-            conditions.append(User.cpf == digits)
-        results = list(db.session.scalars(select(User).where(or_(*conditions))
-                                          .order_by(User.full_name).limit(50)))
+        results = find_people(form.q.data)
         audit.record("admin.user_search", detail={"results": len(results)})
         db.session.commit()
     staff = db.session.scalars(select(User).join(User.role_links).where(
@@ -101,6 +166,7 @@ def users():
 
 @bp.route("/usuarios/<int:user_id>", methods=["GET", "POST"])
 @roles_required("admin")
+@recent_password
 def user_detail(user_id: int):
     person = db.session.get(User, user_id) or abort(404)
     if request.method == "POST":
@@ -128,3 +194,41 @@ def user_detail(user_id: int):
 
     return render_template("admin/user_detail.html", person=person, roles=list(Role),
                            form=EmptyForm())
+
+
+@bp.post("/usuarios/<int:user_id>/verificacao/redefinir")
+@roles_required("admin")
+@recent_password
+def reset_second_factor(user_id: int):
+    """A staff member lost their phone and recovery codes: they enrol again at the next login."""
+    from portal.forms import EmptyForm
+    from portal.services import twofactor
+
+    person = db.session.get(User, user_id) or abort(404)
+    if EmptyForm().validate_on_submit():
+        twofactor.reset(person)
+        audit.record("admin.second_factor_reset", person)
+        db.session.commit()
+        flash(_("Verificação em duas etapas redefinida: a pessoa vai cadastrar o aplicativo de "
+                "novo no próximo acesso."), "success")
+    return redirect(url_for("admin.user_detail", user_id=person.id))
+
+
+@bp.get("/emails")
+@roles_required("admin")
+def outbox():
+    """Sent, pending and failed e-mails (newest first): admins see what left and what did not."""
+    from portal.models import OutboxMessage
+
+    state = request.args.get("situacao", "")
+    query = select(OutboxMessage).order_by(OutboxMessage.id.desc()).limit(200)
+    if state == "enviados":
+        query = query.where(OutboxMessage.sent_at.is_not(None))
+    elif state == "falhas":
+        query = query.where(OutboxMessage.sent_at.is_(None), OutboxMessage.attempts > 0)
+    elif state == "pendentes":
+        query = query.where(OutboxMessage.sent_at.is_(None))
+    messages = db.session.scalars(query).all()
+    audit.record("admin.outbox_viewed", detail={"rows": len(messages)})
+    db.session.commit()
+    return render_template("admin/outbox.html", messages=messages, state=state)

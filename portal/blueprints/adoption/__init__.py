@@ -7,7 +7,9 @@ documents, bars), ``applications`` (submit, review, hand-over), ``search`` (keys
 ``demo`` (demo data and the API-client hook). The API lives in ``portal.blueprints.api.listings``.
 """
 
+import click
 from flask import Blueprint
+from flask.cli import with_appcontext
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
@@ -34,7 +36,7 @@ def _init() -> None:
     from portal.blueprints.adoption import demo, services
     from portal.blueprints.adoption.lgpd import export_adoption
     from portal.blueprints.files import register_file_access
-    from portal.cli import register_api_client_hook, register_demo_seeder
+    from portal.cli import register_api_client_hook, register_command, register_demo_seeder
     from portal.services.lgpd import register_exporter
     from portal.templating import register_admin_link, register_nav
 
@@ -51,6 +53,19 @@ def _init() -> None:
     register_exporter("adocao", export_adoption)
     register_api_client_hook("ngo", _link_ngo_client)
     register_demo_seeder(demo.seed_adoption_demo)
+    register_command(_reindex_search)
+
+
+@click.command("adoption-reindex-search")
+@with_appcontext
+def _reindex_search() -> None:
+    """Recompute the free-text search words of every adoption listing."""
+    from portal.blueprints.adoption.search import refresh_search_text
+    from portal.extensions import db
+
+    count = refresh_search_text()
+    db.session.commit()
+    click.echo(f"{count} anúncios reindexados.")
 
 
 from portal.blueprints.adoption import manage, routes  # noqa: E402,F401

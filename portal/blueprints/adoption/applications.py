@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from flask import current_app, has_request_context, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
 
+from portal import urls
 from portal.blueprints.adoption.eligibility import (
     RuleResult,
     approval_blockers,
@@ -40,6 +40,7 @@ from portal.blueprints.adoption.term import TERM_VERSION
 from portal.extensions import db
 from portal.models import (
     AdoptionApplication,
+    Animal,
     ApplicationEvent,
     ApplicationStatus,
     Listing,
@@ -136,13 +137,7 @@ class Answers:
                 "caretaker": self.caretaker.strip(), "holidays": self.holidays.strip()}
 
 
-def absolute_url(endpoint: str, **values: Any) -> str:
-    """A link for an e-mail: PUBLIC_BASE_URL when configured, else the current request's host."""
-    base = current_app.config.get("PUBLIC_BASE_URL")
-    if base or not has_request_context():
-        with current_app.test_request_context(base_url=base or "http://localhost"):
-            return url_for(endpoint, _external=True, **values)
-    return url_for(endpoint, _external=True, **values)
+absolute_url = urls.absolute_url  # links in e-mails (PUBLIC_BASE_URL, never the Host header)
 
 
 def _event(application: AdoptionApplication, to_status: str, actor: User | None,
@@ -278,7 +273,8 @@ def approve_application(profile: Profile, application: AdoptionApplication, revi
     if listing.state != ListingState.PUBLISHED:
         raise AdoptionError(_("O animal não está disponível: outro pedido já foi aprovado ou o "
                               "anúncio foi retirado."), "listing", "not_available")
-    blockers = approval_blockers(check_eligibility(profile, application.applicant, listing, on))
+    blockers = approval_blockers(check_eligibility(profile, application.applicant, listing, on,
+                                                  reviewer=True))
     if blockers:
         raise NotEligible(blockers)
     # Reserve with a conditional UPDATE, not by setting the attribute: two reviewers approving
@@ -462,9 +458,13 @@ def adoption_fee(profile: Profile, listing: Listing, on: date) -> tuple[int, lis
 
 
 def _register_animal(profile: Profile, application: AdoptionApplication, reviewer: User,
-                     health: HealthRecord, on: date) -> str:
+                     health: HealthRecord, on: date) -> Animal:
     """Issue the adopter's RGA, or transfer the animal's existing one (VV 28 §1; GRU 88 §2;
-    GRU 18 §1). Raises InvalidData with the RGA domain's problems on the hand-over's fields."""
+    GRU 18 §1). The listing's vaccination (when, and who: the NGO or the CCZ) and its cover photo
+    go into the RGA; the NGO / CCZ vouches for the vaccination, so the RGA waits for no proof
+    check and is never a late registration (issue 8). Raises InvalidData with the RGA domain's
+    problems on the hand-over's fields."""
+    from portal.blueprints.animals import provisional
     from portal.blueprints.animals import services as rga
 
     listing, adopter = application.listing, application.applicant
@@ -490,12 +490,19 @@ def _register_animal(profile: Profile, application: AdoptionApplication, reviewe
                                     birth_date=listing.birth_date,
                                     birth_date_estimated=listing.birth_date_estimated,
                                     breed=listing.breed or "SRD", color=listing.color,
-                                    size=listing.size, sterilized=listing.sterilized))
+                                    size=listing.size, sterilized=listing.sterilized,
+                                    photo=provisional.copy_photo(listing.cover, adopter.id)))
             listing.animal = animal
+        if animal.photo is None and listing.cover is not None:
+            animal.photo = provisional.copy_photo(listing.cover, adopter.id)
+        provisional.vouch_at_handover(
+            animal, applied_on=listing.vaccinated_on if listing.vaccinated else None,
+            vouched_by=listing.owner_name, at_ccz=listing.is_ccz, recorded_by=reviewer,
+            profile=profile, today=on)
     except rga.AnimalError as err:
         raise InvalidData([(_RGA_FIELDS.get(e.field or "", "rga"), e.code, e.message)
                            for e in err.errors]) from err
-    return animal.rga
+    return animal
 
 
 def complete_adoption(profile: Profile, application: AdoptionApplication, reviewer: User,
@@ -520,12 +527,17 @@ def complete_adoption(profile: Profile, application: AdoptionApplication, review
     problems = delivery_problems(profile, listing)
     if problems:
         raise DeliveryRefused(problems)
-    blockers = approval_blockers(check_eligibility(profile, application.applicant, listing, on))
+    blockers = approval_blockers(check_eligibility(profile, application.applicant, listing, on,
+                                                  reviewer=True))
     if blockers:
         raise NotEligible(blockers)
 
-    application.rga_number = _register_animal(profile, application, reviewer, health, on)
+    from portal.blueprints.animals import provisional
+
+    animal = _register_animal(profile, application, reviewer, health, on)
+    application.rga_number = animal.rga
     fee = adoption_fee(profile, listing, on)
+    item = None
     if fee is not None:
         amount, breakdown = fee
         item = create_payment_item(
@@ -534,6 +546,10 @@ def complete_adoption(profile: Profile, application: AdoptionApplication, review
             payer=application.applicant, subject_type="adoption_application",
             subject_id=application.id, breakdown=breakdown)
         application.payment_item_id = item.id
+    # Issue 8: the hand-over's RGA waits only for the adoption fee (none: definitive at once; the
+    # adoption e-mail below already tells the adopter, so no second one now)
+    provisional.attach_fee(animal, item)
+    provisional.refresh(animal, notify=False)
     application.completed_at = utcnow()
     application.completed_by_id = reviewer.id
     _event(application, ApplicationStatus.COMPLETED, reviewer)

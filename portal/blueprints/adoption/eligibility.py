@@ -166,75 +166,96 @@ def _best_document(person: User, kind: str) -> ApplicantDocument | None:
 
 
 def _document_result(profile: Profile, rule: str, doc: ApplicantDocument | None,
-                     missing: str, what: str) -> RuleResult:
+                     missing: str, what: str, reviewer: bool = False) -> RuleResult:
     if doc is None:
         return _result(profile, rule, NEEDS_DOCUMENT, missing, action="documents")
     if doc.status == DocumentStatus.REFUSED:
         return _result(profile, rule, NEEDS_DOCUMENT,
+                       _("%(what)s foi recusado: %(reason)s A pessoa precisa enviar outro.",
+                         what=what, reason=doc.refusal_reason or "") if reviewer else
                        _("%(what)s foi recusado: %(reason)s Envie outro documento.",
                          what=what, reason=doc.refusal_reason or ""), action="documents")
     if doc.status == DocumentStatus.PENDING:
         return _result(profile, rule, NEEDS_DOCUMENT,
+                       _("%(what)s enviado; confira-o nos documentos do pedido.", what=what)
+                       if reviewer else
                        _("%(what)s enviado; aguarda a conferência de quem analisa o pedido.",
                          what=what), awaiting_review=True)
     return _result(profile, rule, PASS, _("%(what)s aceito.", what=what))
 
 
-def _check_adult(profile: Profile, person: User, on: date) -> RuleResult:
+def _check_adult(profile: Profile, person: User, on: date, reviewer: bool) -> RuleResult:
     min_age = profile.adoption.min_adopter_age or PORTAL_MIN_ADOPTER_AGE  # VV 28 §2
     if person.birth_date is None:
         return _result(profile, "adult", NEEDS_DOCUMENT,
+                       _("O cadastro da pessoa não tem data de nascimento.") if reviewer else
                        _("Informe sua data de nascimento no seu cadastro."), action="account")
     age = _age_on(person.birth_date, on)
     if age < min_age:
         return _result(profile, "adult", FAIL,
+                       _("Só maiores de %(min)d anos podem adotar; pelo cadastro, a pessoa tem "
+                         "%(age)d anos.", min=min_age, age=age) if reviewer else
                        _("Só maiores de %(min)d anos podem adotar; pelo cadastro, você tem "
                          "%(age)d anos.", min=min_age, age=age))
-    return _result(profile, "adult", PASS, _("Você tem %(min)d anos ou mais.", min=min_age))
+    return _result(profile, "adult", PASS,
+                   _("A pessoa tem %(min)d anos ou mais.", min=min_age) if reviewer else
+                   _("Você tem %(min)d anos ou mais.", min=min_age))
 
 
-def _check_identity(profile: Profile, person: User) -> RuleResult:
+def _check_identity(profile: Profile, person: User, reviewer: bool) -> RuleResult:
     # VV 28 §2: "apresentação de CPF e identidade". The CPF's check digits are verified here; the
     # identity document is a photo or PDF that the reviewer compares with the account.
     if not person.cpf or clean_cpf(person.cpf) is None:
         return _result(profile, "identity", FAIL,
+                       _("O cadastro da pessoa não tem um CPF válido.") if reviewer else
                        _("Seu cadastro não tem um CPF válido. Procure o CCZ para corrigir."),
                        action="account")
     doc = _best_document(person, DocumentKind.IDENTITY)
     return _document_result(
         profile, "identity", doc,
+        _("CPF válido. A pessoa ainda não enviou um documento de identidade com foto.")
+        if reviewer else
         _("CPF válido. Falta enviar um documento de identidade com foto (RG ou CNH)."),
-        _("Documento de identidade"))
+        _("Documento de identidade"), reviewer)
 
 
-def _check_proof_of_address(profile: Profile, person: User, on: date) -> RuleResult:
+def _check_proof_of_address(profile: Profile, person: User, on: date,
+                            reviewer: bool) -> RuleResult:
     doc = _best_document(person, DocumentKind.PROOF_OF_ADDRESS)
     if doc is not None and doc.status != DocumentStatus.REFUSED:
         issued = doc.issued_on
         if issued is None or on - issued > timedelta(days=PROOF_OF_ADDRESS_MAX_AGE_DAYS):
             # VV 28 §2 "comprovante de endereço atualizado": issued within the last 90 days.
+            day = issued.strftime("%d/%m/%Y") if issued else "?"
             return _result(profile, "proof_of_address", FAIL,
                            _("O comprovante de endereço foi emitido em %(day)s, há mais de "
+                             "%(max)d dias; a pessoa precisa enviar um mais recente.", day=day,
+                             max=PROOF_OF_ADDRESS_MAX_AGE_DAYS) if reviewer else
+                           _("O comprovante de endereço foi emitido em %(day)s, há mais de "
                              "%(max)d dias. Envie um comprovante emitido nos últimos %(max)d dias.",
-                             day=issued.strftime("%d/%m/%Y") if issued else "?",
-                             max=PROOF_OF_ADDRESS_MAX_AGE_DAYS), action="documents")
+                             day=day, max=PROOF_OF_ADDRESS_MAX_AGE_DAYS), action="documents")
         if issued > on:
             return _result(profile, "proof_of_address", FAIL,
+                           _("A data de emissão do comprovante de endereço está no futuro.")
+                           if reviewer else
                            _("A data de emissão do comprovante de endereço está no futuro. "
                              "Envie o documento de novo com a data correta."), action="documents")
     return _document_result(
         profile, "proof_of_address", doc,
+        _("A pessoa ainda não enviou um comprovante de endereço emitido nos últimos %(max)d "
+          "dias.", max=PROOF_OF_ADDRESS_MAX_AGE_DAYS) if reviewer else
         _("Falta enviar um comprovante de endereço emitido nos últimos %(max)d dias (conta de "
           "luz, água, telefone…).", max=PROOF_OF_ADDRESS_MAX_AGE_DAYS),
-        _("Comprovante de endereço"))
+        _("Comprovante de endereço"), reviewer)
 
 
-def _check_proof_of_income(profile: Profile, person: User) -> RuleResult:
+def _check_proof_of_income(profile: Profile, person: User, reviewer: bool) -> RuleResult:
     doc = _best_document(person, DocumentKind.PROOF_OF_INCOME)
     return _document_result(
         profile, "proof_of_income", doc,
+        _("A pessoa ainda não enviou um comprovante de renda.") if reviewer else
         _("Falta enviar um comprovante de renda (holerite, extrato de benefício, declaração…)."),
-        _("Comprovante de renda"))
+        _("Comprovante de renda"), reviewer)
 
 
 def active_bars(cpf: str | None) -> list[PersonBar]:
@@ -246,16 +267,19 @@ def active_bars(cpf: str | None) -> list[PersonBar]:
         .order_by(PersonBar.id)))
 
 
-def _check_bars(profile: Profile, person: User, listing: Listing) -> list[RuleResult]:
+def _check_bars(profile: Profile, person: User, listing: Listing,
+                reviewer: bool) -> list[RuleResult]:
     bars = active_bars(person.cpf)
-    contact = _("Se acredita que há um engano, procure o CCZ.")
+    contact = "" if reviewer else _("Se acredita que há um engano, procure o CCZ.")
     results = []
 
     # VV 23 V: the person signed a term never again to keep animals under their care.
     if any(b.kind == BarKind.COMMITMENT_NEVER_KEEP for b in bars):
         results.append(_result(profile, "bar_commitment", FAIL,
-                               _("Consta um termo de compromisso assinado por você de não mais ter "
-                                 "animais sob sua guarda. ") + contact))
+                               (_("Consta um termo de compromisso assinado pela pessoa de não "
+                                  "mais ter animais sob sua guarda.") if reviewer else
+                                _("Consta um termo de compromisso assinado por você de não mais "
+                                  "ter animais sob sua guarda. ") + contact)))
     else:
         results.append(_result(profile, "bar_commitment", PASS,
                                _("Não há termo de compromisso de não ter animais.")))
@@ -263,7 +287,8 @@ def _check_bars(profile: Profile, person: User, listing: Listing) -> list[RuleRe
     # VV 23 III b; BJP 30 §ú: loss of possession after repeated maus-tratos.
     if any(b.kind == BarKind.LOST_POSSESSION_MALTREATMENT for b in bars):
         results.append(_result(profile, "bar_maltreatment", FAIL,
-                               _("Consta perda da posse de animal por maus-tratos. ") + contact))
+                               (_("Consta perda da posse de animal por maus-tratos. ")
+                                + contact).strip()))
     else:
         results.append(_result(profile, "bar_maltreatment", PASS,
                                _("Não há perda de posse de animal por maus-tratos.")))
@@ -277,15 +302,19 @@ def _check_bars(profile: Profile, person: User, listing: Listing) -> list[RuleRe
         for b in bars)
     if this_animal:
         results.append(_result(profile, "bar_apprehension", FAIL,
+                               _("A pessoa deu causa à apreensão definitiva deste animal; a posse "
+                                 "dele não pode voltar a ela.") if reviewer else
                                _("Você deu causa à apreensão definitiva deste animal; a posse dele "
                                  "não pode voltar a você. Você pode adotar outro animal.")))
     else:
         results.append(_result(profile, "bar_apprehension", PASS,
-                               _("Você não deu causa à apreensão deste animal.")))
+                               _("A pessoa não deu causa à apreensão deste animal.") if reviewer
+                               else _("Você não deu causa à apreensão deste animal.")))
     return results
 
 
-def _check_household(profile: Profile, person: User, listing: Listing, on: date) -> RuleResult:
+def _check_household(profile: Profile, person: User, listing: Listing, on: date,
+                     reviewer: bool) -> RuleResult:
     """DOMAIN §4: the residence must stay within the limit with the adopted animal counted.
 
     The law counts only animals older than its threshold (GRU 37 "idade superior a 120 dias";
@@ -331,15 +360,20 @@ def _check_household(profile: Profile, person: User, listing: Listing, on: date)
     except AnimalError:  # no usable address: the residence cannot be counted yet
         return RuleResult(rule="household_limit", status=NEEDS_DOCUMENT, article=article,
                           in_local_law=True, action="account",
-                          message=_("Complete seu endereço (CEP, logradouro e número) no seu "
-                                    "cadastro: é onde o animal vai morar e onde contamos os "
-                                    "animais da residência."))
+                          message=_("O cadastro da pessoa não tem endereço completo; os animais "
+                                    "da residência não podem ser contados.") if reviewer else
+                          _("Complete seu endereço (CEP, logradouro e número) no seu "
+                            "cadastro: é onde o animal vai morar e onde contamos os "
+                            "animais da residência."))
     return RuleResult(rule="household_limit", status=PASS, article=article, in_local_law=True,
-                      message=_("Com este animal, sua residência continua dentro do limite de "
-                                "%(limit)d cães e gatos.", limit=profile.household.limit))
+                      message=_("Com este animal, a residência da pessoa continua dentro do "
+                                "limite de %(limit)d cães e gatos.", limit=profile.household.limit)
+                      if reviewer else
+                      _("Com este animal, sua residência continua dentro do limite de "
+                        "%(limit)d cães e gatos.", limit=profile.household.limit))
 
 
-def _check_term(profile: Profile, person: User, listing: Listing) -> RuleResult:
+def _check_term(profile: Profile, person: User, listing: Listing, reviewer: bool) -> RuleResult:
     accepted = db.session.scalar(
         select(AdoptionApplication.id).where(
             AdoptionApplication.applicant_id == person.id,
@@ -349,26 +383,30 @@ def _check_term(profile: Profile, person: User, listing: Listing) -> RuleResult:
         .limit(1))
     if accepted is not None:
         return _result(profile, "adoption_term", PASS,
+                       _("A pessoa aceitou o Termo de Compromisso de Adoção.") if reviewer else
                        _("Você aceitou o Termo de Compromisso de Adoção."))
     return _result(profile, "adoption_term", NEEDS_DOCUMENT,
-                   _("Leia e aceite o Termo de Compromisso de Adoção ao enviar o pedido."))
+                   _("A pessoa ainda não aceitou o Termo de Compromisso de Adoção.") if reviewer
+                   else _("Leia e aceite o Termo de Compromisso de Adoção ao enviar o pedido."))
 
 
 def check_eligibility(profile: Profile, person: User, listing: Listing,
-                      on: date) -> list[RuleResult]:
+                      on: date, *, reviewer: bool = False) -> list[RuleResult]:
     """Every adoption rule for ``person`` adopting ``listing`` on ``on``, one result per rule.
 
     Order: age, CPF/identity, proof of address, proof of income, the three bars, household limit,
-    term. Never raises for a rule outcome; reads only (no flush).
+    term. Never raises for a rule outcome; reads only (no flush). ``reviewer`` words the messages
+    for the NGO or CCZ staff reviewing the application ("A pessoa tem…") instead of for the
+    applicant ("Você tem…").
     """
     return [
-        _check_adult(profile, person, on),
-        _check_identity(profile, person),
-        _check_proof_of_address(profile, person, on),
-        _check_proof_of_income(profile, person),
-        *_check_bars(profile, person, listing),
-        _check_household(profile, person, listing, on),
-        _check_term(profile, person, listing),
+        _check_adult(profile, person, on, reviewer),
+        _check_identity(profile, person, reviewer),
+        _check_proof_of_address(profile, person, on, reviewer),
+        _check_proof_of_income(profile, person, reviewer),
+        *_check_bars(profile, person, listing, reviewer),
+        _check_household(profile, person, listing, on, reviewer),
+        _check_term(profile, person, listing, reviewer),
     ]
 
 

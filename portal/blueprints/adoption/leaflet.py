@@ -28,6 +28,7 @@ class LeafletSection:
     paragraphs: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
     article: str = "VV 28 §3"
+    key: str = ""  # "report": where to report maus-tratos (the page adds the portal's form link)
 
 
 def _fmt(day: date) -> str:
@@ -123,13 +124,33 @@ def leaflet_sections(application: AdoptionApplication | None = None,
               "infecções do útero e problemas de próstata."),
         ], article="VV 28 §3 IV"),
         LeafletSection(_("Onde denunciar maus-tratos"), [], [
+            # The portal's own form is named only once it exists (nothing promised that does not).
             _("Centro de Controle de Zoonoses de %(city)s, pessoalmente ou pelo portal "
               "(\"Denunciar maus-tratos\"), com fotos e, se quiser, sem se identificar.",
+              city=profile.municipality) if "reports.new" in current_app.view_functions else
+            _("Centro de Controle de Zoonoses de %(city)s, pessoalmente.",
               city=profile.municipality),
             _("Em flagrante de agressão: Polícia Militar, telefone 190."),
             _("Delegacia de Polícia (crime da Lei 9.605/1998) ou o Ministério Público."),
-        ], article="VV 28 §3 V"),
+        ], article="VV 28 §3 V", key="report"),
     ]
+
+
+def cites_own_law() -> bool:
+    """VV 28 §3 is Vila Velha's law: only there is the leaflet "required by law" and its sections
+    cited; elsewhere it is the adoption programme's own guidance (issue 8: a Guarulhos portal
+    must not cite Vila Velha)."""
+    return current_app.extensions["portal_profile"].law_key == "VV"
+
+
+def leaflet_footer() -> str:
+    """The leaflet's last line: on what authority it is handed out, for this portal's profile."""
+    profile = current_app.extensions["portal_profile"]
+    if cites_own_law():
+        return _("Conteúdo exigido pela %(law)s, art. 28 §3, entregue a todo adotante pelo "
+                 "programa de adoção.", law=profile.law_title)
+    return _("Orientações do programa de adoção do CCZ de %(city)s, entregues a todo adotante.",
+             city=profile.municipality)
 
 
 def leaflet_pdf(application: AdoptionApplication | None = None, on: date | None = None) -> bytes:
@@ -170,8 +191,7 @@ def leaflet_pdf(application: AdoptionApplication | None = None, on: date | None 
                 bulletType="bullet", start="•", leftIndent=12))
         story.append(KeepTogether(block))
     story.append(Spacer(1, 6 * mm))
-    story.append(Paragraph(_("Conteúdo exigido pela Lei de Vila Velha, art. 28 §3, entregue a "
-                             "todo adotante pelo programa de adoção."), styles["Italic"]))
+    story.append(Paragraph(_escape(leaflet_footer()), styles["Italic"]))
     doc.build(story)
     return buffer.getvalue()
 

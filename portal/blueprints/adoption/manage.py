@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from portal.access import STAFF, roles_required, staff_required
+from portal.blueprints.auth.freshness import recent_password
 from portal.blueprints.adoption import applications as apps
 from portal.blueprints.adoption import bp
 from portal.blueprints.adoption import services as svc
@@ -251,11 +252,13 @@ def listing_state(listing_id: int):
 def _render_review(application: AdoptionApplication, problems: list[str] | None = None,
                    info_form: InfoRequestForm | None = None, refuse_form: ReasonForm | None = None,
                    status: int = 200):  # type: ignore[no-untyped-def]
-    results = (check_eligibility(profile(), application.applicant, application.listing, today())
+    results = (check_eligibility(profile(), application.applicant, application.listing, today(),
+                                 reviewer=True)
                if application.is_open else [])
     return render_template(
         "adoption/review.html", application=application, results=results,
-        documents=svc.documents_of(application.applicant), problems=problems or [],
+        documents=svc.application_documents(application, current_user),
+        problems=problems or [],
         info_form=info_form or InfoRequestForm(), refuse_form=refuse_form or ReasonForm(),
         approve_form=StateForm(), doc_form=DocumentReviewForm()), status
 
@@ -326,7 +329,7 @@ def refuse(application_id: int):
 def review_document(application_id: int, document_id: int):
     application = _managed_application(application_id)
     doc = db.session.get(ApplicantDocument, document_id)
-    if doc is None or doc.person_id != application.applicant_id:
+    if doc is None or doc not in svc.application_documents(application, current_user):
         abort(404)
     form = DocumentReviewForm()
     if not form.validate_on_submit():
@@ -424,6 +427,7 @@ def organization_member(organization_id: int):
 
 @bp.post("/gestao/ongs/<int:organization_id>/aprovar")
 @staff_required
+@recent_password
 def organization_approve(organization_id: int):
     org = db.session.get(Organization, organization_id) or abort(404)
     if StateForm().validate_on_submit():

@@ -35,7 +35,12 @@ from portal.blueprints.adoption.forms import (
     DocumentForm,
     OrganizationForm,
 )
-from portal.blueprints.adoption.leaflet import leaflet_pdf, leaflet_sections
+from portal.blueprints.adoption.leaflet import (
+    cites_own_law,
+    leaflet_footer,
+    leaflet_pdf,
+    leaflet_sections,
+)
 from portal.blueprints.adoption.search import (
     SearchError,
     SearchFilters,
@@ -335,7 +340,8 @@ def leaflet(application_id: int):
     """VV 28 §3: the adopter's leaflet, with the adopted animal's own dates."""
     application = _leaflet_application(application_id)
     return render_template("adoption/leaflet.html", application=application,
-                           sections=leaflet_sections(application, today()))
+                           sections=leaflet_sections(application, today()),
+                           cites_law=cites_own_law(), footer=leaflet_footer())
 
 
 @bp.get("/minhas/<int:application_id>/folheto.pdf")
@@ -352,7 +358,8 @@ def leaflet_download(application_id: int):
 def leaflet_general():
     """The same leaflet for anyone thinking of adopting (no personal data)."""
     return render_template("adoption/leaflet.html", application=None,
-                           sections=leaflet_sections(None, today()))
+                           sections=leaflet_sections(None, today()),
+                           cites_law=cites_own_law(), footer=leaflet_footer())
 
 
 @bp.get("/folheto.pdf")

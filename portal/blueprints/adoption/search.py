@@ -7,6 +7,13 @@ with 100 000 listings.
 
 The same :class:`SearchFilters` serve the web page and ``GET /api/v1/listings``; every filter is a
 query-string parameter, so a search can be shared as a link.
+
+The free-text box (``q``) is read the way a person writes: words that name a species ("gatos",
+"cão", "cachorro"), a sex ("fêmea"), a size ("pequeno") or a puppy ("filhote") become those filters
+(so "cachorro" finds dogs, not a cat whose story mentions dogs); every other word must appear in
+the listing's name, colour, breed, neighbourhood or story (``Listing.search_text``). PostgreSQL
+answers that with its Portuguese full-text index (stemmed prefixes: "pretos" finds "preta");
+SQLite, which has no such index here, with a LIKE on a crude stem of each word.
 """
 
 from __future__ import annotations
@@ -18,13 +25,23 @@ from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime
 
 from flask_babel import gettext as _
-from sqlalchemy import Select, func, or_, select, tuple_
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    and_,
+    func,
+    literal_column,
+    select,
+    tuple_,
+    update,
+)
 from sqlalchemy.orm import selectinload
 
 from portal.blueprints.adoption.services import SEXES, SIZES, SPECIES, district_key
 from portal.extensions import db
 from portal.models import Listing, ListingState, Organization, OrganizationStatus
 from portal.services.dates import add_months
+from portal.services.identity import _fold as fold_words
 
 PAGE_SIZE = 24
 # Counting stops here: "more than 1 000" is as useful to a visitor as the exact number, and an
@@ -135,6 +152,92 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
                                       "página."), "invalid_cursor") from err
 
 
+# Folded words (no accents, lower case) that stand for a filter rather than for text to find.
+_SPECIES_WORDS = {
+    "dog": ("cao", "caes", "caozinho", "caezinhos", "cachorro", "cachorros", "cachorrinho",
+            "cachorrinhos", "cachorra", "cachorras", "cachorrinha", "cadela", "cadelas",
+            "cadelinha", "canino", "caninos", "cachorrao"),
+    "cat": ("gato", "gatos", "gatinho", "gatinhos", "gata", "gatas", "gatinha", "gatinhas",
+            "felino", "felinos", "felina", "felinas", "bichano", "bichanos"),
+}
+_SEX_WORDS = {
+    "male": ("macho", "machos", "machinho"),
+    "female": ("femea", "femeas", "femeazinha", "cadela", "cadelas", "cadelinha", "gata", "gatas",
+               "gatinha", "gatinhas", "cachorra", "cachorras", "cachorrinha"),
+}
+_SIZE_WORDS = {
+    "small": ("pequeno", "pequena", "pequenos", "pequenas", "mini"),
+    "medium": ("medio", "media", "medios", "medias"),
+    "large": ("grande", "grandes", "grandao", "grandona"),
+}
+_PUPPY_WORDS = ("filhote", "filhotes", "filhotinho", "filhotinhos", "filhotinha", "bebe", "bebes")
+# Words that carry no meaning in a search ("gato de porte pequeno").
+_STOP_WORDS = frozenset((
+    "a", "as", "o", "os", "um", "uma", "uns", "umas", "de", "da", "das", "do", "dos", "e", "em",
+    "na", "nas", "no", "nos", "com", "para", "pra", "por", "que", "porte", "ou", "adocao",
+    "adotar", "animal", "animais"))
+
+
+def _lookup(table: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
+    return {word: value for value, words in table.items() for word in words}
+
+
+_SPECIES_BY_WORD = _lookup(_SPECIES_WORDS)
+_SEX_BY_WORD = _lookup(_SEX_WORDS)
+_SIZE_BY_WORD = _lookup(_SIZE_WORDS)
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    """What the free-text box asked for: filters recognised in it and the words left to find."""
+
+    species: str | None = None
+    sex: str | None = None
+    size: str | None = None
+    puppy: bool = False
+    words: tuple[str, ...] = ()
+
+
+def parse_query(q: str | None) -> ParsedQuery:
+    """Split a typed query into recognised filters and the (folded) words to look for."""
+    species = sex = size = None
+    puppy = False
+    words: list[str] = []
+    for word in fold_words(q or "").split():
+        known = False
+        if word in _SPECIES_BY_WORD:
+            species, known = _SPECIES_BY_WORD[word], True
+        if word in _SEX_BY_WORD:
+            sex, known = _SEX_BY_WORD[word], True
+        if word in _SIZE_BY_WORD:
+            size, known = _SIZE_BY_WORD[word], True
+        if word in _PUPPY_WORDS:
+            puppy = known = True
+        if not known and word not in _STOP_WORDS and word not in words:
+            words.append(word)
+    return ParsedQuery(species=species, sex=sex, size=size, puppy=puppy, words=tuple(words[:8]))
+
+
+def _sqlite_stem(word: str) -> str:
+    """A crude Portuguese stem for LIKE: "pretos", "preta" and "preto" all become "pret"."""
+    stem = word[:-1] if len(word) > 3 and word.endswith("s") else word
+    if len(stem) > 3 and stem[-1] in "aeo":
+        stem = stem[:-1]
+    return stem
+
+
+def _text_condition(words: tuple[str, ...]) -> ColumnElement[bool]:
+    """Every word must be found in the listing's folded text (prefix match, plurals tolerated)."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        config: ColumnElement[str] = literal_column("'portuguese'::regconfig")
+        # Folded words are [a-z0-9]+ only, so joining them cannot inject tsquery syntax.
+        query = " & ".join(f"{word}:*" for word in words)
+        # Same expression as the GIN index ix_listing_search_fts, so the planner can use it.
+        return func.to_tsvector(config, Listing.search_text).bool_op("@@")(
+            func.to_tsquery(config, query))
+    return and_(*(Listing.search_text.like(f"%{_sqlite_stem(word)}%") for word in words))
+
+
 def _filtered(filters: SearchFilters, on: date) -> Select:
     stmt = select(Listing).where(Listing.state == ListingState.PUBLISHED)
     if filters.species:
@@ -162,9 +265,17 @@ def _filtered(filters: SearchFilters, on: date) -> Select:
     if filters.district:
         stmt = stmt.where(Listing.district_key == district_key(filters.district))
     if filters.q:
-        needle = f"%{filters.q.lower()}%"
-        stmt = stmt.where(or_(func.lower(Listing.name).like(needle),
-                              Listing.district_key.like(f"%{district_key(filters.q)}%")))
+        parsed = parse_query(filters.q)
+        if parsed.species:
+            stmt = stmt.where(Listing.species == parsed.species)
+        if parsed.sex:
+            stmt = stmt.where(Listing.sex == parsed.sex)
+        if parsed.size:
+            stmt = stmt.where(Listing.size == parsed.size)
+        if parsed.puppy:  # under one year old
+            stmt = stmt.where(Listing.birth_date > add_months(on, -12))
+        if parsed.words:
+            stmt = stmt.where(_text_condition(parsed.words))
     return stmt
 
 
@@ -220,3 +331,25 @@ def known_districts(limit: int = 300) -> list[str]:
         .group_by(Listing.district_key).order_by(Listing.district_key).limit(limit))
     return [name for _key, name in rows]
 
+
+
+def refresh_search_text(batch: int = 1000) -> int:
+    """Recompute ``Listing.search_text`` for every listing (after a deployment adds the column,
+    or changes how text is folded). Returns how many listings were updated; flushes only."""
+    from portal.models.adoption import listing_search_text
+
+    count = 0
+    last_id = 0
+    while True:
+        rows = db.session.execute(
+            select(Listing.id, Listing.name, Listing.color, Listing.breed, Listing.district,
+                   Listing.story).where(Listing.id > last_id).order_by(Listing.id).limit(batch)
+        ).all()
+        if not rows:
+            return count
+        for ident, name, color, breed, district, story in rows:
+            db.session.execute(update(Listing).where(Listing.id == ident).values(
+                search_text=listing_search_text(name, color, breed, district, story)))
+            count += 1
+        last_id = rows[-1][0]
+        db.session.flush()

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from typing import IO, Any
-from zoneinfo import ZoneInfo
 
-from flask import current_app
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, or_, select
@@ -40,6 +38,7 @@ from portal.models import (
 from portal.models.adoption import OPEN_APPLICATION_STATUSES
 from portal.models.base import utcnow
 from portal.services import audit
+from portal.services.clock import local_today  # noqa: F401  (re-exported)
 from portal.services.dates import add_months
 from portal.services.identity import _fold as fold_words  # the shared address-word normaliser
 from portal.services.identity import clean_cep, clean_cnpj, clean_cpf
@@ -77,10 +76,7 @@ MANUAL_TRANSITIONS: dict[str, frozenset[str]] = {
 }
 
 
-def local_today() -> date:
-    """Today in the municipality: the law's dates (90-day proof, age) are local dates."""
-    profile = current_app.extensions["portal_profile"]
-    return datetime.now(ZoneInfo(profile.timezone)).date()
+# local_today (the law's dates — 90-day proof, age — are local) is portal.services.clock's.
 
 
 class AdoptionError(Exception):
@@ -191,24 +187,24 @@ def refuse_organization(org: Organization, staff: User, reason: str) -> Organiza
 
 
 def link_api_client(client: ApiClient) -> Organization:
-    """``create-api-client --kind ngo --name X``: link the NGO named X, or create it approved.
+    """``create-api-client --kind ngo --name X``: link the approved NGO named X, or create one.
 
     Staff create the token, so an organisation made here is approved at once; its CNPJ can be
-    filled in later by staff.
+    filled in later by staff. Only an already approved NGO is ever linked: a pending or refused
+    registration of the same name keeps its state, and its requester gets no role from a token
+    (approving is a staff decision with its own review, :func:`approve_organization`).
     """
     name = client.name.strip()
     org = db.session.scalar(
         select(Organization).where(
             (func.lower(Organization.legal_name) == name.lower())
-            | (func.lower(Organization.trade_name) == name.lower()))
+            | (func.lower(Organization.trade_name) == name.lower()),
+            Organization.status == OrganizationStatus.APPROVED)
         .order_by(Organization.id).limit(1))
     if org is None:
         org = Organization(legal_name=name, responsible_name=name,
                            status=OrganizationStatus.APPROVED, reviewed_at=utcnow())
         db.session.add(org)
-    elif org.status != OrganizationStatus.APPROVED:
-        org.status = OrganizationStatus.APPROVED
-        org.reviewed_at = utcnow()
     org.api_client = client
     if client.user_id is not None and all(m.user_id != client.user_id for m in org.members):
         org.members.append(OrganizationMember(user_id=client.user_id))
@@ -673,7 +669,12 @@ def upload_document(person: User, kind: str, stream: IO[bytes], filename: str | 
 
 
 def may_review_documents_of(user: User, person: User) -> bool:
-    """Staff, or a member of an NGO with an application from ``person`` to one of its listings."""
+    """Staff, or a member of an NGO to which ``person`` has an application still open.
+
+    An NGO sees an applicant's proofs only while it has something to decide: once the application
+    is cancelled, refused or completed, neither the proofs it saw nor any uploaded later (for
+    another NGO's animal, say) open for it any more.
+    """
     if user.is_staff:
         return True
     org_ids = [o.id for o in organizations_of(user)]
@@ -682,14 +683,30 @@ def may_review_documents_of(user: User, person: User) -> bool:
     return db.session.scalar(
         select(AdoptionApplication.id).join(Listing)
         .where(AdoptionApplication.applicant_id == person.id,
+               AdoptionApplication.status.in_(OPEN_APPLICATION_STATUSES),
                Listing.organization_id.in_(org_ids)).limit(1)) is not None
 
 
+def application_documents(application: AdoptionApplication, user: User) -> list[ApplicantDocument]:
+    """The proofs attached to ``application`` as ``user`` may see them on the review page.
+
+    The applicant's proofs are shared by all their applications ("envie uma vez"), so an open
+    application carries all of them; a closed one carries none for an NGO (staff keep access).
+    """
+    if not (application.is_open or user.is_staff):
+        return []
+    return documents_of(application.applicant)
+
+
 def document_file_rule(user: User, stored: StoredFile) -> bool:
-    """``register_file_access`` rule: the reviewing NGO opens the proofs of its own applicants."""
+    """``register_file_access`` rule: an NGO opens the adoption proofs of a person only while that
+    person's application to it is open; any other file of the person stays closed to it."""
+    if stored.purpose != DOCUMENT_PURPOSE:
+        return False
     doc = db.session.scalar(select(ApplicantDocument).where(
         ApplicantDocument.stored_file_id == stored.id))
-    return doc is not None and may_review_documents_of(user, doc.person)
+    return (doc is not None and doc.person_id == stored.owner_id
+            and may_review_documents_of(user, doc.person))
 
 
 def review_document(doc: ApplicantDocument, reviewer: User, accept: bool,

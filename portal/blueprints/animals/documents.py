@@ -72,10 +72,12 @@ def _birth(animal: Animal) -> str:
 
 
 def _status_note(animal: Animal) -> str | None:
-    if animal.status == "pending":
-        return _("PENDENTE: aguardando vacinação antirrábica no CCZ")
     if animal.status == "closed":
         return _("RGA ENCERRADO (baixa)")
+    if animal.status == "pending":
+        return _("PROVISÓRIO – PENDENTE: aguardando vacinação antirrábica no CCZ")
+    if animal.provisional:  # issue 8: until the fee is settled and the rabies proof checked
+        return _("PROVISÓRIO – aguardando pagamento e conferência pelo CCZ")
     return None
 
 
@@ -95,6 +97,9 @@ def card_pdf(animal: Animal, profile: Profile, public_url: str, issued_on: date,
     c.setFillColor(colors.white)
     c.setFont("Helvetica-Bold", 6.5)
     c.drawString(margin, height - 4 * mm, _("REGISTRO GERAL DO ANIMAL – RGA"))
+    if animal.provisional and animal.status != "closed":
+        # issue 8: seen at a glance, not only in the small print at the bottom
+        c.drawRightString(width - margin, height - 4 * mm, _("PROVISÓRIO"))
     c.setFont("Helvetica", 5.5)
     c.drawString(margin, height - 7.3 * mm,
                  _clip(c, _("CCZ – Prefeitura de %(city)s/%(uf)s", city=profile.municipality,

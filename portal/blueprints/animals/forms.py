@@ -207,6 +207,14 @@ class StaffVaccinationForm(VaccinationFieldsMixin, FlaskForm):
         return self.require_record() and ok
 
 
+class ProofRefusalForm(FlaskForm):
+    """Staff refuse an owner's vaccination record (issue 8): the reason goes to the owner."""
+
+    reason = StringField(_l("Motivo da recusa"), validators=[
+        DataRequired(_l("Informe o motivo da recusa: ele é enviado ao proprietário.")),
+        Length(max=500)], render_kw={"placeholder": _l("Ex.: CRMV não encontrado; vacina vencida")})
+
+
 class StaffSearchForm(FlaskForm):
     kind = SelectField(_l("Buscar por"), choices=[
         ("rga", _l("Número do RGA")), ("microchip", _l("Microchip")),

@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.datastructures import MultiDict
 
 from portal.access import public, signed_in
-from portal.blueprints.animals import bp, documents, services
+from portal.blueprints.animals import bp, documents, provisional, services
 from portal.blueprints.animals.forms import (
     AddressStepForm,
     AnimalStepForm,
@@ -46,7 +46,8 @@ from portal.forms import EmptyForm
 from portal.models import Animal, DocumentCopyRequest, OwnershipTransfer, StoredFile
 from portal.services.dates import add_months
 from portal.services.fees import price_list
-from portal.services.identity import mask_cpf
+from portal.services.identity import looks_like_cpf, mask_cpf
+from portal.services.todo import citizen_todo
 from portal.services.uploads import UploadError, file_path, store_image
 
 # ---------------------------------------------------------------------------------------------
@@ -379,6 +380,12 @@ def _step_review(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
         if registered.status == "pending":
             flash(_("Registro feito: RGA %(rga)s. Ele fica pendente até a vacinação antirrábica no "
                     "CCZ; leve o animal e este número.", rga=registered.rga), "success")
+        elif registered.provisional:
+            # issue 8: the number and the tag are valid now; the card says PROVISÓRIO until paid
+            # and checked
+            flash(_("Animal registrado: RGA %(rga)s. A plaqueta já pode ser feita; o registro fica "
+                    "provisório até o que falta, abaixo, ser resolvido.", rga=registered.rga),
+                  "success")
         else:
             flash(_("Animal registrado: RGA %(rga)s. Baixe a carteira e a plaqueta abaixo.",
                     rga=registered.rga), "success")
@@ -427,8 +434,7 @@ def _own_animal(rga: str) -> Animal:
 def my_animals():
     user = current_user._get_current_object()
     return render_template("animals/my_animals.html", animals=services.animals_of(user),
-                           incoming=services.pending_transfers_to(user),
-                           today=services.local_today())
+                           todo=citizen_todo(user), today=services.local_today())
 
 
 @bp.get("/animais/<rga>/")
@@ -441,7 +447,8 @@ def detail(rga: str):
                            renewal_due=services.renewal_due(animal, profile),
                            renewal_article=profile.registration.cite("yearly_renewal"),
                            current=services.current_vaccination(animal, today),
-                           fees=services.fees_of(animal), cancel_form=EmptyForm())
+                           fees=services.fees_of(animal), cancel_form=EmptyForm(),
+                           missing=provisional.missing(animal))
 
 
 def _pdf(data: bytes, name: str):  # type: ignore[no-untyped-def]
@@ -649,6 +656,11 @@ def death(rga: str):
 def public_lookup():
     """A box to type an RGA number; the header search also lands on the public page."""
     number = (request.args.get("numero") or "").strip()
+    if looks_like_cpf(number):
+        # A CPF is never an RGA: say so here instead of redirecting it into another URL.
+        from portal.blueprints.main.routes import cpf_query_page  # main imports animals.rga
+
+        return cpf_query_page()
     if number:
         return redirect(url_for("animals.public_rga", number=number))
     return render_template("animals/public_lookup.html")
@@ -659,6 +671,10 @@ def public_lookup():
 @limiter.limit("5/hour;20/day", methods=["POST"])
 def public_rga(number: str):
     """Confirms a registration and lets a finder write to the owner, who stays anonymous."""
+    if looks_like_cpf(number):
+        from portal.blueprints.main.routes import cpf_query_page
+
+        return cpf_query_page(400)  # not an RGA; and the page must not echo the CPF
     try:
         canonical = normalise_rga(number)
     except InvalidRgaNumber as err:
@@ -694,10 +710,11 @@ def public_rga(number: str):
 
         photo_url = file_url(animal.photo, "medium")
     return render_template("animals/public.html", animal=animal, form=form, photo_url=photo_url,
-                           status_label=services.status_label(animal.status))
+                           status_label=provisional.state_label(animal))
 
 
 @bp.app_context_processor
 def animal_labels() -> dict[str, Any]:
     return {"species_label": services.species_label, "sex_label": services.sex_label,
-            "size_label": services.size_label, "animal_status_label": services.status_label}
+            "size_label": services.size_label, "animal_status_label": services.status_label,
+            "rga_state_label": provisional.state_label, "rga_state_tag": provisional.state_tag}

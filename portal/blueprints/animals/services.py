@@ -12,7 +12,7 @@ Stable entry points other domains call (keep the signatures):
   or uses :func:`register_animal_for_adoption`);
 * :func:`transfer_animal` — move an animal that already has an RGA to a new owner;
 * :func:`household_count`, :func:`check_household_limit` — the limit of DOMAIN §4;
-* :func:`licensed_limit` — the hook where an active excess-animal licence raises the limit.
+* :func:`licensed_limit` — what a valid excess-animal licence allows (rule in the licences domain).
 
 Where an animal lives: ``Animal.residence_key`` is its owner's normalised address. When an owner's
 address changes, a ``before_flush`` hook (bottom of this module) moves their active and pending
@@ -23,26 +23,28 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from email_validator import EmailNotValidError, validate_email
-from flask import current_app, url_for
+from flask import current_app, has_request_context, url_for
 from flask_babel import gettext as _
 from sqlalchemy import event, func, inspect, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+from portal.blueprints.animals import provisional
 from portal.blueprints.animals.rga import InvalidRgaNumber, format_rga, normalise_rga
 from portal.extensions import db
 from portal.models import (
     Animal,
     AnimalStatus,
     ApiClient,
+    ContactSuggestion,
     CopyKind,
     CopyStatus,
     DocumentCopyRequest,
@@ -57,10 +59,14 @@ from portal.models import (
     Vaccination,
 )
 from portal.models.base import utcnow
+from portal.models.user import CONTACT_FIELDS
 from portal.profiles.schema import Profile
+from portal.services.clock import current_profile, local_today  # noqa: F401  (re-exported)
 from portal.services.dates import add_months, age_in_days
 from portal.services.identity import clean_cep, clean_cpf, mask_cpf, residence_key
+from portal.services.links import strip_links
 from portal.services.mail import send_email
+from portal.urls import absolute_url  # noqa: F401  (re-exported)
 
 SPECIES = ("dog", "cat")
 SEXES = ("male", "female")
@@ -121,10 +127,20 @@ class HouseholdLimitExceeded(AnimalError):
     a licence and the licences domain is installed, else None.
     """
 
-    def __init__(self, message: str, article: str, licence_url: str | None) -> None:
-        super().__init__("owner.address", "household_limit", message)
+    def __init__(self, message: str, article: str, licence_url: str | None,
+                 code: str = "household_limit") -> None:
+        super().__init__("owner.address", code, message)
         self.article = article
         self.licence_url = licence_url
+
+
+class LicenceNewAcquisition(HouseholdLimitExceeded):
+    """GRU 37 §1 III: while the residence's licence is valid no new dog or cat may be acquired
+    ("sob pena de cancelamento da licença"). Code ``licence_new_acquisition``; a refusal for the
+    licence's cap itself stays ``household_limit``."""
+
+    def __init__(self, message: str, article: str) -> None:
+        super().__init__(message, article, None, code="licence_new_acquisition")
 
 
 @dataclass
@@ -179,23 +195,8 @@ class OwnerData:
 # ---------------------------------------------------------------------------------------------
 
 
-def current_profile() -> Profile:
-    return current_app.extensions["portal_profile"]
-
-
-def local_today(profile: Profile | None = None) -> date:
-    """Today in the municipality's time zone (a registration at 22:00 in São Paulo is "today")."""
-    profile = profile or current_profile()
-    return datetime.now(ZoneInfo(profile.timezone)).date()
-
-
-def absolute_url(endpoint: str, **values: Any) -> str:
-    """An absolute URL for QR codes, e-mails and API answers: PUBLIC_BASE_URL when configured
-    (the address people outside reach), else the host of the current request."""
-    base = current_app.config.get("PUBLIC_BASE_URL")
-    if base:
-        return base.rstrip("/") + url_for(endpoint, **values)
-    return url_for(endpoint, _external=True, **values)
+# current_profile, local_today (portal.services.clock) and absolute_url (portal.urls) are
+# imported above and re-exported: callers use ``services.local_today()`` as before.
 
 
 def _clean(text: str | None) -> str | None:
@@ -304,25 +305,15 @@ def check_age(profile: Profile, birth_date: date | None, today: date, *,
 # Household limit (DOMAIN §4: GRU 37; BJP 17; CAB 31; CABO 33 §ú; VV 2 has none)
 # ---------------------------------------------------------------------------------------------
 
-LicensedLimitProvider = Callable[[Profile, str, date], "int | None"]
-_licensed_limit_provider: LicensedLimitProvider | None = None
-
-
-def set_licensed_limit_provider(provider: LicensedLimitProvider | None) -> None:
-    """Let the licences domain plug in :func:`licensed_limit` without editing this module."""
-    global _licensed_limit_provider
-    _licensed_limit_provider = provider
-
-
 def licensed_limit(profile: Profile, residence_key: str, on: date) -> int | None:
-    """The limit an active excess-animal licence grants this residence on ``on``, or None.
+    """The limit a valid excess-animal licence gives this residence on ``on``, or None without one
+    (the rule itself lives in ``portal.blueprints.licences.services.household_allowance``)."""
+    from portal.blueprints.licences.services import household_allowance
 
-    Hook for the licences domain (GRU 37 §1: up to 10; BJP 17 §3: up to 15). Until a provider is
-    registered with :func:`set_licensed_limit_provider`, no residence holds a licence.
-    """
-    if _licensed_limit_provider is None:
+    allowance = household_allowance(profile, residence_key, on)
+    if allowance is None or allowance.licence is None:
         return None
-    return _licensed_limit_provider(profile, residence_key, on)
+    return allowance.limit
 
 
 def counts_for_household(animal_birth: date, on: date, profile: Profile) -> bool:
@@ -351,18 +342,26 @@ def _licence_url(profile: Profile) -> str | None:
         return None
     if "licences.request" not in current_app.view_functions:
         return None
+    if not has_request_context():  # a service called from the CLI or a job: the path is enough
+        return current_app.url_map.bind("localhost").build("licences.request")
     return url_for("licences.request")
 
 
 def check_household_limit(profile: Profile, person: User, *, extra: int = 1,
                           on: date | None = None, housing_type: str | None = None) -> None:
-    """Refuse when ``extra`` more counted animals at ``person``'s residence would pass the limit.
+    """Refuse when ``extra`` more counted animals at ``person``'s residence would pass what the
+    residence may keep (DOMAIN §4): the plain limit, or what its valid licence allows
+    (``licences.services.household_allowance``: the named animals above the limit are never
+    replaced, GRU 37 §1 II, BJP 17 §5; never above the licence's cap).
 
     ``extra`` is how many animals the operation adds that count (older than the profile's age
     threshold); 0 means nothing to check. ``housing_type`` overrides the person's own.
-    Raises HouseholdLimitExceeded, or AnimalError("owner.address", "required") when the person has
+    Raises HouseholdLimitExceeded (LicenceNewAcquisition where a valid licence forbids any new
+    dog or cat, GRU 37 §1 III), or AnimalError("owner.address", "required") when the person has
     no usable address.
     """
+    from portal.blueprints.licences.services import household_allowance
+
     rule = profile.household
     if rule.limit is None:
         return  # VV 2: no limit per residence
@@ -376,19 +375,35 @@ def check_household_limit(profile: Profile, person: User, *, extra: int = 1,
         raise AnimalError("owner.address", "required", _(
             "Informe o endereço completo (CEP, logradouro e número) de onde o animal vai morar."))
     on = on or local_today(profile)
-    licensed = licensed_limit(profile, key, on)
-    limit = licensed if licensed is not None else rule.limit
+    allowance = household_allowance(profile, key, on)
+    assert allowance is not None  # rule.limit is set
+    if allowance.inside_request:
+        return  # a licence request registers its own animals and checks the numbers itself
+    licence, licence_rule = allowance.licence, profile.licence
+    if licence is not None and licence_rule is not None and licence_rule.new_acquisition_cancels:
+        # GRU 37 §1 III: "sob pena de cancelamento da licença, não poderão ser adquiridos novos"
+        raise LicenceNewAcquisition(_(
+            "Esta residência tem licença especial válida até %(day)s. Enquanto ela valer, não "
+            "podem ser adquiridos novos cães ou gatos: um novo animal cancelaria a licença "
+            "(%(article)s).", day=licence.valid_until.strftime("%d/%m/%Y"),  # type: ignore[union-attr]
+            article=licence_rule.cite("new_acquisition_cancels")),
+            licence_rule.cite("new_acquisition_cancels"))
+    limit = allowance.limit
     count = household_count(key, on, profile)
     if count + extra <= limit:
         return
     article = rule.article
-    if licensed is not None:
+    if licence is not None and licence_rule is not None:
+        cited = licence_rule.cite("never_replaced_above") if licence_rule.never_replaced_above \
+            else licence_rule.article
         message = _("Este endereço já tem %(count)d cães e gatos com mais de %(days)d dias; a "
-                    "licença da residência permite %(limit)d (%(article)s).", count=count,
-                    days=rule.min_age_days, limit=limit, article=profile.licence.article
-                    if profile.licence else article)
-        raise HouseholdLimitExceeded(message, profile.licence.article if profile.licence
-                                     else article, None)
+                    "licença da residência permite %(limit)d agora (%(article)s).", count=count,
+                    days=rule.min_age_days, limit=limit, article=cited)
+        if licence_rule.never_replaced_above is not None:
+            message += " " + _("Os animais da licença acima de %(n)d não podem ser substituídos "
+                               "quando morrem, se perdem ou são doados.",
+                               n=licence_rule.never_replaced_above)
+        raise HouseholdLimitExceeded(message, cited, None)
     message = _("Este endereço já tem %(count)d cães e gatos com mais de %(days)d dias e o limite "
                 "por residência é %(limit)d (%(article)s).", count=count, days=rule.min_age_days,
                 limit=limit, article=article)
@@ -397,7 +412,7 @@ def check_household_limit(profile: Profile, person: User, *, extra: int = 1,
                            "(%(article)s).", article=rule.cite("above_limit"))
     elif rule.above_limit == "kennel":
         message += " " + _("Acima desse número a residência passa a ser canil particular, com "
-                           "vistoria e laudo veterinário anual (%(article)s).",
+                           "vistoria e laudo anual do órgão sanitário (%(article)s).",
                            article=profile.licence.article if profile.licence else article)
     else:
         message += " " + _("A lei não permite manter mais animais na mesma residência.")
@@ -660,6 +675,7 @@ def register_animal(*, owner: User, data: AnimalData, vaccination: VaccinationDa
                          at_ccz=False)
     db.session.flush()
 
+    fee = None
     if charge_fee and profile.registration.fee:
         amount = _price_cents(profile, "registration", today)
         if amount is not None:
@@ -667,7 +683,7 @@ def register_animal(*, owner: User, data: AnimalData, vaccination: VaccinationDa
 
             # BJP 11 a; GRU 22 I, §2: the establishment pays for registrations it makes (its web
             # account, when it has one, sees the item; the owner does not)
-            create_payment_item(
+            fee = create_payment_item(
                 kind="registration", amount_cents=amount,
                 description=_("Registro do animal %(name)s (RGA %(rga)s)", name=animal.name,
                               rga=animal.rga),
@@ -676,6 +692,10 @@ def register_animal(*, owner: User, data: AnimalData, vaccination: VaccinationDa
                 breakdown=[{"label": _("Registro Geral do Animal (RGA)"), "amount_cents": amount,
                             "article": profile.prices["registration"].article}],
                 api_client_id=api_client.id if api_client else None)
+    # Issue 8: the number is valid now, the RGA provisional until paid and its proof checked
+    provisional.start(animal, fee=fee, vaccinated=vaccination is not None, api_client=api_client,
+                      registered_by=registered_by)
+    db.session.flush()
     return animal
 
 
@@ -737,10 +757,14 @@ def fees_of(animal: Animal) -> list[PaymentItem]:
         .order_by(PaymentItem.id)))
 
 
-def find_or_create_owner(data: OwnerData) -> User:
-    """The person with this CPF, or a new citizen record without password that they can claim at
-    sign-up with the same CPF and e-mail. Records without an account are updated with what the
-    establishment sends; an account holder's own data is left alone, except empty fields.
+def find_or_create_owner(data: OwnerData, api_client: ApiClient | None = None) -> User:
+    """The person with this CPF, or a new citizen record without password (created by
+    ``api_client``) that they claim at sign-up through a link sent to its e-mail.
+
+    Only the establishment that created a record may still correct it, until it is claimed.
+    Anyone else's record keeps its contact data (e-mail, phone, address): a changed e-mail would
+    hand the account to whoever reads it. Different values wait as a ContactSuggestion the person
+    accepts or dismisses; other empty fields (and a wholly empty address) are filled.
 
     Raises AnimalErrors with fields under "owner."."""
     problems: list[AnimalError] = []
@@ -792,11 +816,13 @@ def find_or_create_owner(data: OwnerData) -> User:
               "street": address.get("street"), "number": address.get("number"),
               "complement": address.get("complement"), "district": address.get("district"),
               "city": address.get("city"), "state": state}
+    client_id = api_client.id if api_client is not None else None
     if person is None:
-        person = User(cpf=cpf, housing_type="house", **fields)
+        person = User(cpf=cpf, housing_type="house", created_by_api_client_id=client_id, **fields)
         person.add_role(Role.CITIZEN)
         db.session.add(person)
-    elif not person.has_account:
+    elif (not person.has_account and client_id is not None
+          and person.created_by_api_client_id == client_id):
         for attr, value in fields.items():
             if value is not None:
                 setattr(person, attr, value)
@@ -807,12 +833,31 @@ def find_or_create_owner(data: OwnerData) -> User:
         address_fields = ("cep", "street", "number", "complement", "district", "city", "state")
         has_address = any(getattr(person, attr) for attr in ("cep", "street", "number"))
         for attr, value in fields.items():
-            if attr in address_fields and has_address:
+            if attr in ("email", "phone") or (attr in address_fields and has_address):
                 continue
             if value is not None and getattr(person, attr) in (None, ""):
                 setattr(person, attr, value)
+        if api_client is not None:
+            _suggest_contact(person, api_client, fields)
     db.session.flush()
     return person
+
+
+def _suggest_contact(person: User, api_client: ApiClient, fields: dict[str, Any]) -> None:
+    """Keep the contact data an establishment sent for someone else's record, for the person to
+    accept or dismiss on their profile (issue 8: an API client never changes it)."""
+    changes = {name: value for name in CONTACT_FIELDS
+               if (value := fields.get(name)) and value != getattr(person, name)}
+    if not changes:
+        return
+    pending = db.session.scalars(select(ContactSuggestion).where(
+        ContactSuggestion.user_id == person.id, ContactSuggestion.api_client_id == api_client.id,
+        ContactSuggestion.resolved_at.is_(None)))
+    if any(old.changes() == changes for old in pending):
+        return  # the same suggestion again (a retried request)
+    db.session.add(ContactSuggestion(user_id=person.id, api_client_id=api_client.id,
+                                     source_name=api_client.name,
+                                     **{name: fields.get(name) for name in CONTACT_FIELDS}))
 
 
 def update_owner_address(person: User, *, cep: str, street: str, number: str,
@@ -850,10 +895,13 @@ def record_vaccination(animal: Animal, data: VaccinationData, *, recorded_by: Us
         raise AnimalErrors(problems)
     vaccination = _add_vaccination(animal, data, recorded_by=recorded_by, api_client=api_client,
                                    at_ccz=at_ccz)
-    if animal.status == AnimalStatus.PENDING and vaccination_is_current(
-            data.applied_on, data.next_due_on, today):  # type: ignore[arg-type]
+    is_current = vaccination_is_current(data.applied_on, data.next_due_on,  # type: ignore[arg-type]
+                                        today)
+    if animal.status == AnimalStatus.PENDING and is_current:
         _activate(animal)
     db.session.flush()
+    if is_current and (at_ccz or (api_client is not None and api_client.kind == "establishment")):
+        provisional.vaccination_checked(animal, recorded_by)  # issue 8: given/recorded by the CCZ
     return vaccination
 
 
@@ -874,6 +922,7 @@ def approve_registration(animal: Animal, *, approved_by: User, profile: Profile,
             article=profile.registration.cite("rabies_proof_required")))
     _activate(animal)
     db.session.flush()
+    provisional.vaccination_checked(animal, approved_by)  # issue 8: staff checked the proof
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1103,6 +1152,8 @@ def public_data(animal: Animal) -> dict[str, Any]:
         "name": animal.name,
         "species": animal.species,
         "status": animal.status,
+        # issue 8: number issued, registration not yet paid and checked (status stays as it was)
+        "provisional": animal.provisional,
         "photo_url": photo,
         "public_url": absolute_url("animals.public_rga", number=animal.rga),
     }
@@ -1111,13 +1162,21 @@ def public_data(animal: Animal) -> dict[str, Any]:
 def relay_finder_message(animal: Animal, *, finder_name: str | None, finder_contact: str,
                          message: str) -> FinderMessage:
     """Send a finder's message to the owner by e-mail. The finder learns nothing about the owner;
-    the owner gets the finder's contact and decides whether to answer. Raises AnimalError."""
+    the owner gets the finder's contact and decides whether to answer. Raises AnimalError.
+
+    Links are taken out of everything relayed: the e-mail comes from the city's address, and a
+    stranger must not use it to send the owner to a phishing page ("pague o resgate aqui").
+    """
     contact = _clean(finder_contact)
-    text = (message or "").strip()
+    text = strip_links((message or "").strip())
+    finder_name = strip_links(_clean(finder_name)) or None
     problems = []
     if not contact:
         problems.append(AnimalError("contact", "required", _(
             "Informe um telefone ou e-mail para o proprietário falar com você.")))
+    elif strip_links(contact) != contact:
+        problems.append(AnimalError("contact", "link", _(
+            "Informe um telefone ou e-mail; links não são enviados ao proprietário.")))
     if not text:
         problems.append(AnimalError("message", "required",
                                     _("Escreva onde e quando encontrou o animal.")))
@@ -1278,6 +1337,9 @@ def export_animals(user: User) -> list[dict[str, Any]]:
             "peso_gramas": animal.weight_grams, "castrado": animal.sterilized,
             "microchip": animal.microchip, "situacao": animal.status,
             "registrado_em": animal.registered_at, "registro_tardio": animal.late_registration,
+            "provisorio": animal.provisional, "definitivo_em": animal.definitive_at,
+            "comprovante_vacina": animal.proof_status,
+            "comprovante_recusado_motivo": animal.proof_refused_reason,
             "proprietario_atual": animal.owner_id == user.id,
             "baixa_em": animal.closed_at, "obito_em": animal.died_on,
             "vacinas": [{"vacina": v.vaccine_name, "partida": v.batch, "fabricante": v.manufacturer,

@@ -1,5 +1,5 @@
-"""Staff views of the RGA (admin area): pending registrations, vaccination, approval, search,
-second copies to issue, and a registration's full record.
+"""Staff views of the RGA (admin area): vaccination proofs to check and registrations awaiting the
+shot, vaccination, approval, search, second copies to issue, and a registration's full record.
 
 Every page that shows a citizen's personal data writes an audit event (who, when, what); the
 owner's CPF is searched through a POST form, so it never appears in a URL or an access-log line,
@@ -13,8 +13,13 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from portal.access import roles_required, staff_required
-from portal.blueprints.animals import bp, services
-from portal.blueprints.animals.forms import DeathForm, StaffSearchForm, StaffVaccinationForm
+from portal.blueprints.animals import bp, provisional, services
+from portal.blueprints.animals.forms import (
+    DeathForm,
+    ProofRefusalForm,
+    StaffSearchForm,
+    StaffVaccinationForm,
+)
 from portal.blueprints.animals.routes import card_response, tag_response
 from portal.extensions import db
 from portal.forms import EmptyForm
@@ -32,14 +37,77 @@ def _animal(animal_id: int) -> Animal:
     return animal
 
 
+def _render_pending(refusing: tuple[int, ProofRefusalForm] | None = None, status: int = 200):
+    """The queue: owner-typed vaccinations to check (issue 8), then registrations awaiting the
+    rabies shot at the CCZ (BJP 6 §ú)."""
+    proofs = provisional.proofs_to_check()
+    animals = services.pending_registrations()
+    audit.record("animal.pending_listed", detail={"count": len(animals),
+                                                  "proofs": len(proofs)})
+    db.session.commit()
+    forms = {a.id: ProofRefusalForm(prefix=f"recusa-{a.id}", formdata=None) for a in proofs}
+    if refusing is not None and refusing[0] in forms:
+        forms[refusing[0]] = refusing[1]
+    return render_template("animals/staff/pending.html", animals=animals, proofs=proofs,
+                           refuse_forms=forms, form=EmptyForm(),
+                           may_check=current_user.has_role(*APPROVERS)), status
+
+
 @bp.get("/animais/ccz/pendentes")
 @staff_required
 def staff_pending():
-    """Registrations awaiting the rabies shot at the CCZ (BJP 6 §ú)."""
-    animals = services.pending_registrations()
-    audit.record("animal.pending_listed", detail={"count": len(animals)})
-    db.session.commit()
-    return render_template("animals/staff/pending.html", animals=animals)
+    return _render_pending()
+
+
+@bp.post("/animais/ccz/animal/<int:animal_id>/comprovante/aceitar")
+@roles_required(*APPROVERS)
+def staff_accept_proof(animal_id: int):
+    """The owner's vaccination record is right (issue 8): the RGA becomes definitive when its fee
+    is settled too, and the owner is told by e-mail."""
+    animal = _animal(animal_id)
+    if EmptyForm().validate_on_submit():
+        try:
+            definitive = provisional.accept_proof(animal, current_user._get_current_object())
+        except services.AnimalError as err:
+            db.session.rollback()
+            flash(err.message, "warning")
+        else:
+            audit.record("animal.proof_accepted", animal, detail={"rga": animal.rga})
+            db.session.commit()
+            if definitive:
+                flash(_("Comprovante aceito: o RGA %(rga)s agora é definitivo.", rga=animal.rga),
+                      "success")
+            else:
+                flash(_("Comprovante aceito. O RGA %(rga)s fica definitivo quando a taxa for "
+                        "paga.", rga=animal.rga), "success")
+    return redirect(url_for("animals.staff_pending"))
+
+
+@bp.post("/animais/ccz/animal/<int:animal_id>/comprovante/recusar")
+@roles_required(*APPROVERS)
+def staff_refuse_proof(animal_id: int):
+    """Refuse the owner's vaccination record with a reason, sent to the owner by e-mail."""
+    animal = _animal(animal_id)
+    form = ProofRefusalForm(prefix=f"recusa-{animal.id}")
+    if form.validate_on_submit():
+        try:
+            provisional.refuse_proof(animal, current_user._get_current_object(),
+                                     form.reason.data or "")
+        except services.AnimalError as err:
+            db.session.rollback()
+            if err.field == "reason":
+                form.reason.errors = [*form.reason.errors, err.message]
+                return _render_pending((animal.id, form), 422)
+            flash(err.message, "warning")
+        else:
+            audit.record("animal.proof_refused", animal, detail={"rga": animal.rga})
+            db.session.commit()
+            flash(_("Comprovante recusado; o proprietário foi avisado por e-mail e o RGA "
+                    "%(rga)s aguarda a vacinação no CCZ.", rga=animal.rga), "info")
+            return redirect(url_for("animals.staff_pending"))
+    elif form.errors:
+        return _render_pending((animal.id, form), 422)
+    return redirect(url_for("animals.staff_pending"))
 
 
 @bp.route("/animais/ccz/buscar", methods=["GET", "POST"])
@@ -72,7 +140,7 @@ def staff_animal(animal_id: int):
                            current=services.current_vaccination(animal, today),
                            vaccination_form=StaffVaccinationForm(formdata=None),
                            death_form=DeathForm(formdata=None), form=EmptyForm(),
-                           fees=services.fees_of(animal))
+                           fees=services.fees_of(animal), missing=provisional.missing(animal))
 
 
 @bp.post("/animais/ccz/animal/<int:animal_id>/vacina")
@@ -117,7 +185,8 @@ def staff_vaccinate(animal_id: int):
     return render_template("animals/staff/animal.html", animal=animal, today=today,
                            current=services.current_vaccination(animal, today),
                            vaccination_form=form, death_form=DeathForm(formdata=None),
-                           form=EmptyForm(), fees=services.fees_of(animal)), 422
+                           form=EmptyForm(), fees=services.fees_of(animal),
+                           missing=provisional.missing(animal)), 422
 
 
 @bp.post("/animais/ccz/animal/<int:animal_id>/aprovar")

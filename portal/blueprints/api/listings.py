@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import g, jsonify, request, url_for
 from flask_babel import gettext as _
+from flask_limiter.util import get_remote_address
 
 from portal.access import public
 from portal.blueprints.adoption import services as svc
@@ -30,13 +31,14 @@ from portal.blueprints.api import bp
 from portal.blueprints.api.errors import ApiError, error
 from portal.blueprints.api.openapi import register_paths
 from portal.blueprints.files import file_url
-from portal.extensions import db
+from portal.extensions import db, limiter
 from portal.models import Listing, ListingPhoto, ListingState, Organization
 from portal.services.api_auth import api_client
+from portal.urls import absolute_url, public_base_url
 
 
 def _absolute(path: str) -> str:
-    return request.host_url.rstrip("/") + path
+    return public_base_url() + path  # never the request's Host (issue 8, security 1)
 
 
 def photo_json(photo: ListingPhoto) -> dict[str, Any]:
@@ -51,7 +53,7 @@ def listing_json(listing: Listing, full: bool = False) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": listing.id, "name": listing.name, "species": listing.species, "sex": listing.sex,
         "size": listing.size, "photos": [photo_json(p) for p in listing.photos],
-        "url": url_for("adoption.listing", listing_id=listing.id, _external=True),
+        "url": absolute_url("adoption.listing", listing_id=listing.id),
         "district": listing.district,
         "owner": {"type": "ccz" if listing.is_ccz else "ngo", "name": listing.owner_name},
         "published_at": listing.published_at.isoformat() if listing.published_at else None,
@@ -117,8 +119,18 @@ def listings_create():
     return response
 
 
+def _client_key() -> str:
+    """Rate-limit key: the API token (set by ``api_client`` before the limit is checked), so an
+    NGO's integration is limited as one client whatever addresses it calls from."""
+    client = g.get("api_client")
+    return f"api-client:{client.id}" if client is not None else f"ip:{get_remote_address()}"
+
+
 @bp.post("/listings/<int:listing_id>/photos")
 @api_client("ngo")
+# Every photo is decoded and re-encoded in three sizes (up to a second of CPU for a big one):
+# enough for 8 photos of a few listings a minute, not for a flood.
+@limiter.limit("20/minute;300/hour", key_func=_client_key)
 def listings_add_photo(listing_id: int):
     listing = _own_listing(listing_id)
     upload = request.files.get("photo")

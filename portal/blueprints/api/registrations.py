@@ -27,6 +27,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from portal.access import public
+from portal.blueprints.account.services import pending_suggestions
 from portal.blueprints.animals import services
 from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga
 from portal.blueprints.animals.routes import card_response, tag_response
@@ -209,7 +210,7 @@ def create_registration():
         problems += [e.as_dict() for e in services.validate_vaccination(
             vaccination, birth_date=data.birth_date, today=today) if e.field not in known]
     try:
-        owner = services.find_or_create_owner(person)
+        owner = services.find_or_create_owner(person, g.api_client)
     except services.AnimalError as err:
         problems += [e for e in _as_api_errors(err) if e["field"] not in known]
         owner = None
@@ -234,7 +235,8 @@ def create_registration():
         raise ApiError([error("animal.microchip", "duplicate_microchip",
                               _("Este microchip já está registrado em outro animal."))]) from None
     response = jsonify(
-        rga=animal.rga, status=animal.status, late_registration=animal.late_registration,
+        rga=animal.rga, status=animal.status, provisional=animal.provisional,
+        late_registration=animal.late_registration,
         card_url=services.absolute_url("api.registration_card", rga=animal.rga),
         tag_url=services.absolute_url("api.registration_tag", rga=animal.rga),
         public_url=services.absolute_url("animals.public_rga", number=animal.rga), fees=fees)
@@ -254,6 +256,10 @@ def _notify_owner(animal: Animal, establishment: str) -> None:
                  "seu CPF e este e-mail: %(link)s", link=services.absolute_url("auth.signup"))
     pending = _("O registro fica pendente até a vacinação antirrábica no CCZ.") \
         if animal.status == "pending" else ""
+    if owner.has_account and pending_suggestions(owner):
+        # The establishment sent other contact data: nothing changed, the owner decides.
+        tail += " " + _("O estabelecimento informou dados de contato diferentes dos seus; nada "
+                        "foi alterado. Confira em \"Minha conta\" para aceitar ou descartar.")
     send_email(owner.email, _("Animal registrado: RGA %(rga)s", rga=animal.rga), _(
         "Olá, %(name)s.\n\n%(place)s registrou %(animal)s no Registro Geral do Animal com o número "
         "%(rga)s. %(pending)s\n\n%(tail)s", name=owner.full_name, place=establishment,
@@ -487,6 +493,9 @@ register_paths(
             "properties": {
                 "rga": {"type": "string", "example": "C-2026-000123-0"},
                 "status": {"type": "string", "enum": ["active", "pending"]},
+                "provisional": {"type": "boolean", "description":
+                                "O número vale, mas o registro só fica definitivo quando a taxa "
+                                "de registro for paga (ou isenta)."},
                 "late_registration": {"type": "boolean"},
                 "card_url": {"type": "string", "format": "uri"},
                 "tag_url": {"type": "string", "format": "uri"},
@@ -505,6 +514,9 @@ register_paths(
             "properties": {"rga": {"type": "string"}, "name": {"type": "string"},
                            "species": {"type": "string", "enum": ["dog", "cat"]},
                            "status": {"type": "string", "enum": ["active", "pending", "closed"]},
+                           "provisional": {"type": "boolean", "description":
+                                           "Número emitido, registro ainda não conferido pelo "
+                                           "CCZ (taxa ou comprovante de vacinação)."},
                            "photo_url": {"type": ["string", "null"], "format": "uri"},
                            "public_url": {"type": "string", "format": "uri"}},
         },

@@ -145,9 +145,15 @@ def guia_pdf(item: PaymentItem, due: date, issued_at: datetime) -> bytes:
         w.space(4)
         w.breakdown(item)
         w.space(4)
-        w.text(_("Como pagar: apresente esta guia no caixa do CCZ ou no banco conveniado e informe "
-                 "a referência acima. Depois da baixa pelo CCZ, o comprovante fica disponível em "
-                 "\"Meus pagamentos\" no portal e é enviado por e-mail."), size=9)
+        # Only the ways this deployment accepts: the CCZ counter, and online with Stripe keys
+        # (no bank agreement exists: issue 8).
+        w.text(_("Como pagar: apresente esta guia no caixa do CCZ e informe a referência acima, "
+                 "ou pague online pelo portal (cartão, boleto ou PIX). Depois da baixa, o "
+                 "comprovante fica disponível em \"Meus pagamentos\" no portal e é enviado por "
+                 "e-mail.") if current_app.config.get("STRIPE_SECRET_KEY") else
+               _("Como pagar: apresente esta guia no caixa do CCZ e informe a referência acima. "
+                 "Depois da baixa pelo CCZ, o comprovante fica disponível em \"Meus pagamentos\" "
+                 "no portal e é enviado por e-mail."), size=9)
         w.text(_("Emitida em %(when)s. Pague até o vencimento; depois dele, imprima uma nova guia "
                  "no portal.", when=_instant(issued_at)), size=8)
 

@@ -15,6 +15,8 @@ from portal.cli import register_demo_seeder
 from portal.extensions import db
 from portal.models import ExemptionRequest, PaymentItem, User
 from portal.services.lgpd import register_exporter
+from portal.services.money import format_brl
+from portal.services.todo import TodoItem, register_todo_provider
 from portal.templating import register_admin_link, register_nav
 
 register_nav(_l("Meus pagamentos"), "billing.my_payments", order=40,
@@ -98,6 +100,31 @@ def export_payments(user: User) -> list[dict[str, Any]]:
 
 
 register_exporter("pagamentos", export_payments)
+
+
+def payment_todo(user: User) -> list[TodoItem]:
+    """The citizen's to-do list (issue 8): every item they still have to pay, or whose exemption
+    request staff are still deciding."""
+    from flask import url_for
+    from flask_babel import gettext as _
+
+    out = []
+    for item in services.items_of(user):
+        if not item.payable:
+            continue
+        url = url_for("billing.item", item_id=item.id)
+        if item.open_exemption_request is not None:
+            out.append(TodoItem("payment", _("Pedido de isenção em análise: %(what)s.",
+                                             what=item.description), url, _("Acompanhar"),
+                                order=45))
+        else:
+            out.append(TodoItem("payment", _("Pagar %(amount)s: %(what)s.",
+                                             amount=format_brl(item.amount_cents),
+                                             what=item.description), url, _("Pagar"), order=10))
+    return out
+
+
+register_todo_provider("payments", payment_todo)
 
 
 @register_demo_seeder

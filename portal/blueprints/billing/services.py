@@ -9,17 +9,16 @@ Stripe specifics live in :mod:`portal.blueprints.billing.stripe_gateway`; the PD
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import IO, Any
-from zoneinfo import ZoneInfo
 
-from flask import current_app, has_request_context, request, url_for
 from flask_babel import force_locale
 from flask_babel import gettext as _
 from sqlalchemy import Select, func, or_, select
 
+from portal import urls
 from portal.extensions import db
 from portal.models import (
     ApiClient,
@@ -38,6 +37,7 @@ from portal.models import (
 from portal.models.base import utcnow
 from portal.profiles.schema import Profile
 from portal.services import audit
+from portal.services.clock import local_today, tz  # noqa: F401  (re-exported)
 from portal.services.fees import PRICE_KEYS, Fee
 from portal.services.identity import clean_cpf
 from portal.services.mail import send_email
@@ -61,6 +61,21 @@ _NEXT: dict[str, frozenset[str]] = {
     PaymentStatus.REFUNDED: frozenset(),
     PaymentStatus.CANCELLED: frozenset(),
 }
+
+
+# An item that stops being owed (paid, or exempted by staff). Other domains react to it through
+# :func:`register_settlement_listener` instead of polling items (e.g. a provisional RGA becomes
+# definitive once its fee is settled, issue 8).
+SETTLED_STATUSES = frozenset({PaymentStatus.PAID, PaymentStatus.EXEMPT})
+SettlementListener = Callable[[PaymentItem], None]
+_settlement_listeners: list[SettlementListener] = []
+
+
+def register_settlement_listener(listener: SettlementListener) -> None:
+    """Call ``listener(item)`` whenever an item becomes paid or exempt, inside the same
+    transaction (it may flush, never commit). Registering the same function twice is a no-op."""
+    if listener not in _settlement_listeners:
+        _settlement_listeners.append(listener)
 
 
 class BillingError(Exception):
@@ -138,16 +153,8 @@ def create_item_for_fee(fee: Fee, *, description: str, payer: User | None,
 
 
 def external_url(endpoint: str, **values: Any) -> str:
-    """An absolute URL for e-mails, QR codes and the API (PUBLIC_BASE_URL when configured)."""
-    base = current_app.config.get("PUBLIC_BASE_URL")
-    if has_request_context():
-        path = url_for(endpoint, **values)
-        base = base or request.host_url
-    else:
-        with current_app.test_request_context():
-            path = url_for(endpoint, **values)
-        base = base or "http://localhost"
-    return base.rstrip("/") + path
+    """An absolute URL for e-mails, QR codes and the API (see :mod:`portal.urls`)."""
+    return urls.absolute_url(endpoint, **values)
 
 
 def pay_url(item: PaymentItem) -> str:
@@ -190,13 +197,7 @@ def items_of(user: User) -> list[PaymentItem]:
         .order_by(PaymentItem.id.desc())))
 
 
-def tz() -> ZoneInfo:
-    return ZoneInfo(current_app.extensions["portal_profile"].timezone)
-
-
-def local_today() -> date:
-    """Today in the municipality's time zone (dates of receipts, due dates)."""
-    return datetime.now(tz()).date()
+# tz and local_today (dates of receipts, due dates) come from portal.services.clock.
 
 
 def local_day_start(day: date) -> datetime:
@@ -221,6 +222,9 @@ def transition(item: PaymentItem, to: str, note: str, *, actor_id: int | None = 
     item.events.append(PaymentEvent(from_status=item.status, to_status=to, note=note[:500],
                                     actor_id=actor_id))
     item.status = to
+    if to in SETTLED_STATUSES:
+        for listener in list(_settlement_listeners):
+            listener(item)
 
 
 def add_note(item: PaymentItem, note: str, *, actor_id: int | None = None) -> None:
@@ -711,6 +715,6 @@ def price_label(key: str) -> str:
 def method_label(method: str | None) -> str:
     labels: dict[str, str] = {
         PaymentMethod.STRIPE: _("Online (cartão, boleto ou PIX)"),
-        PaymentMethod.COUNTER: _("Guia paga no balcão ou no banco"),
+        PaymentMethod.COUNTER: _("Guia paga no balcão"),
     }
     return labels.get(method or "", method or "—")

@@ -14,6 +14,7 @@ from flask_login import current_user
 from sqlalchemy import func, select
 
 from portal.access import roles_required, staff_required
+from portal.blueprints.auth.freshness import recent_password
 from portal.blueprints.billing import bp, services
 from portal.blueprints.billing.forms import (
     CounterSearchForm,
@@ -133,6 +134,7 @@ def mark_paid(item_id: int):
 
 @bp.post("/ccz/<int:item_id>/estorno")
 @roles_required(*REFUND_ROLES)
+@recent_password
 def refund(item_id: int):
     item = _item_or_404(item_id)
     form = RefundForm()
@@ -224,6 +226,7 @@ def exemption_detail(request_id: int):
 
 @bp.route("/ccz/precos", methods=["GET", "POST"])
 @roles_required("admin")
+@recent_password
 def admin_prices():
     profile = current_app.extensions["portal_profile"]
     today = services.local_today()

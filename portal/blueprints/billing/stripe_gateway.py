@@ -98,7 +98,7 @@ def start_checkout(item: PaymentItem, payer: User) -> CheckoutSession:
     """A Checkout session for ``item`` (an open one is reused). Raises BillingError."""
     if not stripe_enabled():
         raise BillingError(_("O pagamento online não está disponível. Imprima a guia e pague no "
-                             "balcão ou no banco."), code="stripe_disabled")
+                             "balcão do CCZ."), code="stripe_disabled")
     if not is_responsible(item, payer):
         raise BillingError(_("Só quem deve o pagamento pode pagá-lo online."))
     # Two tabs clicking "Pagar online" at once (or the cashier settling the guia meanwhile): on
@@ -255,13 +255,18 @@ def handle_event(event: Mapping[str, Any]) -> str:
     The same event id twice is a no-op ("duplicate"). Raises ValueError for a payload that is not
     an event at all.
     """
+    if not isinstance(event, Mapping):
+        raise ValueError("not a Stripe event")
     event_id, event_type = event.get("id"), event.get("type")
     if not isinstance(event_id, str) or not isinstance(event_type, str):
+        raise ValueError("not a Stripe event")
+    data = event.get("data") or {}
+    obj = (data.get("object") or {}) if isinstance(data, Mapping) else None
+    if not isinstance(obj, Mapping):  # signed JSON whose "data" or "data.object" is not an object
         raise ValueError("not a Stripe event")
     if db.session.scalar(select(StripeWebhookEvent.id)
                          .where(StripeWebhookEvent.event_id == event_id)) is not None:
         return "duplicate"
-    obj = (event.get("data") or {}).get("object") or {}
     created = event.get("created")
     record = StripeWebhookEvent(
         event_id=event_id, type=event_type, livemode=bool(event.get("livemode")),

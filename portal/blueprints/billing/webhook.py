@@ -8,6 +8,8 @@ retrying; anything odd about the money becomes a review flag for staff instead o
 
 from __future__ import annotations
 
+import json
+
 import stripe
 from flask import Blueprint, current_app, jsonify, request
 from sqlalchemy.exc import IntegrityError
@@ -33,11 +35,15 @@ def stripe_webhook():
         return _bad_request("not_configured", "Webhook da Stripe não configurado.")
     payload = request.get_data(cache=False)
     try:
-        event = stripe.Webhook.construct_event(payload, request.headers.get("Stripe-Signature"),
-                                               secret)
+        stripe.WebhookSignature.verify_header(payload, request.headers.get("Stripe-Signature"),
+                                              secret, stripe.Webhook.DEFAULT_TOLERANCE)
+        data = json.loads(payload)
     except (ValueError, stripe.SignatureVerificationError):
         return _bad_request("invalid_signature", "Assinatura inválida ou expirada.")
-    data = event.to_dict()
+    if not isinstance(data, dict):
+        # Signed, but not an event (a JSON array, a string...): nothing to apply. The library's
+        # construct_event fails on these with an AttributeError, hence the check made here.
+        return _bad_request("invalid_event", "Evento inválido.")
     try:
         outcome = stripe_gateway.handle_event(data)
         db.session.commit()
@@ -47,6 +53,12 @@ def stripe_webhook():
         outcome = "duplicate"
     except ValueError:
         db.session.rollback()
+        return _bad_request("invalid_event", "Evento inválido.")
+    except (TypeError, AttributeError, KeyError):
+        # A signed event of an unexpected shape deeper down (a list where Stripe sends an
+        # object): refuse it like a malformed event instead of answering 500.
+        db.session.rollback()
+        current_app.logger.exception("Stripe event %s has an unexpected shape", data.get("id"))
         return _bad_request("invalid_event", "Evento inválido.")
     current_app.logger.info("Stripe event %s (%s): %s", data.get("id"), data.get("type"),
                             outcome)

@@ -6,13 +6,17 @@ from urllib.parse import urlsplit
 
 from flask import current_app, jsonify, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
+from flask_login import current_user
 from sqlalchemy import text
 
 from portal.access import local_target, public
+from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga, parse_rga
+from portal.blueprints.animals.rga import compact as compact_rga
 from portal.blueprints.main import bp
 from portal.extensions import db
 from portal.profiles.summary import rule_sections
-from portal.services.identity import clean_cpf
+from portal.services.identity import looks_like_cpf
+from portal.services.todo import citizen_todo
 
 # (endpoint, title, text). Entries whose endpoint no blueprint provides yet are left out.
 HOME_CARDS = [
@@ -21,7 +25,7 @@ HOME_CARDS = [
     ("animals.my_animals", _l("Meus animais"),
      _l("Carteirinha, vacinas, transferência, segunda via e comunicação de óbito.")),
     ("billing.my_payments", _l("Pagar taxas"),
-     _l("Pague com cartão, boleto, PIX ou guia no balcão; peça isenção.")),
+     _l("Imprima a guia e pague no balcão do CCZ; peça isenção.")),
     ("adoption.search", _l("Adotar um animal"),
      _l("Cães e gatos do CCZ e de ONGs esperando uma família.")),
     ("licences.request", _l("Licença para mais animais"),
@@ -32,13 +36,21 @@ HOME_CARDS = [
      _l("O que a lei municipal exige, em linguagem simples, com os artigos.")),
 ]
 
+# Card, boleto and PIX are offered only when Stripe is configured (issue 8: pages offer what the
+# deployment accepts); without it the guia at the counter is the only way.
+ONLINE_PAYMENT_TEXT = _l("Pague com cartão, boleto, PIX ou guia no balcão; peça isenção.")
+
 
 @bp.get("/")
 @public
 def home():
-    cards = [{"title": title, "text": text, "url": url_for(endpoint)}
+    cards = [{"title": title, "text": ONLINE_PAYMENT_TEXT if endpoint == "billing.my_payments"
+              and current_app.config.get("STRIPE_SECRET_KEY") else text, "url": url_for(endpoint)}
              for endpoint, title, text in HOME_CARDS if endpoint in current_app.view_functions]
-    return render_template("main/home.html", home_cards=cards)
+    # issue 8: a signed-in citizen sees what is left to do (each domain contributes its items)
+    todo = (citizen_todo(current_user._get_current_object()) if current_user.is_authenticated
+            else [])
+    return render_template("main/home.html", home_cards=cards, todo=todo)
 
 
 @bp.get("/busca")
@@ -46,16 +58,45 @@ def home():
 def search():
     """The header search box: an RGA number goes to its public page, anything else to adoption."""
     q = (request.args.get("q") or "").strip()
-    if q and clean_cpf(q):
-        # Someone typed a CPF: never pass it on to another URL (or the access logs behind it).
-        return redirect(url_for("animals.public_lookup")
-                        if "animals.public_lookup" in current_app.view_functions
-                        else url_for("main.home"))
-    if q and any(ch.isdigit() for ch in q) and "animals.public_rga" in current_app.view_functions:
-        return redirect(url_for("animals.public_rga", number=q.replace(" ", "").upper()))
+    if looks_like_cpf(q):
+        # Someone typed a CPF (valid or not): answer here, never pass it on to another URL (or
+        # the access logs behind it), and never echo it.
+        return cpf_query_page()
+    if q and _looks_like_rga(q) and "animals.public_rga" in current_app.view_functions:
+        return redirect(url_for("animals.public_rga", number=_rga_for_url(q)))
     if "adoption.search" in current_app.view_functions:
         return redirect(url_for("adoption.search", q=q or None))
     return redirect(url_for("main.home"))
+
+
+def _looks_like_rga(q: str) -> bool:
+    """An RGA number as people type it ("C-2026-000123-7", "g 2026 000045 3"), valid or with a
+    wrong check digit (its page then says so), or a bare number with no words. "gato 2 anos" is a
+    search, not a number."""
+    try:
+        parse_rga(q)
+        return True
+    except InvalidRgaNumber as err:
+        if err.reason == "check_digit":
+            return True
+    digits = sum(ch.isdigit() for ch in q)
+    return digits >= 6 and not any(ch.isalpha() for ch in q)
+
+
+def _rga_for_url(q: str) -> str:
+    try:
+        return normalise_rga(q)
+    except InvalidRgaNumber:
+        return compact_rga(q)
+
+
+def cpf_query_page(status: int = 200):  # type: ignore[no-untyped-def]
+    """The page for a CPF typed where an RGA number is expected (header search, RGA lookup)."""
+    response = current_app.make_response((render_template("main/cpf_query.html"), status))
+    # The page's own URL may hold the CPF: keep it out of the Referer of its assets and links.
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/regras")
@@ -68,14 +109,21 @@ def rules():
 @bp.get("/healthz")
 @public
 def healthz():
+    from portal import upload_dir_problem
+
     profile = current_app.extensions["portal_profile"].key
+    # An unwritable UPLOAD_DIR fails every photo and document: the instance is not healthy.
+    uploads = "unwritable" if upload_dir_problem(current_app.config["UPLOAD_DIR"]) else "ok"
     try:
         db.session.execute(text("SELECT 1"))
     except Exception:  # noqa: BLE001 - any database failure means "not healthy"
         db.session.rollback()
         current_app.logger.exception("Health check: database unreachable")
-        return jsonify(status="error", db="unreachable", profile=profile), 503
-    return jsonify(status="ok", db="ok", profile=profile)
+        return jsonify(status="error", db="unreachable", uploads=uploads, profile=profile), 503
+    if uploads != "ok":
+        current_app.logger.error("Health check: UPLOAD_DIR is not writable")
+        return jsonify(status="error", db="ok", uploads=uploads, profile=profile), 503
+    return jsonify(status="ok", db="ok", uploads=uploads, profile=profile)
 
 
 def _back() -> str:

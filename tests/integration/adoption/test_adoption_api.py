@@ -9,7 +9,7 @@ import pytest
 from portal.extensions import db
 from portal.models import Listing, ListingState
 from portal.services.api_auth import issue_client
-from tests.integration.adoption.helpers import jpeg_bytes, make_listing, make_org, ngo_user
+from tests.factories import jpeg_bytes, make_listing, make_org, ngo_user
 
 PAYLOAD = {"name": "Pipoca", "species": "dog", "sex": "female", "age_months": 14,
            "size": "small", "color": "Branca", "temperament": ["good_with_children", "dogs"],

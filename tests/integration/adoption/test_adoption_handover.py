@@ -9,12 +9,13 @@ import pytest
 from sqlalchemy import select
 
 from portal.blueprints.adoption import applications as apps
+from portal.blueprints.adoption.services import InvalidData
 from portal.extensions import db
 from portal.models import AdoptionApplication, Animal, OutboxMessage, PaymentItem
 from portal.models.base import utcnow
 from portal.services.identity import residence_key
 from tests import factories
-from tests.integration.adoption.helpers import eligible_person, make_listing, ngo_user
+from tests.factories import eligible_person, make_listing, ngo_user
 
 TODAY = date.today()
 HEALTHY = {"vaccinated": "y", "vaccinated_on": (TODAY - timedelta(days=10)).isoformat(),
@@ -82,13 +83,36 @@ def test_hand_over_issues_the_rga_and_sends_the_leaflet(client, auth, app) -> No
     assert application.payment_item_id is None
 
 
-def test_without_the_rabies_record_the_rga_waits_for_the_shot(app) -> None:
+def test_vv_28_1_handover_rga_carries_the_listing_vaccination_and_photo(app) -> None:
+    """Issue 8 item 3: without the rabies details the RGA used to wait for a shot at the CCZ, as
+    a late registration, without photo. The NGO vouches for the vaccination it confirms."""
     reviewer, person, application = _approved(app)
     profile = app.extensions["portal_profile"]
+    listing = application.listing
     apps.complete_adoption(profile, application, reviewer, apps.HealthRecord(
-        vaccinated=True, vaccinated_on=TODAY, dewormed=True, dewormed_on=TODAY,
-        sterilized=True, sterilized_on=TODAY), TODAY)
-    assert application.listing.animal.status == "pending"
+        vaccinated=True, vaccinated_on=TODAY - timedelta(days=20), dewormed=True,
+        dewormed_on=TODAY, sterilized=True, sterilized_on=TODAY), TODAY)
+    animal = listing.animal
+    assert animal.status == "active" and not animal.provisional  # no adoption fee in GRU
+    assert animal.proof_status == "checked" and not animal.late_registration  # 24 months old
+    vaccination = animal.vaccinations[0]
+    assert vaccination.applied_on == TODAY - timedelta(days=20)
+    assert vaccination.vouched_by == listing.owner_name and not vaccination.at_ccz
+    assert animal.photo is not None and animal.photo.public
+    assert animal.photo.id != listing.cover.id  # a copy: the NGO may remove its listing photos
+    assert not db.session.scalars(select(OutboxMessage).where(
+        OutboxMessage.to == person.email, OutboxMessage.subject.like("%definitivo%"))).all()
+
+
+def test_handover_needs_the_vaccination_date_where_the_law_asks_for_a_proof(app) -> None:
+    reviewer, _person, application = _approved(app)
+    profile = app.extensions["portal_profile"]
+    with pytest.raises(InvalidData) as err:
+        apps.complete_adoption(profile, application, reviewer, apps.HealthRecord(
+            vaccinated=True, vaccinated_on=None, dewormed=True, dewormed_on=TODAY,
+            sterilized=True, sterilized_on=TODAY), TODAY)
+    assert err.value.errors[0][0] == "vaccinated_on"
+    assert "GRU 15 V" in err.value.errors[0][2]
 
 
 def test_bad_rabies_record_is_shown_next_to_its_field(client, auth, app) -> None:
@@ -147,6 +171,18 @@ def test_ccz_animal_is_handed_over_by_staff_with_the_fee(client, auth, make_app)
         application = db.session.get(AdoptionApplication, application.id)
         item = db.session.get(PaymentItem, application.payment_item_id)
         assert item.kind == "adoption" and item.payer_id == person.id and item.status == "pending"
+        # Issue 8: vaccination vouched by the CCZ; the RGA waits only for the adoption fee.
+        animal = application.listing.animal
+        assert animal.status == "active" and animal.provisional
+        assert animal.proof_status == "checked" and animal.fee_item_id == item.id
+        from portal.blueprints.billing import services as billing
+
+        billing.mark_paid_at_counter(item, receipt_number="R-ADO-1", paid_on=item.created_at.date(),
+                                     actor=staff)
+        db.session.commit()
+        assert not animal.provisional
+        assert db.session.scalars(select(OutboxMessage).where(
+            OutboxMessage.to == person.email, OutboxMessage.subject.like("%definitivo%"))).all()
 
 
 def test_leaflet_page_and_pdf_for_the_adopter_only(client, auth, app) -> None:
@@ -160,8 +196,11 @@ def test_leaflet_page_and_pdf_for_the_adopter_only(client, auth, app) -> None:
     html = client.get(f"/adocao/minhas/{application.id}/folheto").get_data(as_text=True)
     for part in ("A responsabilidade de adotar", "Guarda responsável", "Abandono",
                  "Calendário de vacinação e esterilização", "Por que a esterilização importa",
-                 "Onde denunciar maus-tratos", "9.605", "VV 28 §3 V", application.rga_number):
+                 "Onde denunciar maus-tratos", "9.605", application.rga_number):
         assert part in html, part
+    # A Guarulhos portal does not cite Vila Velha's law (issue 8): the programme's own guidance.
+    assert "VV 28" not in html and "Vila Velha" not in html
+    assert "Orientações do programa de adoção do CCZ de Guarulhos" in html
     assert "próxima dose antirrábica até" in html
     response = client.get(f"/adocao/minhas/{application.id}/folheto.pdf")
     assert response.status_code == 200 and response.mimetype == "application/pdf"

@@ -19,7 +19,7 @@ from portal.models import (
     User,
 )
 from tests import factories
-from tests.integration.adoption.helpers import eligible_person, make_cnpj, make_listing, ngo_user
+from tests.factories import eligible_person, make_cnpj, make_listing, ngo_user
 
 ORG_FORM = {"legal_name": "Associação Bicho Feliz", "trade_name": "Bicho Feliz",
             "responsible_name": "Carla Souza", "email": "contato@bichofeliz.org",

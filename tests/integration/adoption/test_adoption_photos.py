@@ -18,7 +18,7 @@ from portal.extensions import db
 from portal.models import Listing
 from portal.services.api_auth import issue_client
 from portal.services.uploads import HEIC_SUPPORTED, IMAGE_SIZES, file_path
-from tests.integration.adoption.helpers import jpeg_bytes, make_listing, ngo_user
+from tests.factories import jpeg_bytes, make_listing, ngo_user
 
 
 def _png_bomb(width: int = 10_000, height: int = 10_000) -> bytes:

@@ -22,7 +22,7 @@ from portal.models import (
 )
 from portal.services.api_auth import issue_client
 from tests import factories
-from tests.integration.adoption.helpers import (
+from tests.factories import (
     add_document,
     eligible_person,
     fill_household,

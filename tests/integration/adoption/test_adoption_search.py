@@ -13,7 +13,7 @@ from portal.extensions import db
 from portal.models import ListingState
 from portal.models.base import utcnow
 from portal.services.dates import add_months
-from tests.integration.adoption.helpers import make_listing, make_org
+from tests.factories import make_listing, make_org
 
 TODAY = date.today()
 

@@ -2,38 +2,12 @@
 
 from __future__ import annotations
 
-import base64
-import io
-import re
-import zlib
 from datetime import timedelta
 
 import pytest
-from PIL import Image
 
 from portal.blueprints.animals import services
-
-
-def pdf_text(data: bytes) -> str:
-    """The text drawn in a PDF (reportlab writes page streams ASCII85 + Flate encoded)."""
-    chunks = []
-    for raw in re.findall(rb"stream\r?\n(.*?)endstream", data, re.S):
-        raw = raw.strip()
-        for decode in (lambda b: zlib.decompress(base64.a85decode(b, adobe=True)),
-                       zlib.decompress, lambda b: b):
-            try:
-                chunks.append(decode(raw))
-                break
-            except (ValueError, zlib.error):
-                continue
-    return b"\n".join(chunks).decode("latin-1")
-
-
-def png_bytes() -> io.BytesIO:
-    buffer = io.BytesIO()
-    Image.new("RGB", (40, 30), (200, 120, 40)).save(buffer, "PNG")
-    buffer.seek(0)
-    return buffer
+from tests.factories import pdf_text, png_bytes  # noqa: F401  (moved; imported from here too)
 
 
 @pytest.fixture

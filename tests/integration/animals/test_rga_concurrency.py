@@ -20,9 +20,12 @@ from portal.models import Animal, RgaCounter
 from portal.services.api_auth import issue_client
 from tests import factories
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("TEST_DATABASE_URL", "").startswith("postgres"),
-    reason="needs PostgreSQL: SQLite serialises all writers, so there is no race to test")
+pytestmark = [
+    pytest.mark.skipif(
+        not os.environ.get("TEST_DATABASE_URL", "").startswith("postgres"),
+        reason="needs PostgreSQL: SQLite serialises all writers, so there is no race to test"),
+    pytest.mark.real_commits,  # threads on their own connections must see each other's commits
+]
 
 
 def _run_together(count: int, work) -> list:

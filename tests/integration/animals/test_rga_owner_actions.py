@@ -10,7 +10,7 @@ from sqlalchemy import select
 from portal.extensions import db
 from portal.models import OutboxMessage, OwnershipTransfer
 from tests import factories
-from tests.integration.animals.conftest import pdf_text
+from tests.factories import pdf_text
 
 
 class _Browser:
@@ -61,7 +61,8 @@ def test_transfer_by_cpf_then_the_new_owner_accepts(app, client, auth) -> None:
     other = _login(app, new_owner)
     assert other.get(f"/animais/{animal.rga}/").status_code == 404  # not theirs yet
     listing = other.get("/animais/").get_data(as_text=True)
-    assert "Transferências aguardando seu aceite" in listing and "Pingo" in listing
+    # issue 8 item 5: the offer is an item of the to-do list, with its action
+    assert "O que falta fazer" in listing and "quer transferir Pingo" in listing
     review = other.get(f"/animais/transferencias/{offer.id}").get_data(as_text=True)
     assert "Aceitar a transferência" in review
     assert client.get(f"/animais/transferencias/{offer.id}").status_code == 404  # not for owner

@@ -173,7 +173,7 @@ def test_clinic_never_mixes_an_address_into_an_account_holders_address(app, toda
 
 
 def test_gru_15_iii_card_keeps_a_long_address_whole(app, client, auth) -> None:
-    from tests.integration.animals.conftest import pdf_text
+    from tests.factories import pdf_text
 
     user = auth.login()
     user.street = "Avenida Presidente Juscelino Kubitschek de Oliveira"

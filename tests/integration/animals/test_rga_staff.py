@@ -140,7 +140,7 @@ def test_staff_pages_refuse_citizens_and_agents_cannot_close(client, auth) -> No
 def test_dashboard_shows_the_rga_tiles(client, auth) -> None:
     auth.login(roles=("agent",))
     html = client.get("/admin/").get_data(as_text=True)
-    assert "RGA: registros pendentes de vacinação" in html and "/animais/ccz/buscar" in html
+    assert "RGA: comprovantes a conferir e vacinações pendentes" in html and "/animais/ccz/buscar" in html
 
 
 def test_demo_seeder_gives_the_demo_citizen_two_animals_once(app) -> None:

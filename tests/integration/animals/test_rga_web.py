@@ -9,7 +9,7 @@ from sqlalchemy import select
 from portal.extensions import db
 from portal.models import Animal, PaymentItem
 from tests import factories
-from tests.integration.animals.conftest import pdf_text, png_bytes
+from tests.factories import pdf_text, png_bytes
 
 
 def _animal() -> Animal:

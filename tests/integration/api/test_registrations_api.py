@@ -96,12 +96,18 @@ def test_201_registers_and_creates_a_claimable_owner(client, headers, payload) -
     tag = client.get(body["tag_url"].removeprefix("http://localhost"), headers=headers)
     assert tag.status_code == 200
 
-    # the owner claims the record at sign-up with the same CPF and e-mail
+    # the owner claims the record at sign-up with the same CPF, through the link mailed to the
+    # e-mail on file (issue 8: proving control of it before seeing anything)
     signup = client.post("/conta/cadastro", data={
         "full_name": "Ana Cliente", "cpf": OWNER_CPF, "birth_date": "1980-05-01",
         "email": "ana.cliente@example.com", "phone": "", "password": "abacate123",
         "password_confirm": "abacate123", "accept_privacy": "y"})
     assert signup.status_code == 302
+    claim = db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == owner.email)
+                               .order_by(OutboxMessage.id.desc())).first()
+    link = re.search(r"http://localhost(/conta/ativar/\S+)", claim.body).group(1)
+    assert client.post(link, data={"password": "abacate123", "password_confirm": "abacate123",
+                                   "accept_privacy": "y"}).status_code == 302
     db.session.refresh(owner)
     assert owner.has_account
     assert body["rga"] in client.get("/animais/").get_data(as_text=True)

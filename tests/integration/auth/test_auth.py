@@ -22,6 +22,13 @@ def _last_link(to: str) -> str:
     return re.search(r"http://localhost(/\S+)", message.body).group(1)
 
 
+def _last_body(to: str) -> str:
+    message = db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == to)
+                                 .order_by(OutboxMessage.id.desc())).first()
+    assert message is not None
+    return message.body
+
+
 def test_signup_creates_a_citizen_with_hashed_password_and_sends_confirmation(client) -> None:
     response = client.post("/conta/cadastro", data=VALID)
     assert response.status_code == 302
@@ -45,10 +52,13 @@ def test_signup_with_invalid_cpf_keeps_what_was_typed(client) -> None:
 
 
 def test_one_account_per_cpf(client) -> None:
-    factories.user(cpf="52998224725")
+    holder = factories.user(cpf="52998224725")
     db.session.commit()
-    html = client.post("/conta/cadastro", data=VALID).get_data(as_text=True)
-    assert "Já existe uma conta com este CPF" in html
+    response = client.post("/conta/cadastro", data=VALID, follow_redirects=True)
+    # issue 8: a neutral answer on the page, the explanation by e-mail
+    assert "Enviamos por e-mail as instruções" in response.get_data(as_text=True)
+    assert db.session.scalars(select(User).where(User.cpf == "52998224725")).all() == [holder]
+    assert "já tem uma conta" in _last_body("maria@example.com")
 
 
 def test_signup_requires_privacy_acceptance(client) -> None:
@@ -63,6 +73,11 @@ def test_person_registered_by_a_clinic_claims_the_record_by_cpf_and_email(client
     db.session.add(owner)
     db.session.commit()
     assert client.post("/conta/cadastro", data=VALID).status_code == 302
+    db.session.refresh(owner)
+    assert not owner.has_account  # issue 8: only through the link mailed to the e-mail on file
+    link = _last_link("maria@example.com")
+    assert client.post(link, data={"password": "abacate123", "password_confirm": "abacate123",
+                                   "accept_privacy": "y"}).status_code == 302
     db.session.refresh(owner)
     assert owner.has_account and "citizen" in owner.roles
 

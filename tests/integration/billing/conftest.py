@@ -22,16 +22,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from flask import Flask, g
+from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 from werkzeug.wrappers import Request, Response
 
-from portal.blueprints.billing.services import create_payment_item
 from portal.extensions import db, limiter
 from portal.models import PaymentItem, User
 from tests import factories
 from tests.conftest import AuthActions
+from tests.factories import make_item, switch_user  # noqa: F401  (moved; imported from here too)
 
 WEBHOOK_SECRET = "whsec_test_portal_ccz"
 SECRET_KEY = "sk_test_portal_ccz"
@@ -135,30 +135,11 @@ def stripe_auth(stripe_client: FlaskClient) -> AuthActions:
     return AuthActions(stripe_client)
 
 
-def make_item(payer: User | None, *, amount_cents: int = 2500, kind: str = "registration",
-              description: str = "Registro do animal Rex (RGA)", **extra: Any) -> PaymentItem:
-    item = create_payment_item(
-        kind=kind, amount_cents=amount_cents, description=description, payer=payer,
-        breakdown=[{"label": "Registro do animal (RGA)", "amount_cents": amount_cents,
-                    "article": "GRU 22 I", "kind": "fee"}], **extra)
-    db.session.commit()
-    return item
-
-
 @pytest.fixture
 def citizen() -> User:
     person = factories.user(roles=("citizen",), full_name="Maria Pagadora")
     db.session.commit()
     return person
-
-
-def switch_user(auth: AuthActions, user: User | None = None, *,
-                roles: tuple[str, ...] = ("citizen",)) -> User:
-    """Log out and in as someone else. The test's app context is shared by its requests, so
-    Flask-Login's per-context cache of the current user is dropped too."""
-    auth.logout()
-    g.pop("_login_user", None)
-    return auth.login(user, roles=roles)
 
 
 # -- webhook deliveries -------------------------------------------------------------------------

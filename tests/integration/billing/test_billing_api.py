@@ -6,7 +6,7 @@ from portal.blueprints.billing.services import fee_json
 from portal.extensions import db
 from portal.services.api_auth import issue_client
 from tests import factories
-from tests.integration.billing.conftest import make_item
+from tests.factories import make_item
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -48,7 +48,7 @@ def test_staff_session_reads_any_item_and_citizens_do_not(client, auth) -> None:
     auth.login()  # a citizen session is not an API credential
     assert client.get(f"/api/v1/payments/{item.id}").status_code == 401
 
-    from tests.integration.billing.conftest import switch_user
+    from tests.factories import switch_user
 
     switch_user(auth, roles=("agent",))
     response = client.get(f"/api/v1/payments/{item.id}")

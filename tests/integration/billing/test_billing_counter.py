@@ -9,7 +9,7 @@ from portal.blueprints.billing.services import clean_reference
 from portal.extensions import db
 from portal.models import AuditEvent, OutboxMessage, Payment, PaymentItem
 from tests import factories
-from tests.integration.billing.conftest import make_item, switch_user
+from tests.factories import make_item, switch_user
 
 
 def _reload(item: PaymentItem) -> PaymentItem:

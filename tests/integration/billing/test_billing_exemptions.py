@@ -15,7 +15,7 @@ from portal.models import (
     PaymentItem,
     StoredFile,
 )
-from tests.integration.billing.conftest import make_item, switch_user
+from tests.factories import make_item, switch_user
 
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
 

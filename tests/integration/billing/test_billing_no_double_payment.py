@@ -22,13 +22,8 @@ from portal.models import CheckoutSession, Payment, PaymentItem, Refund
 from portal.models.base import utcnow
 from tests import factories
 from tests.conftest import AuthActions
-from tests.integration.billing.conftest import (
-    SECRET_KEY,
-    deliver,
-    make_item,
-    session_event,
-    switch_user,
-)
+from tests.factories import make_item, switch_user
+from tests.integration.billing.conftest import SECRET_KEY, deliver, session_event
 
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
 
@@ -337,6 +332,7 @@ def test_after_an_expired_session_the_citizen_pays_with_a_new_one(stripe_client,
     assert item.status == "paid" and _count(Payment) == 1
 
 
+@pytest.mark.real_commits  # each tab's request runs in its own thread and connection
 def test_two_tabs_clicking_at_the_same_time_share_one_session(stripe_app, stripe_stub,
                                                               citizen) -> None:
     if not os.environ["TEST_DATABASE_URL"].startswith("postgresql"):

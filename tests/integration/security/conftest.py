@@ -39,7 +39,7 @@ class World:
 
 
 def build_world(app) -> World:  # type: ignore[no-untyped-def]
-    from tests.integration.adoption.helpers import add_document
+    from tests.factories import add_document
 
     result = app.test_cli_runner().invoke(args=["seed-demo"])
     assert result.exit_code == 0, result.output
@@ -56,7 +56,7 @@ def build_world(app) -> World:  # type: ignore[no-untyped-def]
                            owner_id=None, filename="prova.pdf")
     db.session.add(ExemptionRequest(item_id=item.id, requester_id=victim.id, code="x",
                                     label="Isenção", article="GRU 23", proof_file_id=proof.id))
-    from tests.integration.billing.conftest import make_item
+    from tests.factories import make_item
 
     paid = make_item(victim)
     paid.status = "paid"
@@ -86,3 +86,25 @@ def stranger() -> User:
     person = factories.user(roles=("citizen",), full_name="Estranho Curioso")
     db.session.commit()
     return person
+
+
+ESTABLISHMENT_ACTIONS = ["aprovar", "recusar", "renovar", "credenciar", "descredenciar", "baixa"]
+
+
+def named_argument_values(app, rule, arg: str) -> list[str] | None:  # type: ignore[no-untyped-def]
+    """Real values for the string arguments of the newer domains' routes (queue and chart keys,
+    a report protocol, an establishment action), or None for an argument this does not know."""
+    from portal.models import MaltreatmentReport
+
+    registry = app.extensions["workspace_queues"]
+    if arg == "key":
+        return list(registry.queues) if "/filas/" in rule.rule else list(registry.charts)
+    if arg == "action":
+        return ESTABLISHMENT_ACTIONS
+    if arg == "protocol":
+        return list(db.session.scalars(select(MaltreatmentReport.protocol))) or ["DEN-2026-000001"]
+    if arg == "code" and rule.rule.startswith("/licencas/"):
+        from portal.models.licence import ExcessLicence
+
+        return list(db.session.scalars(select(ExcessLicence.code))) or ["nao-existe"]
+    return None

@@ -59,7 +59,8 @@ def test_login_starts_a_fresh_session(client):
         assert "planted" not in session
         assert session.get("_csrf_token") != "known-token"
         assert session.get("lang") == "en"
-        assert session.get("_user_id") == str(person.id)
+        # "<id>:<session version>" (issue 8: the version signs out old sessions)
+        assert session.get("_user_id") == f"{person.id}:{person.session_version}"
 
 
 def test_logout_clears_the_whole_session(client, auth):

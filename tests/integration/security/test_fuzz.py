@@ -20,6 +20,7 @@ from portal.extensions import db, limiter
 from portal.models import Organization, OrganizationMember
 from portal.services.api_auth import issue_client
 from tests import factories
+from tests.integration.security.conftest import named_argument_values
 
 TRACE = re.compile(r"Traceback|File \"/|sqlalchemy\.|werkzeug\.|jinja2\.exceptions")
 UNICODE = "Ação 🐶 \u202e\u0000 ' \" <script>alert(1)</script> 𝕏 ﷽"
@@ -142,7 +143,8 @@ def test_web_forms_with_missing_or_junk_fields_never_give_500(app, client, auth)
             kwargs = {}
             for arg in rule.arguments:
                 conv = isinstance(rule._converters.get(arg), IntegerConverter)
-                kwargs[arg] = 1 if conv else {
+                named = named_argument_values(app, rule, arg)
+                kwargs[arg] = 1 if conv else named[0] if named else {
                     "rga": world.rgas[0], "number": world.rgas[0], "token": "abc",
                     "variant": "medium", "step": "revisao", "lang": "xx"}[arg]
             url = rule.build(kwargs, append_unknown=False)[1]

@@ -13,11 +13,18 @@ from werkzeug.routing import IntegerConverter
 from portal.extensions import db
 from portal.services.identity import mask_cpf
 from tests import factories
-from tests.integration.adoption.helpers import make_org
+from tests.factories import make_org
+from tests.integration.security.conftest import named_argument_values
 
-# Object routes open to anyone by design (listing pages and the applying form for a listing).
-PUBLIC_OBJECT_ENDPOINTS = {"adoption.listing", "adoption.apply", "animals.public_rga"}
-SKIP = {"static", "auth.confirm_email", "auth.reset_password", "main.set_language",
+# Object routes open to anyone by design (listing pages and the applying form for a listing). A
+# maus-tratos protocol is public by design too: Open311 answers its status and nothing else, and
+# the tracking pages send whoever lacks the private code back to the code form; a licence's public
+# check page shows its validity and nothing about the holder.
+PUBLIC_OBJECT_ENDPOINTS = {"adoption.listing", "adoption.apply", "animals.public_rga",
+                           "open311.show_request", "reports.receipt", "reports.tracked",
+                           "licences.public_check"}
+SKIP = {"static", "auth.confirm_email", "auth.reset_password", "auth.claim_account",
+        "main.set_language",
         "animals.register"}
 
 
@@ -43,6 +50,8 @@ def _urls(app, world):  # type: ignore[no-untyped-def]
                 values[arg] = ["original", "medium"]
             elif arg == "number":
                 values[arg] = world.rgas
+            elif (named := named_argument_values(app, rule, arg)) is not None:
+                values[arg] = named
             else:
                 raise AssertionError(f"unknown argument {arg} in {rule.rule}")
         for combo in product(*values.values()):

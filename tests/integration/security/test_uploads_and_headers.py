@@ -125,6 +125,10 @@ STRONG = "k" * 48
 def production_env(monkeypatch, app):  # type: ignore[no-untyped-def]
     monkeypatch.setenv("SECRET_KEY", STRONG)
     monkeypatch.setenv("DATABASE_URL", app.config["SQLALCHEMY_DATABASE_URI"])
+    # issue 8: production needs its public address and a shared limiter store (or the opt-in)
+    monkeypatch.setenv("PUBLIC_BASE_URL", "https://localhost")
+    monkeypatch.setenv("RATELIMIT_ALLOW_MEMORY", "1")
+    monkeypatch.setenv("UPLOAD_DIR", app.config["UPLOAD_DIR"])
     return monkeypatch
 
 

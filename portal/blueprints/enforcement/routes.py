@@ -1,0 +1,121 @@
+"""The addressee's pages ("Minhas notificações", petitions) and the public verification page."""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from portal.access import public, signed_in
+from portal.blueprints.enforcement import bp, services
+from portal.blueprints.enforcement.documents import document_pdf
+from portal.blueprints.enforcement.forms import PetitionForm, VerifyForm
+from portal.extensions import db
+from portal.models import EnforcementDocument
+from portal.services import audit
+from portal.services.clock import current_profile, local_today
+from portal.services.uploads import UploadError, store_document
+
+_UNLOCKED = "enforcement_unlocked"
+
+
+def _unlocked(doc: EnforcementDocument) -> bool:
+    """The access code was typed in this session (representatives, addressees without a match)."""
+    return doc.id in session.get(_UNLOCKED, [])
+
+
+def _visible(doc_id: int) -> EnforcementDocument:
+    doc = db.session.get(EnforcementDocument, doc_id)
+    if doc is None or doc.knowledge_on is None:
+        abort(404)
+    if not (services.is_addressee(doc, current_user) or _unlocked(doc)):
+        abort(404)
+    return doc
+
+
+@bp.get("/minhas-notificacoes")
+@signed_in
+def mine():
+    docs = services.documents_for(current_user)
+    profile = current_profile()
+    rows = [(d, *services.current_deadline(d, profile)) for d in docs]
+    return render_template("enforcement/mine.html", rows=rows, today=local_today(),
+                           consequences=services.consequences_for_cpf(current_user.cpf))
+
+
+@bp.get("/minhas-notificacoes/<int:doc_id>")
+@signed_in
+def detail(doc_id: int):
+    doc = _visible(doc_id)
+    profile = current_profile()
+    due, due_what = services.current_deadline(doc, profile)
+    return render_template("enforcement/detail.html", doc=doc, due=due, due_what=due_what,
+                           option=services.petition_option(profile, doc), today=local_today(),
+                           fine_status=services.fine_status(doc))
+
+
+@bp.get("/minhas-notificacoes/<int:doc_id>/documento.pdf")
+@signed_in
+def pdf(doc_id: int):
+    doc = _visible(doc_id)
+    return document_pdf(doc, current_profile())
+
+
+@bp.route("/minhas-notificacoes/<int:doc_id>/peticao", methods=["GET", "POST"])
+@signed_in
+def petition(doc_id: int):
+    doc = _visible(doc_id)
+    profile = current_profile()
+    option = services.petition_option(profile, doc)
+    form = PetitionForm()
+    representative = not services.is_addressee(doc, current_user)
+    if form.validate_on_submit():
+        try:
+            files = [store_document(f.stream, purpose="enforcement_petition",
+                                    owner_id=current_user.id, filename=f.filename)
+                     for f in (form.attachments.data or []) if f and f.filename]
+            proxy = form.power_of_attorney.data
+            proxy_file = (store_document(proxy.stream, purpose="enforcement_petition",
+                                         owner_id=current_user.id, filename=proxy.filename)
+                          if proxy and proxy.filename else None)
+            filed = services.file_petition(profile, doc, current_user, text=form.text.data,
+                                           attachments=files, power_of_attorney=proxy_file,
+                                           has_access_code=_unlocked(doc))
+        except UploadError as err:
+            db.session.rollback()
+            form.attachments.errors = [*form.attachments.errors, err.message]
+        except services.EnforcementError as err:
+            db.session.rollback()
+            if not err.show_on(form):
+                flash(err.message, "danger")
+        else:
+            db.session.commit()
+            if filed.status == "refused":
+                flash(filed.decision_reason or "", "warning")
+            else:
+                flash(_("Petição registrada. Você será avisado da decisão."), "success")
+            return redirect(url_for("enforcement.detail", doc_id=doc.id))
+    return render_template("enforcement/petition.html", doc=doc, form=form, option=option,
+                           representative=representative, today=local_today())
+
+
+@bp.route("/verificar-documento", methods=["GET", "POST"])
+@public
+def verify():
+    form = VerifyForm(request.args if request.method == "GET" else None,
+                      meta={"csrf": request.method == "POST"})
+    doc = unlocked = None
+    if request.method == "POST" and form.validate() or (request.method == "GET"
+                                                          and form.number.data):
+        doc = services.by_number(form.number.data or "")
+        if doc is None:
+            form.number.errors = [_("Não há documento com este número.")]
+        elif request.method == "POST" and form.code.data:
+            if services.code_matches(doc, form.code.data):
+                unlocked = doc
+                session[_UNLOCKED] = [*session.get(_UNLOCKED, []), doc.id][-20:]
+                audit.record("enforcement.code_opened", doc, detail={"number": doc.number})
+                db.session.commit()
+            else:
+                form.code.errors = [_("Código de acesso incorreto.")]
+    return render_template("enforcement/verify.html", form=form, doc=doc, unlocked=unlocked)

@@ -1,0 +1,229 @@
+"""Public report pages: the form (``/denuncias/nova``), the receipt, tracking by protocol and code,
+and "Minhas denúncias". Views parse input, call one service, commit once.
+
+The tracking code never goes into a URL (it would end up in logs and browser history): it is posted
+once, and the session remembers which protocols this browser proved it may follow.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import (
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from portal.access import public, signed_in
+from portal.blueprints.reports import bp
+from portal.blueprints.reports import services as svc
+from portal.blueprints.reports.forms import InfoForm, ReportForm, TrackForm
+from portal.blueprints.reports.labels import (
+    OUTCOME_LABELS,
+    SPECIES_LABELS,
+    STAFF_STATE_LABELS,
+    STATE_LABELS,
+    category_label,
+)
+from portal.extensions import db, limiter
+from portal.forms import choices
+
+_TRACKED = "tracked_reports"  # session key: protocols this browser proved it may follow
+
+
+def report_rate_limit() -> str:
+    return str(current_app.config.get("REPORT_RATE_LIMIT", "10/hour;30/day"))
+
+
+def map_config() -> dict[str, Any] | None:
+    """Tiles and centre for the Leaflet maps; None without MAP_TILE_URL (no map at all)."""
+    tiles = current_app.config.get("MAP_TILE_URL")
+    if not tiles:
+        return None
+    center = svc.current_profile().reports.map_center or [-15.78, -47.93]
+    return {"tiles": tiles, "attribution": current_app.config.get("MAP_TILE_ATTRIBUTION", ""),
+            "lat": center[0], "lng": center[1]}
+
+
+@bp.app_context_processor
+def _report_context() -> dict[str, Any]:
+    return {"REPORT_STATE_LABELS": STATE_LABELS, "REPORT_STAFF_STATE_LABELS": STAFF_STATE_LABELS,
+            "REPORT_OUTCOME_LABELS": OUTCOME_LABELS, "REPORT_SPECIES_LABELS": SPECIES_LABELS,
+            "report_category_label": lambda code: category_label(svc.current_profile(), code),
+            "report_map": map_config}
+
+
+@bp.after_request
+def _map_tiles_csp(response):  # type: ignore[no-untyped-def]
+    """Pages with a map load tile images from MAP_TILE_URL's host (never scripts from elsewhere)."""
+    tiles = current_app.config.get("MAP_TILE_URL")
+    if tiles and response.mimetype == "text/html":
+        parts = urlsplit(tiles.replace("{s}", "a"))
+        origin = f"{parts.scheme}://{parts.netloc}".replace("://a.", "://*.")
+        response.headers["Content-Security-Policy"] = (
+            f"default-src 'self'; img-src 'self' data: {origin}; style-src 'self' 'unsafe-inline'; "
+            "script-src 'self'; frame-ancestors 'none'; form-action 'self'")
+    response.headers.setdefault("Cache-Control", "private, no-store")
+    return response
+
+
+def _photos(files: list[Any], use_gps: bool = False) -> list[svc.PhotoUpload]:
+    return [svc.PhotoUpload(stream=f.stream, use_gps=use_gps) for f in files
+            if f and getattr(f, "filename", "")]
+
+
+def _apply_errors(form: Any, errors: list[tuple[str, str, str]]) -> None:
+    for name, _code, message in errors:
+        target = getattr(form, name, None)
+        if target is None:
+            target = form.description
+        if isinstance(target.errors, tuple):
+            target.errors = list(target.errors)
+        target.errors.append(message)
+
+
+def _remember(protocol: str) -> None:
+    tracked = [p for p in session.get(_TRACKED, []) if p != protocol][-9:]
+    session[_TRACKED] = [*tracked, protocol]
+
+
+# ---------------------------------------------------------------------------------------------
+# The report form
+# ---------------------------------------------------------------------------------------------
+
+
+@bp.route("/denuncias/nova", methods=["GET", "POST"])
+@public
+@limiter.limit(report_rate_limit, methods=["POST"])
+def new():  # type: ignore[no-untyped-def]
+    profile = svc.current_profile()
+    form = ReportForm()
+    form.category.choices = choices(svc.category_choices(profile))
+    if request.method == "GET" and current_user.is_authenticated:
+        # Pre-filled for a confidential report; still anonymous unless the person chooses.
+        form.name.data = form.name.data or current_user.full_name
+        form.email.data = form.email.data or current_user.email
+        form.phone.data = form.phone.data or current_user.phone
+    duplicate = None
+    if form.validate_on_submit():
+        if form.website.data:  # the honeypot: a bot, or an autofill gone wrong; nothing stored
+            form.website.errors = [_("Não foi possível enviar. Deixe em branco o último campo.")]
+            return render_template("reports/new.html", form=form, duplicate=None), 400
+        photos = _photos(request.files.getlist(form.photos.name), bool(form.use_photo_gps.data))
+        data = form.report_data(photos)
+        now = datetime.now(UTC)
+        join = None
+        if form.join_protocol.data:
+            # Only the report the duplicate check itself offers: a typed protocol joins nothing.
+            offered = svc.duplicate_for(profile, data, now)
+            if offered is not None and offered.protocol == form.join_protocol.data:
+                join = offered
+        elif not form.ignore_duplicate.data:
+            duplicate = svc.duplicate_for(profile, data, now)
+        if duplicate is None:
+            try:
+                report, code = svc.create_report(
+                    profile, data, today=svc.local_today(profile), join=join,
+                    user=current_user if current_user.is_authenticated else None)
+            except svc.ReportErrors as err:
+                db.session.rollback()
+                _apply_errors(form, err.errors)
+            else:
+                db.session.commit()
+                _remember(report.protocol)
+                # Shown once, on the next page only: the code is never kept in clear text.
+                session["report_code_once"] = {"protocol": report.protocol, "code": code}
+                return redirect(url_for("reports.receipt", protocol=report.protocol))
+    status = 400 if form.errors else 200
+    return render_template("reports/new.html", form=form, duplicate=duplicate), status
+
+
+@bp.get("/denuncias/recebida/<protocol>")
+@public  # shows the code only to the browser that just sent the report (one time, from session)
+def receipt(protocol: str):  # type: ignore[no-untyped-def]
+    once = session.pop("report_code_once", None)
+    if not once or once.get("protocol") != protocol:
+        return redirect(url_for("reports.track"))
+    report = svc.by_protocol(protocol)
+    if report is None:
+        abort(404)
+    return render_template("reports/receipt.html", report=report, code=once["code"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Tracking
+# ---------------------------------------------------------------------------------------------
+
+
+@bp.route("/denuncias/acompanhar", methods=["GET", "POST"])
+@public
+@limiter.limit("10/minute;60/hour", methods=["POST"])
+def track():  # type: ignore[no-untyped-def]
+    form = TrackForm()
+    if form.validate_on_submit():
+        report = svc.find_tracked(form.protocol.data, form.code.data)
+        if report is not None:
+            _remember(report.protocol)
+            return redirect(url_for("reports.tracked", protocol=report.protocol))
+        # The same words whether the protocol exists or not.
+        form.code.errors = [_("Protocolo ou código não conferem. Confira e tente de novo.")]
+    return render_template("reports/track.html", form=form), 400 if form.errors else 200
+
+
+def _tracked_report(protocol: str):  # type: ignore[no-untyped-def]
+    report = svc.by_protocol(protocol)
+    if report is None:
+        return None
+    if protocol in session.get(_TRACKED, []):
+        return report
+    own = (current_user.is_authenticated and report.contact is not None
+           and report.contact.user_id == current_user.id)
+    return report if own else None
+
+
+@bp.route("/denuncias/acompanhar/<protocol>", methods=["GET", "POST"])
+@public  # only for a browser that proved protocol + code (kept in its session)
+@limiter.limit(report_rate_limit, methods=["POST"])
+def tracked(protocol: str):  # type: ignore[no-untyped-def]
+    report = _tracked_report(protocol)
+    if report is None:
+        return redirect(url_for("reports.track"))
+    form = InfoForm()
+    if form.validate_on_submit():
+        try:
+            svc.add_reporter_info(report, form.text.data,
+                                  _photos(request.files.getlist(form.photos.name)))
+        except svc.ReportErrors as err:
+            db.session.rollback()
+            _apply_errors(form, [(n if n in ("text", "photos") else "text", c, m)
+                                 for n, c, m in err.errors])
+        else:
+            db.session.commit()
+            flash(_("Informação enviada ao CCZ. Obrigado."), "success")
+            return redirect(url_for("reports.tracked", protocol=report.protocol))
+    return render_template("reports/tracked.html", report=report, form=form,
+                           history=svc.public_history(report), state=svc.public_state(report),
+                           can_add=report.is_open or report.merged_into is not None,
+                           ), 400 if form.errors else 200
+
+
+# ---------------------------------------------------------------------------------------------
+# Minhas denúncias
+# ---------------------------------------------------------------------------------------------
+
+
+@bp.get("/denuncias/minhas")
+@signed_in
+def mine():  # type: ignore[no-untyped-def]
+    reports = svc.reports_of(current_user)
+    return render_template("reports/mine.html", reports=reports)

@@ -1,0 +1,42 @@
+"""What a signed-in citizen still has to do, gathered from every domain (issue 8 item 5).
+
+Each domain registers a provider when its blueprint is imported (e.g. the RGA domain in
+``portal/blueprints/animals/hooks.py``, billing in ``portal/blueprints/billing/hooks.py``);
+"Meus animais" and the home page show :func:`citizen_todo`. A later domain (licences, notices) adds
+its own provider the same way, without touching the pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from portal.models import User
+
+
+@dataclass(frozen=True)
+class TodoItem:
+    """One thing left to do, with the link that does it."""
+
+    kind: str  # "payment", "proof", "vaccination", "transfer", "copy", ...
+    text: str  # plain Portuguese: what and for what
+    url: str
+    action: str  # the link's label ("Pagar", "Ver o animal", ...)
+    order: int = 50  # lower comes first: money owed, then answers awaited, then downloads
+
+
+TodoProvider = Callable[[User], Iterable[TodoItem]]
+_providers: dict[str, TodoProvider] = {}
+
+
+def register_todo_provider(name: str, provider: TodoProvider) -> None:
+    """Add (or replace, by ``name``) a domain's provider. Providers take the user and only read."""
+    _providers[name] = provider
+
+
+def citizen_todo(user: User) -> list[TodoItem]:
+    """Everything every domain says ``user`` still has to do, most pressing first."""
+    items: list[TodoItem] = []
+    for provider in _providers.values():
+        items.extend(provider(user))
+    return sorted(items, key=lambda item: item.order)
