@@ -8,6 +8,7 @@ import os
 from flask import Flask
 
 from portal.config import CONFIGS, INSTANCE_DIR, Config
+from portal.logs import install_cpf_mask
 
 
 def create_app(config_class: type[Config] | Config | None = None) -> Flask:
@@ -29,6 +30,7 @@ def create_app(config_class: type[Config] | Config | None = None) -> Flask:
     register_security_headers(app)
     hide_dev_server_version(app)
     register_assets(app)
+    install_cpf_mask()  # PostgreSQL's error text quotes values: no CPF reaches a log line
     if not app.debug and not app.testing:
         logging.basicConfig(level=logging.INFO)
     return app
@@ -229,6 +231,7 @@ def session_identifier() -> str:
 
 def register_blueprints(app: Flask) -> None:
     from portal.blueprints import BLUEPRINTS
+    from portal.blueprints.enforcement import init_enforcement
     from portal.blueprints.establishments import init_establishments
     from portal.services.mail import init_mail
     from portal.blueprints.reminders import init_reminder_job
@@ -239,6 +242,7 @@ def register_blueprints(app: Flask) -> None:
     init_workspace(app)  # the staff queues each domain declares
     init_reminder_job(app)  # the reminders each domain declares (flask run-reminders)
     init_establishments(app)  # an establishment's API token needs a valid cadastro
+    init_enforcement(app)  # menu entry and staff dashboard link
     init_mail(app)  # e-mail leaves after the commit (inline in development, else send-mail)
     if app.config.get("DEV_MAILBOX"):
         from portal.blueprints.dev import bp as dev_bp

@@ -8,8 +8,10 @@ from portal.blueprints.api import bp as api_bp
 from portal.blueprints.auth import bp as auth_bp
 from portal.blueprints.billing import bp as billing_bp
 from portal.blueprints.billing import webhook_bp as payments_webhook_bp
+from portal.blueprints.enforcement import bp as enforcement_bp
 from portal.blueprints.establishments import bp as establishments_bp
 from portal.blueprints.files import bp as files_bp
+from portal.blueprints.impound import bp as impound_bp
 from portal.blueprints.licences import bp as licences_bp
 from portal.blueprints.main import bp as main_bp
 from portal.blueprints.reminders import bp as reminders_bp
@@ -19,4 +21,4 @@ from portal.blueprints.workspace import bp as workspace_bp
 
 BLUEPRINTS = [main_bp, auth_bp, account_bp, admin_bp, animals_bp, billing_bp, payments_webhook_bp, files_bp, adoption_bp, api_bp,
               workspace_bp, reports_bp, open311_bp, reminders_bp,
-              establishments_bp, licences_bp]
+              establishments_bp, licences_bp, enforcement_bp, impound_bp]

@@ -68,7 +68,7 @@ class Capture(db.Model):
     latitude: Mapped[float | None]
     longitude: Mapped[float | None]
     captured_at: Mapped[datetime]
-    captured_on: Mapped[date] = mapped_column(index=True)  # the municipality's day, the law counts it
+    captured_on: Mapped[date] = mapped_column(index=True)  # local day: the law counts it
     reason: Mapped[str] = mapped_column(String(40))
     reason_article: Mapped[str] = mapped_column(String(60))
     condition: Mapped[str] = mapped_column(String(20))  # good, ill, injured, serious

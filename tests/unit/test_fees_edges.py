@@ -1044,3 +1044,55 @@ def test_gru_82_4_untagged_hold_extended_by_the_ccz(profile_of) -> None:
     # Mon 2 Mar: tagged hold ends Thu 5; untagged Mon 9. Reclaimed Tue 10.
     assert _amounts(_reclaim(extended, "small", 8, tagged=True)) == [5000, 5 * 1500]
     assert _amounts(_reclaim(extended, "small", 8, tagged=False)) == [5000, 1500]
+
+
+def test_gru_23_exemption_line_names_the_exemption(profile_of) -> None:
+    gru = profile_of("guarulhos")
+    fee = compute_fee(gru, "registration", {"exemption": "unemployed_3_months"}, ISSUE_DAY)
+    line = fee.lines[-1]
+    assert (line.label, line.kind, line.amount_cents) == (
+        "Isenção: Desempregado há mais de três meses", "exemption", -2500)
+    err = _error(gru, "card_copy", {"exemption": "unemployed_3_months"})
+    assert (err.field, err.code) == ("exemption", "unknown_exemption")
+
+
+def test_gru_23_exemption_of_a_free_or_one_centavo_price(profile_of) -> None:
+    gru = profile_of("guarulhos")
+    db.session.add(PriceOverride(profile_key="guarulhos", key="registration", amount_cents=0,
+                                 effective_from=date(2026, 2, 1)))
+    db.session.add(PriceOverride(profile_key="guarulhos", key="registration", amount_cents=1,
+                                 effective_from=date(2026, 3, 1)))
+    db.session.flush()
+    waived = {"exemption": "income_below_2_minimum_wages"}
+    # Nothing to waive on a free registration: no exemption line.
+    assert _amounts(compute_fee(gru, "registration", waived, date(2026, 2, 10))) == [0]
+    assert _amounts(compute_fee(gru, "registration", waived, date(2026, 3, 10))) == [1, -1]
+
+
+def test_expense_of_one_centavo_and_its_payer(profile_of) -> None:
+    cabo = profile_of("cabo")
+    fee = _reclaim(cabo, "small", 0, expenses=[{"kind": "transport", "amount_cents": 1}])
+    assert _amounts(fee) == [565, 1]
+    fee = _fine(cabo, severity="leve", units=1, units_reason="x",
+                expenses=[{"kind": "transport", "amount_cents": 700}])
+    assert [line.payer for line in fee.lines] == ["offender", "offender"]
+    assert _reclaim(cabo, "small", 0, expenses="").total_cents == 565
+
+
+def test_graded_fine_messages_name_the_unit_and_the_article(profile_of) -> None:
+    gru = profile_of("guarulhos")
+    err = _error(gru, "fine", {"severity": "grave", "units_reason": "x"})
+    assert err.message == "Informe o valor da multa em UFG."
+    cabo = load_profile("cabo")
+    err = _error(cabo, "fine", {"severity": "grave", "units": 1, "units_reason": "x"})
+    assert err.message == "Para esta gravidade a multa é acima de 1 UFIR (CABO 39)."
+
+
+def test_vv_22_5_free_term_skips_the_espirito_santo_holiday(profile_of) -> None:
+    vv = profile_of("vilavelha")
+    # Thu 9 Apr + 5 business days in ES: Fri 10, (Mon 13 Penha), Tue 14, Wed 15, Thu 16, Fri 17.
+    inputs = {"size": "small", "apprehended_on": date(2026, 4, 9), "municipal_holidays": []}
+    assert compute_fee(vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 4, 17)},
+                       ISSUE_DAY).total_cents == 0
+    assert compute_fee(vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 4, 18)},
+                       ISSUE_DAY).total_cents == 1621

@@ -19,6 +19,7 @@ from portal.blueprints.admin.forms import (
 )
 from portal.blueprints.auth.freshness import recent_password
 from portal.extensions import db
+from portal.forms import EmptyForm
 from portal.models import AuditEvent, MunicipalHoliday, Role, UnitValue, User
 from portal.services import audit
 from portal.services.money import parse_brl

@@ -258,13 +258,36 @@ def _check_proof_of_income(profile: Profile, person: User, reviewer: bool) -> Ru
         _("Comprovante de renda"), reviewer)
 
 
-def active_bars(cpf: str | None) -> list[PersonBar]:
-    """Every bar in force for a CPF (revoked bars no longer count)."""
+def active_bars(cpf: str | None) -> list[Any]:
+    """Every bar in force for a CPF (revoked bars no longer count): those staff typed
+    (``PersonBar``) and those the enforcement procedure recorded with their deciding document
+    (:func:`enforcement_bars`)."""
     if not cpf:
         return []
-    return list(db.session.scalars(
+    typed: list[Any] = list(db.session.scalars(
         select(PersonBar).where(PersonBar.cpf == cpf, PersonBar.revoked_at.is_(None))
         .order_by(PersonBar.id)))
+    return typed + enforcement_bars(cpf)
+
+
+@dataclass(frozen=True)
+class EnforcementBar:
+    """A consequence recorded by a notice (VV 23 V, VV 23 III b, BJP 30 §ú, GRU 88 §4), read
+    like a ``PersonBar``: same ``kind`` codes; GRU 88 §4 bars the one animal."""
+
+    kind: str
+    reason: str
+    document_number: str
+    listing_id: int | None = None
+    animal_id: int | None = None
+
+
+def enforcement_bars(cpf: str | None) -> list[EnforcementBar]:
+    """The consequences the enforcement domain recorded on this CPF."""
+    from portal.blueprints.enforcement.services import consequences_for_cpf
+
+    return [EnforcementBar(c.kind, c.article, c.document.number, None, c.animal_id)
+            for c in consequences_for_cpf(cpf)]
 
 
 def _check_bars(profile: Profile, person: User, listing: Listing,

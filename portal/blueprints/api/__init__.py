@@ -17,3 +17,4 @@ from portal.blueprints.api import payments  # noqa: E402,F401
 from portal.blueprints.api import registrations  # noqa: E402,F401
 from portal.blueprints.api import listings  # noqa: E402,F401
 from portal.blueprints.api import licences  # noqa: E402,F401
+from portal.blueprints.api import certificates  # noqa: E402,F401

@@ -6,6 +6,9 @@ nothing about the holder or the residence. 404 for an unknown code (or a request
 
 from __future__ import annotations
 
+from datetime import date
+from typing import Literal
+
 from flask import jsonify
 from flask_babel import gettext as _
 from sqlalchemy import select
@@ -13,10 +16,19 @@ from sqlalchemy import select
 from portal.access import public
 from portal.blueprints.api import bp
 from portal.blueprints.api.errors import ApiError, error
-from portal.blueprints.api.openapi import register_paths
+from portal.blueprints.api.openapi import declare_endpoint
+from portal.blueprints.api.schema import ResponseModel, dump
 from portal.extensions import db
 from portal.models import ExcessLicence
 from portal.services.clock import current_profile, local_today
+
+
+class LicenceCheck(ResponseModel):
+    municipality: str
+    status: Literal["valid", "expired", "cancelled"]
+    valid_from: date | None
+    valid_until: date | None
+    max_animals: int | None
 
 
 @bp.get("/licences/<code>")
@@ -32,26 +44,12 @@ def licence_check(code: str):
     status = services.public_status(licence, local_today()) if licence is not None else None
     if licence is None or status is None:
         raise ApiError([error("code", "not_found", _("Licença não encontrada."))], 404)
-    return jsonify(municipality=profile.municipality, status=status,
-                   valid_from=licence.valid_from.isoformat() if licence.valid_from else None,
-                   valid_until=licence.valid_until.isoformat() if licence.valid_until else None,
-                   max_animals=licence.max_animals)
+    return jsonify(dump(LicenceCheck, dict(
+        municipality=profile.municipality, status=status, valid_from=licence.valid_from,
+        valid_until=licence.valid_until, max_animals=licence.max_animals)))
 
 
-register_paths({
-    "/licences/{code}": {"get": {
-        "summary": "Public check of an excess-animal licence (GRU 37 §1; BJP 17 §3; CAB 31 §2)",
-        "security": [],
-        "parameters": [{"name": "code", "in": "path", "required": True,
-                        "schema": {"type": "string"}}],
-        "responses": {
-            "200": {"description": "The licence", "content": {"application/json": {"schema": {
-                "$ref": "#/components/schemas/LicenceCheck"}}}},
-            "404": {"description": "Unknown code"},
-        }}},
-}, schemas={"LicenceCheck": {"type": "object", "properties": {
-    "municipality": {"type": "string"},
-    "status": {"type": "string", "enum": ["valid", "expired", "cancelled"]},
-    "valid_from": {"type": "string", "format": "date"},
-    "valid_until": {"type": "string", "format": "date"},
-    "max_animals": {"type": "integer"}}}})
+declare_endpoint(
+    "/licences/{code}", "get", auth="public",
+    summary="Public check of an excess-animal licence (GRU 37 §1; BJP 17 §3; CAB 31 §2)",
+    responses={200: (LicenceCheck, "The licence"), 404: "Unknown code"})

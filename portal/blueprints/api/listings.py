@@ -12,11 +12,13 @@ listing answers 404, never 403. Every error is ``{"errors": [{"field", "code", "
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import date
+from typing import Any, Literal
 
 from flask import g, jsonify, request, url_for
 from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
+from pydantic import BaseModel, Field
 
 from portal.access import public
 from portal.blueprints.adoption import services as svc
@@ -29,12 +31,135 @@ from portal.blueprints.adoption.search import (
 )
 from portal.blueprints.api import bp
 from portal.blueprints.api.errors import ApiError, error
-from portal.blueprints.api.openapi import register_paths
+from portal.blueprints.api.openapi import declare_endpoint
+from portal.blueprints.api.schema import DateTime, RequestModel, ResponseModel, Url, dump
 from portal.blueprints.files import file_url
 from portal.extensions import db, limiter
 from portal.models import Listing, ListingPhoto, ListingState, Organization
 from portal.services.api_auth import api_client
 from portal.urls import absolute_url, public_base_url
+
+
+# --- The bodies, as models. The listing's fields are checked by ``svc.listing_data``: the web
+# form and the API share that service (its codes: required, invalid_choice, too_old, future...).
+
+Species = Literal["dog", "cat"]
+Sex = Literal["male", "female"]
+Size = Literal["small", "medium", "large"]
+Temperament = Literal["good_with_children", "good_with_dogs", "good_with_cats"]
+
+
+class ListingInput(RequestModel):
+    name: str = Field(max_length=80)
+    species: Species
+    sex: Sex
+    birth_date: date | None = None
+    age_months: int | None = Field(None, ge=0, description="idade estimada, em vez de birth_date")
+    size: Size
+    color: str
+    breed: str | None = Field(None, max_length=100, description="SRD se vazio")
+    temperament: list[Temperament] = []
+    vaccinated: bool = False
+    vaccinated_on: date | None = None
+    dewormed: bool = False
+    dewormed_on: date | None = None
+    sterilized: bool = False
+    sterilized_on: date | None = None
+    held_since: date | None = None
+    story: str | None = Field(None, max_length=4000)
+    district: str = Field(max_length=100)
+
+
+class ListingPatch(RequestModel):
+    """Só os campos que mudam; ``state`` publica, volta a rascunho ou retira o anúncio."""
+
+    state: Literal["draft", "published", "withdrawn"] | None = None
+    name: str | None = Field(None, max_length=80)
+    species: Species | None = None
+    sex: Sex | None = None
+    birth_date: date | None = None
+    age_months: int | None = Field(None, ge=0)
+    size: Size | None = None
+    color: str | None = None
+    breed: str | None = None
+    temperament: list[Temperament] | None = None
+    vaccinated: bool | None = None
+    vaccinated_on: date | None = None
+    dewormed: bool | None = None
+    dewormed_on: date | None = None
+    sterilized: bool | None = None
+    sterilized_on: date | None = None
+    held_since: date | None = None
+    story: str | None = Field(None, max_length=4000)
+    district: str | None = None
+
+
+class ListingPhoto(ResponseModel):
+    id: int
+    position: int
+    thumbnail_url: Url
+    medium_url: Url
+    large_url: Url
+
+
+class ListingOwner(ResponseModel):
+    type: Literal["ccz", "ngo"]
+    name: str
+
+
+class ListingSummary(ResponseModel):
+    id: int
+    name: str
+    species: str
+    sex: str
+    size: str
+    photos: list[ListingPhoto]
+    url: Url
+    district: str | None
+    owner: ListingOwner
+    published_at: DateTime | None
+
+
+class ListingDetail(ListingSummary):
+    state: Literal["draft", "published", "reserved", "adopted", "withdrawn"]
+    color: str
+    birth_date: date
+    birth_date_estimated: bool
+    temperament: list[Temperament]
+    vaccinated: bool
+    dewormed: bool
+    sterilized: bool
+    story: str | None
+
+
+class ListingPage(ResponseModel):
+    items: list[ListingSummary]
+    next: str | None
+
+
+class ListingCreated(ResponseModel):
+    id: int
+    state: Literal["draft"]
+
+
+class PhotoCreated(ResponseModel):
+    photo: ListingPhoto
+
+
+class ListingSearchQuery(BaseModel):
+    species: str | None = Field(None, description="dog | cat")
+    sex: str | None = Field(None, description="male | female")
+    size: str | None = Field(None, description="small | medium | large")
+    age_min: str | None = Field(None, description="anos completos")
+    age_max: str | None = Field(None, description="anos completos")
+    children: str | None = Field(None, description="1: convive com crianças")
+    dogs: str | None = None
+    cats: str | None = None
+    owner: str | None = Field(None, description="ccz | ngo | id da ONG")
+    district: str | None = Field(None, description="bairro")
+    sort: str | None = Field(None, description="newest | oldest")
+    cursor: str | None = Field(None, description="valor de next da página anterior")
+    limit: str | None = Field(None, description="1 a 100 (padrão 24)")
 
 
 def _absolute(path: str) -> str:
@@ -113,7 +238,7 @@ def listings_create():
         db.session.rollback()
         raise ApiError([error(err.field, err.code, err.message)]) from err
     db.session.commit()
-    response = jsonify(id=listing.id, state=listing.state)
+    response = jsonify(dump(ListingCreated, {"id": listing.id, "state": listing.state}))
     response.status_code = 201
     response.headers["Location"] = url_for("api.listings_get", listing_id=listing.id)
     return response
@@ -143,7 +268,7 @@ def listings_add_photo(listing_id: int):
         db.session.rollback()
         raise ApiError([error("photo", err.code, err.message)]) from err
     db.session.commit()
-    return jsonify(photo=photo_json(photo)), 201
+    return jsonify(dump(PhotoCreated, {"photo": photo_json(photo)})), 201
 
 
 def _current_input(listing: Listing) -> dict[str, Any]:
@@ -182,7 +307,7 @@ def listings_update(listing_id: int):
         db.session.rollback()
         raise ApiError([error(err.field, err.code, err.message)]) from err
     db.session.commit()
-    return jsonify(listing_json(listing, full=True))
+    return jsonify(dump(ListingDetail, listing_json(listing, full=True)))
 
 
 @bp.get("/listings")
@@ -198,7 +323,8 @@ def listings_search():
                                cursor=request.args.get("cursor") or None, limit=int(limit))
     except SearchError as err:
         raise ApiError([error(err.field, err.code, err.message)]) from err
-    return jsonify(items=[listing_json(item) for item in page.items], next=page.next_cursor)
+    return jsonify(dump(ListingPage, {"items": [listing_json(item) for item in page.items],
+                                      "next": page.next_cursor}))
 
 
 @bp.get("/listings/<int:listing_id>")
@@ -208,102 +334,39 @@ def listings_get(listing_id: int):
     if listing is None or listing.state not in (ListingState.PUBLISHED, ListingState.RESERVED,
                                                 ListingState.ADOPTED):
         raise ApiError([error(None, "not_found", _("Anúncio não encontrado."))], 404)
-    return jsonify(listing_json(listing, full=True))
+    return jsonify(dump(ListingDetail, listing_json(listing, full=True)))
 
 
-_ERRORS = {"$ref": "#/components/schemas/Error"}
-_ERR = {"description": "Erro", "content": {"application/json": {"schema": _ERRORS}}}
+# ---------------------------------------------------------------------------------------------
+# OpenAPI: the operations above, described by the models
+# ---------------------------------------------------------------------------------------------
 
-register_paths({
-    "/listings": {
-        "get": {
-            "summary": "Buscar animais publicados para adoção (público)",
-            "parameters": [{"name": n, "in": "query", "required": False,
-                            "schema": {"type": "string"}, **({"description": d} if d else {})}
-                           for n, d in (("species", "dog | cat"), ("sex", "male | female"),
-                                        ("size", "small | medium | large"),
-                                        ("age_min", "anos completos"),
-                                        ("age_max", "anos completos"),
-                                        ("children", "1: convive com crianças"), ("dogs", None),
-                                        ("cats", None), ("owner", "ccz | ngo | id da ONG"),
-                                        ("district", "bairro"), ("sort", "newest | oldest"),
-                                        ("cursor", "valor de next da página anterior"),
-                                        ("limit", "1 a 100 (padrão 24)"))],
-            "responses": {"200": {"description": "Uma página", "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/ListingPage"}}}}, "422": _ERR},
-        },
-        "post": {
-            "summary": "Criar um anúncio (rascunho) da ONG do token",
-            "security": [{"bearer": []}],
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/ListingInput"}}}},
-            "responses": {"201": {"description": "Criado", "content": {"application/json": {
-                "schema": {"type": "object", "properties": {"id": {"type": "integer"},
-                                                            "state": {"const": "draft"}}}}}},
-                          "401": _ERR, "403": _ERR, "422": _ERR},
-        },
-    },
-    "/listings/{id}": {
-        "get": {"summary": "Um anúncio publicado (público)",
-                "parameters": [{"name": "id", "in": "path", "required": True,
-                                "schema": {"type": "integer"}}],
-                "responses": {"200": {"description": "O anúncio"}, "404": _ERR}},
-        "patch": {
-            "summary": "Mudar o estado (draft, published, withdrawn) ou campos do anúncio",
-            "security": [{"bearer": []}],
-            "parameters": [{"name": "id", "in": "path", "required": True,
-                            "schema": {"type": "integer"}}],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                "type": "object", "properties": {"state": {
-                    "enum": ["draft", "published", "withdrawn"]}}}}}},
-            "responses": {"200": {"description": "O anúncio"}, "401": _ERR, "404": _ERR,
-                          "422": _ERR},
-        },
-    },
-    "/listings/{id}/photos": {
-        "post": {
-            "summary": "Enviar uma foto (JPEG, PNG, WebP ou HEIC; até 8 por anúncio)",
-            "security": [{"bearer": []}],
-            "parameters": [{"name": "id", "in": "path", "required": True,
-                            "schema": {"type": "integer"}}],
-            "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
-                "type": "object", "required": ["photo"],
-                "properties": {"photo": {"type": "string", "format": "binary"}}}}}},
-            "responses": {"201": {"description": "Foto guardada", "content": {"application/json": {
-                "schema": {"type": "object", "properties": {
-                    "photo": {"$ref": "#/components/schemas/ListingPhoto"}}}}}},
-                          "401": _ERR, "404": _ERR, "413": _ERR, "422": _ERR},
-        },
-    },
-}, schemas={
-    "ListingInput": {
-        "type": "object", "required": ["name", "species", "sex", "size", "color", "district"],
-        "properties": {
-            "name": {"type": "string", "maxLength": 80}, "species": {"enum": ["dog", "cat"]},
-            "sex": {"enum": ["male", "female"]},
-            "birth_date": {"type": "string", "format": "date"},
-            "age_months": {"type": "integer", "minimum": 0,
-                           "description": "idade estimada, em vez de birth_date"},
-            "size": {"enum": ["small", "medium", "large"]}, "color": {"type": "string"},
-            "temperament": {"type": "array", "items": {
-                "enum": ["good_with_children", "good_with_dogs", "good_with_cats"]}},
-            "vaccinated": {"type": "boolean"},
-            "vaccinated_on": {"type": "string", "format": "date"},
-            "dewormed": {"type": "boolean"}, "dewormed_on": {"type": "string", "format": "date"},
-            "sterilized": {"type": "boolean"},
-            "sterilized_on": {"type": "string", "format": "date"},
-            "story": {"type": "string", "maxLength": 4000}, "district": {"type": "string"},
-        },
-    },
-    "ListingPhoto": {"type": "object", "properties": {
-        "id": {"type": "integer"}, "position": {"type": "integer"},
-        "thumbnail_url": {"type": "string"}, "medium_url": {"type": "string"},
-        "large_url": {"type": "string"}}},
-    "ListingPage": {"type": "object", "required": ["items", "next"], "properties": {
-        "items": {"type": "array", "items": {"type": "object", "properties": {
-            "id": {"type": "integer"}, "name": {"type": "string"}, "species": {"type": "string"},
-            "sex": {"type": "string"}, "size": {"type": "string"},
-            "photos": {"type": "array", "items": {"$ref": "#/components/schemas/ListingPhoto"}},
-            "url": {"type": "string"}}}},
-        "next": {"type": ["string", "null"]}}},
-})
+declare_endpoint(
+    "/listings", "get", auth="public", summary="Buscar animais publicados para adoção (público)",
+    query=ListingSearchQuery,
+    responses={200: (ListingPage, "Uma página"), 422: "Filtro inválido"})
+declare_endpoint(
+    "/listings", "post", auth="bearer", summary="Criar um anúncio (rascunho) da ONG do token",
+    request=ListingInput,
+    responses={201: (ListingCreated, "Criado"), 401: "Token ausente ou inválido",
+               403: "Token não ligado a uma ONG aprovada", 422: "Dados inválidos"})
+declare_endpoint(
+    "/listings/{id}", "get", auth="public", summary="Um anúncio publicado (público)",
+    path_params={"id": {"type": "integer"}},
+    responses={200: (ListingDetail, "O anúncio"), 404: "Anúncio não encontrado"})
+declare_endpoint(
+    "/listings/{id}", "patch", auth="bearer",
+    summary="Mudar o estado (draft, published, withdrawn) ou campos do anúncio",
+    path_params={"id": {"type": "integer"}}, request=ListingPatch,
+    responses={200: (ListingDetail, "O anúncio"), 401: "Token ausente ou inválido",
+               404: "Anúncio não encontrado", 422: "Dados inválidos"})
+declare_endpoint(
+    "/listings/{id}/photos", "post", auth="bearer",
+    summary="Enviar uma foto (JPEG, PNG, WebP ou HEIC; até 8 por anúncio)",
+    path_params={"id": {"type": "integer"}},
+    request_content={"multipart/form-data": {"schema": {
+        "type": "object", "required": ["photo"],
+        "properties": {"photo": {"type": "string", "format": "binary"}}}}},
+    responses={201: (PhotoCreated, "Foto guardada"), 401: "Token ausente ou inválido",
+               404: "Anúncio não encontrado", 413: "Arquivo grande demais",
+               422: "Foto ausente ou inválida"})

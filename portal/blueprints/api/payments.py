@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from flask import g, jsonify, request
 from flask_babel import gettext as _
 from flask_login import current_user
+from pydantic import Field
 
 from portal.blueprints.api import bp
 from portal.blueprints.api.errors import ApiError, error
-from portal.blueprints.api.openapi import register_paths
+from portal.blueprints.api.openapi import declare_endpoint
+from portal.blueprints.api.schema import ResponseModel, Url, dump
 from portal.blueprints.billing.services import get_item
 from portal.extensions import db
 from portal.models import PaymentItem
@@ -47,6 +49,24 @@ def api_client_or_staff(view: F) -> F:
     return wrapped  # type: ignore[return-value]
 
 
+class Payment(ResponseModel):
+    id: int
+    kind: str = Field(examples=["registration"])
+    amount_cents: int = Field(ge=0)
+    currency: Literal["brl"]
+    status: Literal["pending", "processing", "paid", "failed", "exempt", "refunded", "cancelled"]
+
+
+class Fee(ResponseModel):
+    """Cobrança criada junto com outro recurso (por exemplo, um registro)."""
+
+    id: int
+    kind: str
+    amount_cents: int = Field(ge=0)
+    status: str
+    pay_url: Url
+
+
 def payment_json(item: PaymentItem) -> dict[str, Any]:
     return {"id": item.id, "kind": item.kind, "amount_cents": item.amount_cents,
             "currency": item.currency, "status": item.status}
@@ -61,57 +81,13 @@ def get_payment(payment_id: int):
         raise ApiError([error(None, "not_found", _("Pagamento não encontrado."))], 404)
     if client is not None:
         db.session.commit()  # last_used_at
-    return jsonify(payment_json(item))
+    return jsonify(dump(Payment, payment_json(item)))
 
 
-register_paths(
-    {
-        "/payments/{id}": {
-            "get": {
-                "summary": "Situação de um pagamento",
-                "description": "Com o token do cliente de API que criou a cobrança, ou por um "
-                               "servidor do CCZ com sessão aberta no portal.",
-                "security": [{"bearer": []}],
-                "parameters": [{"name": "id", "in": "path", "required": True,
-                                "schema": {"type": "integer"}}],
-                "responses": {
-                    "200": {"description": "O pagamento",
-                            "content": {"application/json": {
-                                "schema": {"$ref": "#/components/schemas/Payment"}}}},
-                    "401": {"description": "Sem token ou token inválido",
-                            "content": {"application/json": {
-                                "schema": {"$ref": "#/components/schemas/Error"}}}},
-                    "404": {"description": "Não encontrado (ou de outro cliente)",
-                            "content": {"application/json": {
-                                "schema": {"$ref": "#/components/schemas/Error"}}}},
-                },
-            }
-        }
-    },
-    schemas={
-        "Payment": {
-            "type": "object",
-            "required": ["id", "kind", "amount_cents", "currency", "status"],
-            "properties": {
-                "id": {"type": "integer"},
-                "kind": {"type": "string", "examples": ["registration"]},
-                "amount_cents": {"type": "integer", "minimum": 0},
-                "currency": {"type": "string", "const": "brl"},
-                "status": {"type": "string", "enum": ["pending", "processing", "paid", "failed",
-                                                      "exempt", "refunded", "cancelled"]},
-            },
-        },
-        "Fee": {
-            "type": "object",
-            "description": "Cobrança criada junto com outro recurso (por exemplo, um registro).",
-            "required": ["id", "kind", "amount_cents", "status", "pay_url"],
-            "properties": {
-                "id": {"type": "integer"},
-                "kind": {"type": "string"},
-                "amount_cents": {"type": "integer", "minimum": 0},
-                "status": {"type": "string"},
-                "pay_url": {"type": "string", "format": "uri"},
-            },
-        },
-    },
-)
+declare_endpoint(
+    "/payments/{id}", "get", auth="bearer_or_staff", summary="Situação de um pagamento",
+    description="Com o token do cliente de API que criou a cobrança, ou por um servidor do CCZ "
+                "com sessão aberta no portal.",
+    path_params={"id": {"type": "integer"}},
+    responses={200: (Payment, "O pagamento"), 401: "Sem token ou token inválido",
+               404: "Não encontrado (ou de outro cliente)"})

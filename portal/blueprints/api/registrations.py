@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import Any
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Annotated, Any, Literal
 
 from flask import Response, g, jsonify, request, url_for
 from flask_babel import gettext as _
+from pydantic import BeforeValidator, Field, WithJsonSchema
+from pydantic_core import PydanticCustomError
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -33,7 +35,22 @@ from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga
 from portal.blueprints.animals.routes import card_response, tag_response
 from portal.blueprints.api import bp
 from portal.blueprints.api.errors import ApiError, error
-from portal.blueprints.api.openapi import register_paths
+from portal.blueprints.api.openapi import Media, declare_endpoint
+from portal.blueprints.api.payments import Fee
+from portal.blueprints.api.schema import (
+    Day,
+    Flag,
+    Kilos,
+    Months,
+    RequestModel,
+    ResponseModel,
+    Text,
+    TextChoice,
+    documented_required,
+    Url,
+    dump,
+    parse,
+)
 from portal.blueprints.billing.services import fee_json
 from portal.extensions import db, limiter
 from portal.models import Animal
@@ -45,83 +62,146 @@ from portal.services.mail import send_email
 _MONTH = re.compile(r"^(\d{4})-(\d{2})$")
 
 
-class _Reader:
-    """Reads typed values out of the JSON body, collecting every problem with its path."""
+# --- The bodies, as models (the rules are the services': these only read the JSON types) -------
 
-    def __init__(self) -> None:
-        self.problems: list[dict[str, Any]] = []
+class AnimalIn(RequestModel):
+    """birth_date ou estimated_age_months é obrigatório."""
 
-    def bad(self, path: str, code: str, message: str) -> None:
-        self.problems.append(error(path, code, message))
+    model_config = documented_required(["name", "species", "sex", "breed", "color", "size"])
 
-    def obj(self, parent: dict[str, Any], key: str, path: str, *,
-            required: bool) -> dict[str, Any] | None:
-        value = parent.get(key)
-        if value is None:
-            if required:
-                self.bad(path, "required", _("Objeto obrigatório."))
-            return None
-        if not isinstance(value, dict):
-            self.bad(path, "invalid", _("Deve ser um objeto JSON."))
-            return None
-        return value
+    name: Text = None
+    species: TextChoice("dog", "cat") = None  # type: ignore[valid-type]
+    sex: TextChoice("male", "female") = None  # type: ignore[valid-type]
+    breed: Text = None
+    color: Text = None
+    birth_date: Day = None
+    birth_date_estimated: Flag = False
+    estimated_age_months: Months = Field(None, description=(
+        "Sem data de nascimento: idade aproximada em meses, convertida numa data presumida."))
+    size: TextChoice("small", "medium", "large") = None  # type: ignore[valid-type]
+    weight_kg: Kilos = None
+    sterilized: Flag = False
+    microchip: Text = None
 
-    def text(self, parent: dict[str, Any], key: str, path: str) -> str | None:
-        value = parent.get(key)
-        if value is None:
+    def weight_grams(self) -> int | None:
+        if self.weight_kg is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, str | int):
-            self.bad(path, "invalid", _("Deve ser um texto."))
-            return None
-        return str(value)
+        return int((self.weight_kg * 1000).quantize(Decimal("1"), rounding=ROUND_HALF_UP))
 
-    def flag(self, parent: dict[str, Any], key: str, path: str) -> bool:
-        value = parent.get(key, False)
-        if value is None:
-            return False
-        if not isinstance(value, bool):
-            self.bad(path, "invalid", _("Deve ser true ou false."))
-            return False
-        return value
 
-    def day(self, parent: dict[str, Any], key: str, path: str) -> date | None:
-        value = parent.get(key)
-        if value is None or value == "":
-            return None
-        if not isinstance(value, str):
-            self.bad(path, "invalid", _("Data no formato AAAA-MM-DD."))
-            return None
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            self.bad(path, "invalid", _("Data inválida: use o formato AAAA-MM-DD."))
-            return None
+class AddressIn(RequestModel):
+    model_config = documented_required(["cep", "street", "number", "district", "city"])
 
-    def months(self, parent: dict[str, Any], key: str, path: str) -> int | None:
-        value = parent.get(key)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 360:
-            self.bad(path, "invalid", _("Idade em meses: um número inteiro de 0 a 360."))
-            return None
-        return value
+    cep: Text = None
+    street: Text = None
+    number: Text = None
+    complement: Text = None
+    district: Text = None
+    city: Text = None
+    state: Text = None
 
-    def grams(self, parent: dict[str, Any], key: str, path: str) -> int | None:
-        value = parent.get(key)
-        if value is None or value == "":
-            return None
-        if isinstance(value, bool) or not isinstance(value, int | float | str):
-            self.bad(path, "invalid", _("Peso em quilos, por exemplo 12.5."))
-            return None
-        try:
-            kg = Decimal(str(value).replace(",", "."))
-            # 1e308 would overflow the quantize below (a 500); no dog or cat weighs a tonne
-            if not kg.is_finite() or not -1000 <= kg <= 1000:
-                raise InvalidOperation
-        except InvalidOperation:
-            self.bad(path, "invalid", _("Peso em quilos, por exemplo 12.5."))
-            return None
-        return int((kg * 1000).quantize(Decimal("1"), rounding=ROUND_HALF_UP))
+
+class OwnerIn(RequestModel):
+    model_config = documented_required(["name", "cpf", "email", "address"])
+
+    name: Text = None
+    cpf: Text = None
+    rg: Text = None
+    birth_date: Day = None
+    email: Text = Field(None, json_schema_extra={"format": "email"})
+    phone: Text = None
+    address: AddressIn
+
+
+class RabiesVaccinationIn(RequestModel):
+    model_config = documented_required(["date", "vaccine", "batch", "vet_name", "vet_crmv"])
+
+    date: Day = None
+    vaccine: Text = None
+    batch: Text = None
+    manufacturer: Text = None
+    manufactured_on: Day = None
+    expires_on: Day = None
+    next_due: Day = None
+    establishment: Text = None
+    vet_name: Text = None
+    vet_crmv: Text = None
+
+
+class RegistrationRequest(RequestModel):
+    animal: AnimalIn
+    owner: OwnerIn
+    rabies_vaccination: RabiesVaccinationIn | None = None
+    vaccinate_at_ccz: Flag = Field(False, description=(
+        "Sem comprovante: o registro fica pendente até a vacinação no CCZ (BJP 6 §ú)."))
+
+
+class RegistrationCreated(ResponseModel):
+    rga: str = Field(examples=["C-2026-000123-0"])
+    status: Literal["active", "pending"]
+    provisional: bool = Field(description=(
+        "O número vale, mas o registro só fica definitivo quando a taxa de registro for paga "
+        "(ou isenta)."))
+    late_registration: bool
+    card_url: Url
+    tag_url: Url
+    public_url: Url
+    fees: list[Fee]
+
+
+class PublicRga(ResponseModel):
+    rga: str
+    name: str
+    species: Literal["dog", "cat"]
+    status: Literal["active", "pending", "closed"]
+    provisional: bool = Field(description=(
+        "Número emitido, registro ainda não conferido pelo CCZ (taxa ou comprovante de "
+        "vacinação)."))
+    photo_url: Url | None
+    public_url: Url
+
+
+class MonthlyReportRow(ResponseModel):
+    rga: str
+    registered_on: date
+    status: str
+    late_registration: bool
+    species: str
+    name: str
+    sex: str
+    breed: str | None
+    color: str | None
+    birth_date: date
+    birth_date_estimated: bool
+    size: str | None
+    microchip: str | None
+    owner_name: str
+    owner_cpf: str = Field(description="Mascarado: ***.982.247-**")
+    rabies_vaccination_date: date | None
+
+
+class MonthlyReport(ResponseModel):
+    month: str = Field(examples=["2026-03"])
+    count: int
+    registrations: list[MonthlyReportRow]
+
+
+def _year_month(value: Any) -> tuple[int, int]:
+    if not value:
+        raise PydanticCustomError("required", _("Informe o mês: month=AAAA-MM."))
+    match = _MONTH.match(str(value).strip())
+    if not match or not 1 <= int(match[2]) <= 12:
+        raise PydanticCustomError("invalid", _("Mês inválido: use AAAA-MM, ex.: 2026-03."))
+    return int(match[1]), int(match[2])
+
+
+class MonthlyReportQuery(RequestModel):
+    model_config = documented_required(["month"])
+
+    month: Annotated[tuple[int, int], BeforeValidator(_year_month), WithJsonSchema(
+        {"type": "string", "pattern": r"^\d{4}-\d{2}$", "examples": ["2026-03"]})] = Field(
+        None, validate_default=True)  # absent: answered by the validator as "required"
+    format: TextChoice("json", "csv") = None  # type: ignore[valid-type]
 
 
 def _body() -> dict[str, Any]:
@@ -133,54 +213,34 @@ def _body() -> dict[str, Any]:
 
 
 def _parse(body: dict[str, Any], today: date) -> tuple[
-        _Reader, services.AnimalData, services.OwnerData, services.VaccinationData | None, bool]:
-    r = _Reader()
-    animal = r.obj(body, "animal", "animal", required=True) or {}
-    owner = r.obj(body, "owner", "owner", required=True) or {}
-    address = r.obj(owner, "address", "owner.address", required=True) or {}
-    vacc = r.obj(body, "rabies_vaccination", "rabies_vaccination", required=False)
-    birth = r.day(animal, "birth_date", "animal.birth_date")
-    estimated = r.flag(animal, "birth_date_estimated", "animal.birth_date_estimated")
-    age = r.months(animal, "estimated_age_months", "animal.estimated_age_months")
-    if birth is None and age is not None:
-        birth, estimated = add_months(today, -age), True  # idade presumida (BJP 3 a)
+        list[dict[str, Any]], services.AnimalData, services.OwnerData,
+        services.VaccinationData | None, bool]:
+    """The body as the services' value objects, and the problems of its JSON types."""
+    req, problems = parse(RegistrationRequest, body)
+    if req is None:  # every field is optional to the model: not expected, but never a 500
+        raise ApiError(problems)
+    animal, owner, vacc = req.animal, req.owner, req.rabies_vaccination
+    birth, estimated = animal.birth_date, animal.birth_date_estimated
+    if birth is None and animal.estimated_age_months is not None:
+        birth, estimated = add_months(today, -animal.estimated_age_months), True  # BJP 3 a
     data = services.AnimalData(
-        name=r.text(animal, "name", "animal.name") or "",
-        species=r.text(animal, "species", "animal.species") or "",
-        sex=r.text(animal, "sex", "animal.sex") or "",
-        birth_date=birth, birth_date_estimated=estimated,
-        breed=r.text(animal, "breed", "animal.breed"),
-        color=r.text(animal, "color", "animal.color"),
-        size=r.text(animal, "size", "animal.size"),
-        weight_grams=r.grams(animal, "weight_kg", "animal.weight_kg"),
-        sterilized=r.flag(animal, "sterilized", "animal.sterilized"),
-        microchip=r.text(animal, "microchip", "animal.microchip"))
+        name=animal.name or "", species=animal.species or "", sex=animal.sex or "",
+        birth_date=birth, birth_date_estimated=estimated, breed=animal.breed,
+        color=animal.color, size=animal.size, weight_grams=animal.weight_grams(),
+        sterilized=animal.sterilized, microchip=animal.microchip)
     person = services.OwnerData(
-        name=r.text(owner, "name", "owner.name") or "",
-        cpf=r.text(owner, "cpf", "owner.cpf") or "",
-        email=r.text(owner, "email", "owner.email") or "",
-        rg=r.text(owner, "rg", "owner.rg"),
-        birth_date=r.day(owner, "birth_date", "owner.birth_date"),
-        phone=r.text(owner, "phone", "owner.phone"),
-        address={key: r.text(address, key, f"owner.address.{key}") for key in (
-            "cep", "street", "number", "complement", "district", "city", "state")})
+        name=owner.name or "", cpf=owner.cpf or "", email=owner.email or "", rg=owner.rg,
+        birth_date=owner.birth_date, phone=owner.phone,
+        address=owner.address.model_dump(include=set(AddressIn.model_fields)))
     vaccination = None
     if vacc is not None:
-        p = "rabies_vaccination"
         vaccination = services.VaccinationData(
-            applied_on=r.day(vacc, "date", f"{p}.date"),
-            vaccine_name=r.text(vacc, "vaccine", f"{p}.vaccine") or "",
-            batch=r.text(vacc, "batch", f"{p}.batch") or "",
-            vet_name=r.text(vacc, "vet_name", f"{p}.vet_name") or "",
-            vet_crmv=r.text(vacc, "vet_crmv", f"{p}.vet_crmv") or "",
-            manufacturer=r.text(vacc, "manufacturer", f"{p}.manufacturer"),
-            manufactured_on=r.day(vacc, "manufactured_on", f"{p}.manufactured_on"),
-            expires_on=r.day(vacc, "expires_on", f"{p}.expires_on"),
-            next_due_on=r.day(vacc, "next_due", f"{p}.next_due"),
-            establishment=r.text(vacc, "establishment", f"{p}.establishment")
-            or g.api_client.name)
-    at_ccz = r.flag(body, "vaccinate_at_ccz", "vaccinate_at_ccz")
-    return r, data, person, vaccination, at_ccz
+            applied_on=vacc.date, vaccine_name=vacc.vaccine or "", batch=vacc.batch or "",
+            vet_name=vacc.vet_name or "", vet_crmv=vacc.vet_crmv or "",
+            manufacturer=vacc.manufacturer, manufactured_on=vacc.manufactured_on,
+            expires_on=vacc.expires_on, next_due_on=vacc.next_due,
+            establishment=vacc.establishment or g.api_client.name)
+    return problems, data, person, vaccination, req.vaccinate_at_ccz
 
 
 def _as_api_errors(err: services.AnimalError) -> list[dict[str, Any]]:
@@ -202,8 +262,7 @@ def create_registration():
     body = _body()
     profile = services.current_profile()
     today = services.local_today(profile)
-    reader, data, person, vaccination, at_ccz = _parse(body, today)
-    problems = list(reader.problems)
+    problems, data, person, vaccination, at_ccz = _parse(body, today)
     known = {p["field"] for p in problems}
     problems += [e.as_dict() for e in services.validate_animal_data(data) if e.field not in known]
     if vaccination is not None:
@@ -234,12 +293,12 @@ def create_registration():
         db.session.rollback()  # a concurrent registration took the microchip first
         raise ApiError([error("animal.microchip", "duplicate_microchip",
                               _("Este microchip já está registrado em outro animal."))]) from None
-    response = jsonify(
+    response = jsonify(dump(RegistrationCreated, dict(
         rga=animal.rga, status=animal.status, provisional=animal.provisional,
         late_registration=animal.late_registration,
         card_url=services.absolute_url("api.registration_card", rga=animal.rga),
         tag_url=services.absolute_url("api.registration_tag", rga=animal.rga),
-        public_url=services.absolute_url("animals.public_rga", number=animal.rga), fees=fees)
+        public_url=services.absolute_url("animals.public_rga", number=animal.rga), fees=fees)))
     response.status_code = 201
     response.headers["Location"] = url_for("api.rga_lookup", number=animal.rga)
     return response
@@ -266,13 +325,11 @@ def _notify_owner(animal: Animal, establishment: str) -> None:
         animal=animal.name, rga=animal.rga, pending=pending, tail=tail))
 
 
-def _month(arg: str | None) -> tuple[int, int]:
-    if not arg:
-        raise ApiError([error("month", "required", _("Informe o mês: month=AAAA-MM."))])
-    match = _MONTH.match(arg.strip())
-    if not match or not 1 <= int(match[2]) <= 12:
-        raise ApiError([error("month", "invalid", _("Mês inválido: use AAAA-MM, ex.: 2026-03."))])
-    return int(match[1]), int(match[2])
+def _month() -> tuple[int, int]:
+    query, problems = parse(MonthlyReportQuery, {"month": request.args.get("month")})
+    if query is None or problems:
+        raise ApiError(problems)
+    return query.month
 
 
 def _wants_csv() -> bool:
@@ -287,7 +344,7 @@ def _wants_csv() -> bool:
 @api_client("establishment")
 def list_registrations():
     """The establishment's own registrations of a month: the monthly report (BJP 9; GRU 20)."""
-    year, month = _month(request.args.get("month"))
+    year, month = _month()
     profile = services.current_profile()
     rows = [services.report_row(a) for a in services.registrations_of_month(
         g.api_client, year, month, profile)]
@@ -297,7 +354,8 @@ def list_registrations():
         return Response(services.report_csv(rows), content_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition":
                                  f"attachment; filename=registros-rga-{label}.csv"})
-    return jsonify(month=label, count=len(rows), registrations=rows)
+    return jsonify(dump(MonthlyReport, {"month": label, "count": len(rows),
+                                        "registrations": rows}))
 
 
 def _own_registration(rga: str) -> Animal:
@@ -340,190 +398,44 @@ def rga_lookup(number: str):
     if animal is None:
         raise ApiError([error("number", "not_found",
                               _("Nenhum animal registrado com este número."))], 404)
-    return jsonify(services.public_data(animal))
+    return jsonify(dump(PublicRga, services.public_data(animal)))
 
 
 # ---------------------------------------------------------------------------------------------
-# OpenAPI
+# OpenAPI: the operations above, described by the same models
 # ---------------------------------------------------------------------------------------------
 
-_ERR = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-_DATE = {"type": "string", "format": "date"}
+_PDF = Media("PDF", {"application/pdf": {"schema": {"type": "string", "format": "binary"}}})
 
-
-def _resp(description: str, schema: str | None = None) -> dict[str, Any]:
-    if schema is None:
-        return {"description": description, "content": _ERR}
-    return {"description": description,
-            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
-
-
-_PDF = {"description": "PDF", "content": {"application/pdf": {"schema": {"type": "string",
-                                                                          "format": "binary"}}}}
-
-register_paths(
-    {
-        "/registrations": {
-            "post": {
-                "operationId": "createRegistration",
-                "summary": "Registrar um cão ou gato (RGA) para um proprietário",
-                "description": "Estabelecimento credenciado (BJP 2; GRU 14 §1-2). Proprietário "
-                               "desconhecido é criado e pode assumir o cadastro pelo CPF e e-mail. "
-                               "Códigos de erro 422: invalid_cpf, household_limit, age, "
-                               "missing_vaccination, duplicate_microchip, required, invalid.",
-                "security": [{"bearer": []}],
-                "requestBody": {"required": True, "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/RegistrationRequest"}}}},
-                "responses": {
-                    "201": _resp("Registrado", "RegistrationCreated"),
-                    "400": _resp("Corpo não é um objeto JSON"),
-                    "401": _resp("Token ausente ou inválido"),
-                    "422": _resp("Dados inválidos ou regra não atendida"),
-                },
-            },
-            "get": {
-                "operationId": "listRegistrations",
-                "summary": "Relatório mensal dos registros do estabelecimento (BJP 9; GRU 20)",
-                "security": [{"bearer": []}],
-                "parameters": [
-                    {"name": "month", "in": "query", "required": True,
-                     "schema": {"type": "string", "pattern": r"^\d{4}-\d{2}$"},
-                     "example": "2026-03"},
-                    {"name": "format", "in": "query", "required": False,
-                     "schema": {"type": "string", "enum": ["json", "csv"]}},
-                ],
-                "responses": {
-                    "200": {"description": "Registros do mês", "content": {
-                        "application/json": {"schema": {
-                            "$ref": "#/components/schemas/MonthlyReport"}},
-                        "text/csv": {"schema": {"type": "string"}}}},
-                    "401": _resp("Token ausente ou inválido"),
-                    "422": _resp("Mês ausente ou inválido"),
-                },
-            },
-        },
-        "/registrations/{rga}/card.pdf": {
-            "get": {
-                "operationId": "registrationCard",
-                "summary": "Carteira do RGA (85,6 × 54 mm) de um registro do estabelecimento",
-                "security": [{"bearer": []}],
-                "parameters": [{"name": "rga", "in": "path", "required": True,
-                                "schema": {"type": "string"}}],
-                "responses": {"200": _PDF, "400": _resp("Número mal digitado"),
-                              "401": _resp("Token ausente ou inválido"),
-                              "404": _resp("Registro não encontrado")},
-            },
-        },
-        "/registrations/{rga}/tag.pdf": {
-            "get": {
-                "operationId": "registrationTag",
-                "summary": "Plaqueta com o número do RGA",
-                "security": [{"bearer": []}],
-                "parameters": [{"name": "rga", "in": "path", "required": True,
-                                "schema": {"type": "string"}}],
-                "responses": {"200": _PDF, "400": _resp("Número mal digitado"),
-                              "401": _resp("Token ausente ou inválido"),
-                              "404": _resp("Registro não encontrado")},
-            },
-        },
-        "/rga/{number}": {
-            "get": {
-                "operationId": "rgaLookup",
-                "summary": "Consulta pública de um RGA (sem dados do proprietário)",
-                "parameters": [{"name": "number", "in": "path", "required": True,
-                                "schema": {"type": "string"}, "example": "C-2026-000123-0"}],
-                "responses": {"200": _resp("Registro", "PublicRga"),
-                              "400": _resp("Número mal digitado (dígito verificador)"),
-                              "404": _resp("Número não registrado")},
-            },
-        },
-    },
-    schemas={
-        "RegistrationRequest": {
-            "type": "object", "required": ["animal", "owner"],
-            "properties": {
-                "animal": {"type": "object",
-                           "required": ["name", "species", "sex", "breed", "color", "size"],
-                           "description": "birth_date ou estimated_age_months é obrigatório.",
-                           "properties": {
-                               "name": {"type": "string"},
-                               "species": {"type": "string", "enum": ["dog", "cat"]},
-                               "sex": {"type": "string", "enum": ["male", "female"]},
-                               "breed": {"type": "string"}, "color": {"type": "string"},
-                               "birth_date": _DATE, "birth_date_estimated": {"type": "boolean"},
-                               "estimated_age_months": {
-                                   "type": "integer", "minimum": 0, "maximum": 360,
-                                   "description": "Sem data de nascimento: idade aproximada em "
-                                                  "meses, convertida numa data presumida."},
-                               "size": {"type": "string", "enum": ["small", "medium", "large"]},
-                               "weight_kg": {"type": "number"},
-                               "sterilized": {"type": "boolean"},
-                               "microchip": {"type": "string"}}},
-                "owner": {"type": "object", "required": ["name", "cpf", "email", "address"],
-                          "properties": {
-                              "name": {"type": "string"}, "cpf": {"type": "string"},
-                              "rg": {"type": "string"}, "birth_date": _DATE,
-                              "email": {"type": "string", "format": "email"},
-                              "phone": {"type": "string"},
-                              "address": {"type": "object",
-                                          "required": ["cep", "street", "number", "district",
-                                                       "city"],
-                                          "properties": {k: {"type": "string"} for k in (
-                                              "cep", "street", "number", "complement",
-                                              "district", "city", "state")}}}},
-                "rabies_vaccination": {"type": "object",
-                                       "required": ["date", "vaccine", "batch", "vet_name",
-                                                    "vet_crmv"],
-                                       "properties": {
-                                           "date": _DATE, "vaccine": {"type": "string"},
-                                           "batch": {"type": "string"},
-                                           "manufacturer": {"type": "string"},
-                                           "manufactured_on": _DATE, "expires_on": _DATE,
-                                           "next_due": _DATE,
-                                           "establishment": {"type": "string"},
-                                           "vet_name": {"type": "string"},
-                                           "vet_crmv": {"type": "string"}}},
-                "vaccinate_at_ccz": {"type": "boolean", "description":
-                                     "Sem comprovante: o registro fica pendente até a vacinação "
-                                     "no CCZ (BJP 6 §ú)."},
-            },
-        },
-        "RegistrationCreated": {
-            "type": "object", "required": ["rga", "status", "card_url", "fees"],
-            "properties": {
-                "rga": {"type": "string", "example": "C-2026-000123-0"},
-                "status": {"type": "string", "enum": ["active", "pending"]},
-                "provisional": {"type": "boolean", "description":
-                                "O número vale, mas o registro só fica definitivo quando a taxa "
-                                "de registro for paga (ou isenta)."},
-                "late_registration": {"type": "boolean"},
-                "card_url": {"type": "string", "format": "uri"},
-                "tag_url": {"type": "string", "format": "uri"},
-                "public_url": {"type": "string", "format": "uri"},
-                "fees": {"type": "array", "items": {"$ref": "#/components/schemas/Fee"}},
-            },
-        },
-        "Fee": {
-            "type": "object",
-            "properties": {"id": {"type": "integer"}, "kind": {"type": "string"},
-                           "amount_cents": {"type": "integer"}, "status": {"type": "string"},
-                           "pay_url": {"type": "string", "format": "uri"}},
-        },
-        "PublicRga": {
-            "type": "object", "required": ["rga", "name", "species", "status"],
-            "properties": {"rga": {"type": "string"}, "name": {"type": "string"},
-                           "species": {"type": "string", "enum": ["dog", "cat"]},
-                           "status": {"type": "string", "enum": ["active", "pending", "closed"]},
-                           "provisional": {"type": "boolean", "description":
-                                           "Número emitido, registro ainda não conferido pelo "
-                                           "CCZ (taxa ou comprovante de vacinação)."},
-                           "photo_url": {"type": ["string", "null"], "format": "uri"},
-                           "public_url": {"type": "string", "format": "uri"}},
-        },
-        "MonthlyReport": {
-            "type": "object",
-            "properties": {"month": {"type": "string"}, "count": {"type": "integer"},
-                           "registrations": {"type": "array", "items": {"type": "object"}}},
-        },
-    },
-)
+declare_endpoint(
+    "/registrations", "post", operation_id="createRegistration", auth="bearer",
+    summary="Registrar um cão ou gato (RGA) para um proprietário",
+    description="Estabelecimento credenciado (BJP 2; GRU 14 §1-2). Proprietário desconhecido é "
+                "criado e pode assumir o cadastro pelo CPF e e-mail. Códigos de erro 422: "
+                "invalid_cpf, household_limit, age, missing_vaccination, duplicate_microchip, "
+                "required, invalid.",
+    request=RegistrationRequest,
+    responses={201: (RegistrationCreated, "Registrado"), 400: "Corpo não é um objeto JSON",
+               401: "Token ausente ou inválido", 422: "Dados inválidos ou regra não atendida"})
+declare_endpoint(
+    "/registrations", "get", operation_id="listRegistrations", auth="bearer",
+    summary="Relatório mensal dos registros do estabelecimento (BJP 9; GRU 20)",
+    query=MonthlyReportQuery,
+    responses={200: Media("Registros do mês", {"text/csv": {"schema": {"type": "string"}}},
+                             model=MonthlyReport),
+               401: "Token ausente ou inválido", 422: "Mês ausente ou inválido"})
+for _doc, _summary, _op in (
+        ("card.pdf", "Carteira do RGA (85,6 × 54 mm) de um registro do estabelecimento",
+         "registrationCard"),
+        ("tag.pdf", "Plaqueta com o número do RGA", "registrationTag")):
+    declare_endpoint(
+        f"/registrations/{{rga}}/{_doc}", "get", operation_id=_op, auth="bearer",
+        summary=_summary,
+        responses={200: _PDF, 400: "Número mal digitado", 401: "Token ausente ou inválido",
+                   404: "Registro não encontrado"})
+declare_endpoint(
+    "/rga/{number}", "get", operation_id="rgaLookup", auth="public",
+    summary="Consulta pública de um RGA (sem dados do proprietário)",
+    path_params={"number": {"type": "string", "examples": ["C-2026-000123-0"]}},
+    responses={200: (PublicRga, "Registro"),
+               400: "Número mal digitado (dígito verificador)", 404: "Número não registrado"})

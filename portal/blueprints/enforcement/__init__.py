@@ -22,6 +22,17 @@ def init_enforcement(app: Flask) -> None:
                  visible=_signed_in)
     register_admin_link(_l("Fiscalização: notificações e autos"), "enforcement.staff_list",
                         STAFF)
+    app.jinja_env.globals["enforcement_label"] = _label
+
+
+def _label(table: str, key: str | None) -> str:
+    from portal.blueprints.enforcement import labels
+
+    tables = {"kind": labels.KIND_LABELS, "status": labels.STATUS_LABELS,
+              "service": labels.SERVICE_LABELS, "petition": labels.PETITION_LABELS,
+              "petition_status": labels.PETITION_STATUS_LABELS,
+              "fine": labels.FINE_STATUS_LABELS, "consequence": labels.CONSEQUENCE_LABELS}
+    return labels.label(tables[table], key)
 
 
 def _signed_in() -> bool:

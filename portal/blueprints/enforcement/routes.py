@@ -102,8 +102,8 @@ def petition(doc_id: int):
 @bp.route("/verificar-documento", methods=["GET", "POST"])
 @public
 def verify():
-    form = VerifyForm(request.args if request.method == "GET" else None,
-                      meta={"csrf": request.method == "POST"})
+    form = (VerifyForm() if request.method == "POST"
+            else VerifyForm(formdata=request.args, meta={"csrf": False}))
     doc = unlocked = None
     if request.method == "POST" and form.validate() or (request.method == "GET"
                                                           and form.number.data):

@@ -266,9 +266,17 @@ def _price_fine(profile: Profile, doc: EnforcementDocument, inputs: dict[str, An
         fee = compute_fee(profile, "fine", data, today)
     except FeeError as err:
         raise EnforcementError(err.field, err.code, err.message) from err
-    doc.fine_inputs = {k: (v.isoformat() if isinstance(v, date) else v) for k, v in data.items()}
+    doc.fine_inputs = {k: _jsonable(v) for k, v in data.items()}
     doc.fine_breakdown = fee.breakdown()
     doc.fine_cents = fee.total_cents
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
 
 
 def previous_offences(doc: EnforcementDocument) -> list[date]:
@@ -626,22 +634,24 @@ def file_petition(profile: Profile, doc: EnforcementDocument, filer: User, *, te
         raise EnforcementError(None, "not_served", _("Este documento ainda não tem ciência "
                                                      "registrada; aguarde."))
     option = petition_option(profile, doc)
+    previous = open_petition(doc) or last_decided(doc)
+    if option is not None:
+        kind, instance = option.kind, option.instance
+    else:
+        kind = previous.kind if previous else PETITION_FOR.get(EnforcementKind(doc.kind),
+                                                                PetitionKind.APPEAL)
+        instance = previous.instance if previous else 1
     petition = Petition(document=doc, filed_by_id=filer.id, as_representative=not own,
                         power_of_attorney_id=power_of_attorney.id if power_of_attorney else None,
                         attachment_ids=[f.id for f in attachments], text=text.strip(),
-                        filed_on=today)
+                        filed_on=today, kind=kind, instance=instance,
+                        status=PetitionStatus.PENDING, suspends_fine=False)
     db.session.add(petition)
     if option is None:
         # GRU 107 §2 IV (already decided / pending) — recorded and refused without merit
-        decided = last_decided(doc)
-        petition.kind = decided.kind if decided else PETITION_FOR.get(
-            EnforcementKind(doc.kind), PetitionKind.APPEAL)
-        petition.instance = decided.instance if decided else 1
         _refuse(petition, _("Indeferido sem análise do mérito: já há petição sobre esta decisão "
                             "ou não cabe nova petição."), "GRU 101 §2, 107 §2 IV")
     else:
-        petition.kind = option.kind
-        petition.instance = option.instance
         petition.against_id = option.against.id if option.against else None
         petition.due_on = option.due_on
         if today > option.due_on:

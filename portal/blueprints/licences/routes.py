@@ -67,8 +67,9 @@ def request():  # noqa: A001  (the endpoint name other pages link to: licences.r
     key = animals.owner_residence_key(user)
     at_home = services.residence_animals(key) if key else []
     form = RequestForm()
-    if http.method == "GET" and form.animals_requested.data is None:
-        form.animals_requested.data = renews.max_animals if renews else None
+    if http.method == "GET" and renews is not None:  # pre-filled from the current licence
+        form.animals_requested.data = renews.max_animals
+        form.housing_description.data = renews.housing_description
     errors: dict[str, list[str]] = {}
     if form.validate_on_submit():
         listed = [services.ListedAnimal(

@@ -11,6 +11,7 @@ bp = Blueprint("reminders", __name__, url_prefix="/conta/lembretes")
 def init_reminder_job(app: Flask) -> None:
     from portal.blueprints.animals.reminders import declare_reminders as animal_reminders
     from portal.blueprints.billing.reminders import declare_reminders as billing_reminders
+    from portal.blueprints.enforcement.reminders import declare_reminders as enforcement_reminders
     from portal.blueprints.establishments.reminders import (
         declare_reminders as establishment_reminders,
     )
@@ -19,6 +20,7 @@ def init_reminder_job(app: Flask) -> None:
     from portal.reminders import init_reminders
 
     init_reminders(app, [animal_reminders, billing_reminders, establishment_reminders,
+                         enforcement_reminders,
                          *([licence_reminders] if licences_in_profile(app) else [])])
 
 

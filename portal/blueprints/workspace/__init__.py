@@ -17,14 +17,16 @@ def init_workspace(app: Flask) -> None:
     from portal.blueprints.adoption.queues import declare_queues as adoption_queues
     from portal.blueprints.animals.queues import declare_queues as animal_queues
     from portal.blueprints.billing.queues import declare_queues as billing_queues
+    from portal.blueprints.enforcement.queues import declare_queues as enforcement_queues
     from portal.blueprints.establishments.queues import declare_queues as establishment_queues
+    from portal.blueprints.impound.queues import declare_queues as impound_queues
     from portal.blueprints.licences import in_profile as licences_in_profile
     from portal.blueprints.licences.queues import declare_queues as licence_queues
     from portal.blueprints.reports.extras import declare_queues as report_queues
     from portal.workspace import init_registry
 
     init_registry(app, [staff_area, animal_queues, adoption_queues, billing_queues,
-                         establishment_queues, report_queues,
+                         establishment_queues, report_queues, enforcement_queues, impound_queues,
                          *([licence_queues] if licences_in_profile(app) else [])])
 
 

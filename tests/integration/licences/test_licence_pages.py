@@ -225,3 +225,20 @@ def test_staff_queue_and_search(client, auth, app, today) -> None:
     auth.login(roles=("agent",))
     queue = client.get("/ccz/filas/licencas-residencias-acima-do-limite")
     assert queue.status_code == 200 and owner.full_name in queue.get_data(as_text=True)
+
+
+def test_lgpd_download_includes_the_licences(client, auth, app, today) -> None:
+    owner = auth.login()
+    pets = [adult(owner, today) for _ in range(6)]
+    with app.test_request_context():
+        services.request_licence(owner, services.RequestData(
+            animals_requested=6, housing_description="Quintal amplo, coberto e limpo todo dia.",
+            listed=[services.ListedAnimal(p.id, True, sterilisation_proof=services.Upload(
+                io.BytesIO(b"%PDF-1.4"), "s.pdf")) for p in pets]),
+            profile=app.extensions["portal_profile"], today=today)
+    db.session.commit()
+    import json
+
+    data = json.loads(client.get("/minha-conta/meus-dados.json").get_data(as_text=True))
+    assert data["licencas"][0]["animais_pedidos"] == 6
+    assert sorted(data["licencas"][0]["animais"]) == sorted(p.rga for p in pets)

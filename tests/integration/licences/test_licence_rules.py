@@ -173,7 +173,7 @@ def test_gru_37_par1_ii_never_replaced_after_a_death(gru) -> None:
 
 
 def test_gru_37_par1_iii_any_new_dog_or_cat_is_refused_while_the_licence_is_valid(gru) -> None:
-    owner, licence, _staff = licensed_household(gru, base=5, new=2)  # 7 of 8? no: cap = 7
+    owner, licence, _staff = licensed_household(gru, base=5, new=2)
     with pytest.raises(animals.LicenceNewAcquisition) as err:
         animals.check_household_limit(gru, owner, on=TODAY)
     assert err.value.code == "licence_new_acquisition"
@@ -413,3 +413,25 @@ def test_licence_fee_becomes_a_payment_item_where_the_price_list_has_one(app) ->
         more = [adult(other) for _ in range(6)]
         assert services.request_licence(other, request_data(prof, more, asked=6), profile=prof,
                                         today=TODAY).fee_item_id is None
+
+
+def test_ccz_asks_for_more_and_the_citizen_answers(gru) -> None:
+    from portal.models import OutboxMessage
+
+    owner = factories.user()
+    pets = [adult(owner) for _ in range(6)]
+    staff = factories.user(roles=("agent",))
+    licence = services.request_licence(owner, request_data(gru, pets, asked=6), profile=gru,
+                                       today=TODAY)
+    services.ask_info(licence, staff, "Envie fotos do canil dos fundos.")
+    assert licence.status == LicenceStatus.INFO_REQUESTED
+    with pytest.raises(services.LicenceError) as err:  # only the holder answers
+        services.answer_info(licence, factories.user(), "Não é meu.")
+    assert err.value.code == "not_allowed"
+    services.answer_info(licence, owner, "Fotos enviadas.", [services.Upload(
+        factories.png_bytes(), "canil.png")])
+    assert licence.status == LicenceStatus.REQUESTED and licence.info_answer == "Fotos enviadas."
+    assert [f.kind for f in licence.files] == ["answer"]
+    subjects = set(db.session.scalars(db.select(OutboxMessage.subject).where(
+        OutboxMessage.to == owner.email)))
+    assert "O CCZ precisa de mais informações" in subjects

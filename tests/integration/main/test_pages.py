@@ -22,7 +22,8 @@ def test_home_in_english_on_request(client) -> None:
 def test_healthz_reports_db_and_profile(client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok", "db": "ok", "profile": "guarulhos"}
+    assert response.get_json() == {"status": "ok", "db": "ok", "profile": "guarulhos",
+                                   "uploads": "ok"}
 
 
 def test_healthz_is_503_when_the_database_is_unreachable(client) -> None:

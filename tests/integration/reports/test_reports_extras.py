@@ -36,14 +36,12 @@ def test_workspace_queues_select_triage_and_waiting(client) -> None:
     _r, late, _c = submit(client)
     late.created_at = utcnow() - timedelta(days=svc.current_profile().reports.triage_days + 1)
     db.session.commit()
-    declared = []
+    from portal.workspace import QueueRegistry
 
-    class Registry:
-        def declare(self, queue) -> None:  # type: ignore[no-untyped-def]
-            declared.append(queue)
-
-    declare_queues(Registry())
-    triage, waiting = declared
+    registry = QueueRegistry()
+    declare_queues(registry)
+    triage = registry.queues["denuncias-triagem"]
+    waiting = registry.queues["denuncias-aguardando"]
     assert db.session.scalars(triage.rows()).all() == [late]
     assert db.session.scalars(triage.rows().where(triage.overdue())).all() == [late]
     assert db.session.scalars(waiting.rows()).all() == []

@@ -101,6 +101,14 @@ def named_argument_values(app, rule, arg: str) -> list[str] | None:  # type: ign
         return list(registry.queues) if "/filas/" in rule.rule else list(registry.charts)
     if arg == "action":
         return ESTABLISHMENT_ACTIONS
+    if arg == "protocol" and ("recolhimentos" in rule.rule or "recolhidos" in rule.rule):
+        from portal.models import Capture
+
+        return list(db.session.scalars(select(Capture.protocol))) or ["CAP-2026-000001"]
+    if arg == "code" and rule.rule.startswith(("/certidoes/", "/api/v1/certificates/")):
+        from portal.models import CaptureCertificate
+
+        return list(db.session.scalars(select(CaptureCertificate.code))) or ["CNC-NAOEXISTE"]
     if arg == "protocol":
         return list(db.session.scalars(select(MaltreatmentReport.protocol))) or ["DEN-2026-000001"]
     if arg == "code" and rule.rule.startswith("/licencas/"):

@@ -141,3 +141,22 @@ def test_cpf_never_reaches_a_log_line(app, client, auth, world, log_records):
     leaked = [line for line in log_records if cpf in line or _formatted(cpf) in line]
     assert not leaked, leaked
     assert log_records, "the capture saw nothing: the test would prove nothing"
+
+
+def test_a_database_error_quoting_a_cpf_is_masked_in_the_log(app, log_records) -> None:
+    """PostgreSQL's unique-violation detail quotes the value; the log line must not."""
+    import logging as log
+
+    from sqlalchemy.exc import IntegrityError
+
+    first = factories.user()
+    db.session.commit()
+    try:
+        factories.user(cpf=first.cpf)
+        db.session.flush()
+    except IntegrityError as err:
+        db.session.rollback()
+        log.getLogger("portal.test").error("database refused: %s", err.orig)
+        log.getLogger("portal.test").error("typed %s", "529.982.247-25")
+    assert log_records
+    assert not [line for line in log_records if first.cpf in line or "529.982.247-25" in line]

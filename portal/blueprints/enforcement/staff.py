@@ -1,0 +1,262 @@
+"""Staff pages: agents issue documents (from a report's inspection or their own round, on a
+phone), record service, return visits and penalties; superiors decide petitions; the dívida ativa
+CSV for the city's tax system."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC
+
+from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+from sqlalchemy import select
+
+from portal.access import STAFF, roles_required
+from portal.blueprints.enforcement import bp, services
+from portal.blueprints.enforcement.documents import document_pdf
+from portal.blueprints.enforcement.forms import DecisionForm, IssueForm, ServiceForm
+from portal.blueprints.enforcement.labels import KIND_LABELS, SERVICE_LABELS
+from portal.extensions import db
+from portal.forms import EmptyForm, choices
+from portal.models import EnforcementDocument, MaltreatmentReport, Petition, ReportState
+from portal.services import audit
+from portal.services.clock import current_profile, local_today, tz
+
+ISSUERS = ("agent", "coordinator")
+JUDGES = ("coordinator", "admin")
+
+
+def _doc(doc_id: int) -> EnforcementDocument:
+    doc = db.session.get(EnforcementDocument, doc_id)
+    if doc is None:
+        abort(404)
+    return doc
+
+
+@bp.get("/ccz/fiscalizacao")
+@roles_required(*STAFF)
+def staff_list():
+    docs = db.session.scalars(select(EnforcementDocument)
+                              .order_by(EnforcementDocument.issued_at.desc()).limit(100)).all()
+    return render_template("enforcement/staff_list.html", docs=docs)
+
+
+def _fill_choices(form: IssueForm) -> None:
+    profile = current_profile()
+    form.kind.choices = choices([(k, str(v)) for k, v in KIND_LABELS.items()
+                                 if k not in ("penalty",)])
+    form.comply_term.choices = choices([("", _("—"))] + services.comply_choices(profile))
+    form.severity.choices = choices([("", _("Sem multa / multa própria"))] + [
+        (k, s.label) for k, s in profile.fines.severities.items()])
+    form.specific.choices = choices([("", _("—"))] + [
+        (f.code, f"{f.label} ({f.article})") for f in profile.fines.specific])
+
+
+def _fine_inputs(form: IssueForm) -> dict | None:
+    inputs: dict = {}
+    if form.severity.data:
+        inputs["severity"] = form.severity.data
+    if form.specific.data:
+        inputs["specific"] = form.specific.data
+    if not inputs:
+        return None
+    if form.units.data is not None:
+        inputs["units"] = str(form.units.data)
+        inputs["units_reason"] = form.units_reason.data or ""
+    if form.animals.data and form.animals.data > 1:
+        inputs["animals"] = form.animals.data
+    if form.animal_died.data == "yes":
+        inputs["animal_died"] = True
+    return inputs
+
+
+@bp.route("/ccz/fiscalizacao/novo", methods=["GET", "POST"])
+@roles_required(*ISSUERS)
+def issue():
+    profile = current_profile()
+    report = None
+    protocol = request.args.get("denuncia")
+    if protocol:
+        report = db.session.scalar(select(MaltreatmentReport).where(
+            MaltreatmentReport.protocol == protocol))
+        if report is None or report.state != ReportState.INSPECTED:
+            abort(404)
+    parent = _doc(int(request.args["apos"])) if request.args.get("apos", "").isdigit() else None
+    form = IssueForm()
+    _fill_choices(form)
+    if request.method == "GET":
+        if report is not None:
+            form.place.data = report.address_line
+            form.kind.data = "preliminary"
+        if parent is not None:
+            form.kind.data = "infraction"
+            for name in ("name", "activity", "address", "fact", "place", "legal_provision"):
+                getattr(form, name).data = getattr(parent, "addressee_" + name, None) or getattr(
+                    parent, name, None)
+            form.cpf.data, form.cnpj.data = parent.addressee_cpf, parent.addressee_cnpj
+    if form.validate_on_submit():
+        try:
+            occurred = form.occurred_at.data.replace(tzinfo=tz()).astimezone(UTC)
+            doc = services.issue_document(
+                profile, kind=form.kind.data, agent=current_user,
+                addressee=services.Addressee(form.name.data, form.cpf.data or None,
+                                             form.cnpj.data or None, form.activity.data,
+                                             form.address.data),
+                fact=form.fact.data, place=form.place.data, occurred_at=occurred,
+                legal_provision=form.legal_provision.data,
+                penalty_provision=form.penalty_provision.data,
+                required_action=form.required_action.data, comply_term=form.comply_term.data,
+                fine_inputs=_fine_inputs(form), measures=form.measures.data,
+                agent_title=form.agent_title.data, parent=parent, report=report)
+        except services.EnforcementError as err:
+            db.session.rollback()
+            if not err.show_on(form):
+                flash(err.message, "danger")
+        else:
+            db.session.commit()
+            flash(_("Documento %(n)s emitido. Registre a ciência do autuado.", n=doc.number),
+                  "success")
+            return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
+    return render_template("enforcement/issue.html", form=form, report=report, parent=parent)
+
+
+@bp.get("/ccz/fiscalizacao/<int:doc_id>")
+@roles_required(*STAFF)
+def staff_detail(doc_id: int):
+    doc = _doc(doc_id)
+    audit.record("enforcement.viewed", doc, detail={"number": doc.number})
+    db.session.commit()
+    profile = current_profile()
+    service_form = ServiceForm()
+    service_form.method.choices = choices([(k, str(v)) for k, v in SERVICE_LABELS.items()])
+    service_form.service_on.data = local_today()
+    decision_form = DecisionForm()
+    decision_form.method.choices = service_form.method.choices
+    decision_form.service_on.data = local_today()
+    return render_template("enforcement/staff_detail.html", doc=doc, service_form=service_form,
+                           decision_form=decision_form, empty=EmptyForm(),
+                           pending=services.open_petition(doc),
+                           may_penalty=services.may_issue_penalty(profile, doc, local_today()),
+                           may_decide=services.may_decide,
+                           fine_status=services.fine_status(doc))
+
+
+@bp.get("/ccz/fiscalizacao/<int:doc_id>/documento.pdf")
+@roles_required(*STAFF)
+def staff_pdf(doc_id: int):
+    return document_pdf(_doc(doc_id), current_profile())
+
+
+@bp.post("/ccz/fiscalizacao/<int:doc_id>/ciencia")
+@roles_required(*ISSUERS)
+def serve(doc_id: int):
+    doc = _doc(doc_id)
+    form = ServiceForm()
+    form.method.choices = choices([(k, str(v)) for k, v in SERVICE_LABELS.items()])
+    if not form.validate_on_submit():
+        flash(_("Informe como e quando o autuado tomou ciência."), "danger")
+        return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
+    try:
+        services.record_service(current_profile(), doc, method=form.method.data,
+                                service_on=form.service_on.data, note=form.note.data,
+                                actor=current_user)
+    except services.EnforcementError as err:
+        db.session.rollback()
+        flash(err.message, "danger")
+    else:
+        db.session.commit()
+        flash(_("Ciência registrada; os prazos começaram a correr."), "success")
+    return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
+
+
+@bp.post("/ccz/fiscalizacao/<int:doc_id>/retorno")
+@roles_required(*ISSUERS)
+def return_visit(doc_id: int):
+    doc = _doc(doc_id)
+    result = request.form.get("result")
+    if not EmptyForm().validate_on_submit() or result not in ("sanada", "nao-sanada"):
+        abort(400)
+    try:
+        services.record_return_visit(doc, complied=result == "sanada", actor=current_user)
+    except services.EnforcementError as err:
+        db.session.rollback()
+        flash(err.message, "danger")
+        return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
+    db.session.commit()
+    if result == "sanada":
+        return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
+    return redirect(url_for("enforcement.issue", apos=doc.id))
+
+
+@bp.post("/ccz/fiscalizacao/<int:doc_id>/prorrogar")
+@roles_required(*ISSUERS)
+def extend(doc_id: int):
+    doc = _doc(doc_id)
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    try:
+        services.extend_comply_term(current_profile(), doc, current_user)
+    except services.EnforcementError as err:
+        db.session.rollback()
+        flash(err.message, "danger")
+    else:
+        db.session.commit()
+        flash(_("Prazo prorrogado."), "success")
+    return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
+
+
+@bp.post("/ccz/fiscalizacao/<int:doc_id>/penalidade")
+@roles_required(*ISSUERS)
+def penalty(doc_id: int):
+    doc = _doc(doc_id)
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    try:
+        new = services.issue_penalty(current_profile(), doc, current_user)
+    except services.EnforcementError as err:
+        db.session.rollback()
+        flash(err.message, "danger")
+        return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
+    db.session.commit()
+    return redirect(url_for("enforcement.staff_detail", doc_id=new.id))
+
+
+@bp.post("/ccz/fiscalizacao/peticoes/<int:petition_id>/decidir")
+@roles_required(*JUDGES)
+def decide(petition_id: int):
+    petition = db.session.get(Petition, petition_id)
+    if petition is None:
+        abort(404)
+    form = DecisionForm()
+    form.method.choices = choices([(k, str(v)) for k, v in SERVICE_LABELS.items()])
+    if not form.validate_on_submit():
+        flash(_("Preencha a decisão, a fundamentação e a ciência."), "danger")
+        return redirect(url_for("enforcement.staff_detail", doc_id=petition.document_id))
+    try:
+        services.decide_petition(current_profile(), petition, current_user,
+                                 grant=form.outcome.data == "grant", reason=form.reason.data,
+                                 method=form.method.data, service_on=form.service_on.data)
+    except services.EnforcementError as err:
+        db.session.rollback()
+        flash(err.message, "danger")
+    else:
+        db.session.commit()
+        flash(_("Decisão registrada."), "success")
+    return redirect(url_for("enforcement.staff_detail", doc_id=petition.document_id))
+
+
+@bp.get("/ccz/fiscalizacao/divida-ativa.csv")
+@roles_required(*JUDGES)
+def collection_csv():
+    today = local_today()
+    services.mark_for_collection(today, current_user)
+    rows = services.collection_rows(today)
+    audit.record("enforcement.collection_exported", None, detail={"rows": len(rows) - 1})
+    db.session.commit()
+    out = io.StringIO()
+    csv.writer(out, delimiter=";").writerows(rows)
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="divida-ativa-{today.isoformat()}.csv"'})

@@ -1,0 +1,172 @@
+"""Public and citizen pages: "Animais recolhidos" (no exact address, only the district), "Perdi
+meu animal", the owner's page of a capture with the online reclaim, the certidão negativa de
+captura (GRU 84 §3, §5) and its public check ``/certidoes/<code>``."""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+from sqlalchemy import select
+
+from portal.access import public, signed_in
+from portal.blueprints.files import file_url
+from portal.blueprints.impound import bp, services
+from portal.blueprints.impound.forms import (
+    CertificateRequestForm,
+    LostAnimalForm,
+    PublicFilterForm,
+)
+from portal.domain import DomainError
+from portal.extensions import db
+from portal.forms import EmptyForm, choices
+from portal.models import Animal, CaptureCertificate
+from portal.services.clock import current_profile, local_today
+
+
+@bp.get("/animais-recolhidos")
+@public
+def public_list():
+    """Animals captured in the last 30 days, filterable, with what to bring to reclaim."""
+    form = PublicFilterForm(request.args)
+    form.validate()
+    found = services.recent_captures(local_today(), species=form.especie.data or None,
+                                     size=form.porte.data or None,
+                                     district=form.bairro.data or None)
+    return render_template("impound/public_list.html", captures=found, form=form, s=services,
+                           photo_url=file_url, profile=current_profile(),
+                           day_counts=services.capture_day_counts(current_profile()))
+
+
+@bp.get("/animais-recolhidos/<protocol>")
+@public
+def public_capture(protocol: str):
+    capture = services.find_by_protocol(protocol)
+    if capture is None or capture not in services.recent_captures(local_today()):
+        abort(404)
+    return render_template("impound/public_capture.html", capture=capture, s=services,
+                           photo_url=file_url, profile=current_profile())
+
+
+@bp.get("/meus-recolhimentos/<protocol>")
+@signed_in
+def my_capture(protocol: str):
+    """The owner's page: deadline, fee, and "Resgatar pelo portal"."""
+    capture = services.find_by_protocol(protocol)
+    if capture is None or capture.owner_id != current_user.id:
+        abort(404)
+    profile, today = current_profile(), local_today()
+    fee = None
+    if capture.reclaimable and services.active_reclaim(capture) is None:
+        try:
+            fee = services.reclaim_fee(profile, capture, today)
+        except DomainError:
+            fee = None
+    return render_template("impound/my_capture.html", capture=capture, s=services, fee=fee,
+                           reclaim=services.active_reclaim(capture), form=EmptyForm(),
+                           photo_url=file_url, profile=profile, today=today)
+
+
+@bp.post("/meus-recolhimentos/<protocol>/resgatar")
+@signed_in
+def my_reclaim(protocol: str):
+    capture = services.find_by_protocol(protocol)
+    if capture is None or capture.owner_id != current_user.id:
+        abort(404)
+    if not EmptyForm().validate_on_submit():
+        return redirect(url_for("impound.my_capture", protocol=capture.protocol))
+    try:
+        reclaim = services.start_reclaim(current_profile(), capture, claimant=current_user,
+                                         channel="online", started_by=current_user,
+                                         today=local_today())
+    except DomainError as err:
+        db.session.rollback()
+        flash(err.message, "danger")
+        return redirect(url_for("impound.my_capture", protocol=capture.protocol))
+    db.session.commit()
+    flash(_("Resgate iniciado. Pague a taxa e traga documento com foto ao CCZ para buscar o "
+            "animal."), "success")
+    return redirect(url_for("billing.item", item_id=reclaim.payment_item_id))
+
+
+@bp.route("/perdi-meu-animal", methods=["GET", "POST"])
+@signed_in
+def lost():
+    """The owner describes a lost animal and is e-mailed when a capture matches."""
+    form = LostAnimalForm()
+    mine = db.session.scalars(select(Animal).where(Animal.owner_id == current_user.id)
+                              .order_by(Animal.name)).all()
+    form.animal_id.choices = choices(
+        [("", _("Nenhum: vou descrever o animal")), *((str(a.id), f"{a.name} · {a.rga}")
+                                                     for a in mine)])
+    if request.method == "GET" and form.lost_on.data is None:
+        form.lost_on.data = local_today()
+    if form.validate_on_submit():
+        if not form.animal_id.data and not form.species.data:
+            form.species.errors = [_("Escolha a espécie ou um dos seus animais.")]
+        else:
+            data = services.AlertData(
+                species=form.species.data or "dog", lost_on=form.lost_on.data,
+                color=form.color.data, district=form.district.data,
+                microchip=form.microchip.data, rga=form.rga.data,
+                description=form.description.data,
+                animal_id=int(form.animal_id.data) if form.animal_id.data else None)
+            try:
+                services.create_alert(current_user, data, local_today())
+            except DomainError as err:
+                db.session.rollback()
+                if not err.show_on(form):
+                    flash(err.message, "danger")
+            else:
+                db.session.commit()
+                flash(_("Aviso registrado. Enviaremos um e-mail se um animal parecido for "
+                        "recolhido."), "success")
+                return redirect(url_for("impound.public_list"))
+    return render_template("impound/lost.html", form=form)
+
+
+@bp.route("/certidoes/pedir", methods=["GET", "POST"])
+@signed_in
+def certificate_request():
+    """GRU 84 §3: ask for the certidão of an animal before acquiring it."""
+    profile = current_profile()
+    if not services.certificates_offered(profile):
+        abort(404)
+    form = CertificateRequestForm()
+    if form.validate_on_submit():
+        try:
+            cert = services.request_certificate(profile, form.rga.data, requester=current_user,
+                                                exam_on=form.exam_on.data, today=local_today())
+        except DomainError as err:
+            db.session.rollback()
+            if not err.show_on(form):
+                flash(err.message, "danger")
+        else:
+            db.session.commit()
+            flash(_("Pedido registrado. Leve o animal, contido, ao CCZ em %(day)s para o exame "
+                    "(GRU 84 §5).", day=cert.exam_on.strftime("%d/%m/%Y")), "success")
+            return redirect(url_for("impound.certificate_mine"))
+    return render_template("impound/certificate_request.html", form=form)
+
+
+@bp.get("/certidoes/minhas")
+@signed_in
+def certificate_mine():
+    if not services.certificates_offered(current_profile()):
+        abort(404)
+    found = db.session.scalars(select(CaptureCertificate).where(
+        CaptureCertificate.requester_id == current_user.id)
+        .order_by(CaptureCertificate.id.desc())).all()
+    return render_template("impound/certificate_mine.html", certificates=found)
+
+
+@bp.get("/certidoes/<code>")
+@public
+def certificate_check(code: str):
+    """Public check: RGA, captures in the period, the period, the issue date; nothing personal."""
+    cert = services.certificate_by_code(code) if services.certificates_offered(
+        current_profile()) else None
+    if cert is None:
+        abort(404)
+    return render_template("impound/certificate_check.html", cert=cert,
+                           profile=current_profile())

@@ -1,0 +1,385 @@
+"""Impound rules per profile, with real 2026 dates and holidays (issue 14): hold deadlines, the
+capture count and definitive apprehension, reclaim fees, destinations and Lei 14.228/2021."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from portal.blueprints.impound import services
+from portal.domain import DomainError
+from portal.extensions import db
+from portal.models import (
+    Capture,
+    CaptureStatus,
+    Listing,
+    ListingState,
+    MunicipalHoliday,
+    OutboxMessage,
+    ReclaimStatus,
+    Vaccination,
+)
+from portal.profiles import load_profile
+from tests import factories
+
+GRU, BJP, VV, CAB, CABO = (load_profile(k) for k in
+                           ("guarulhos", "bjp", "vilavelha", "cabeceira", "cabo"))
+
+
+def _data(day: date, **fields) -> services.CaptureData:  # type: ignore[no-untyped-def]
+    values = dict(species="dog", size="small", sex="male", color="Caramelo", place="Rua X, 10",
+                  district="Centro", captured_at=datetime(day.year, day.month, day.day, 13,
+                                                          tzinfo=UTC),
+                  captured_on=day, reason="loose", condition="good")
+    values.update(fields)
+    return services.CaptureData(**values)  # type: ignore[arg-type]
+
+
+def _capture(profile, day: date, *, agent=None, **fields) -> Capture:  # type: ignore[no-untyped-def]
+    agent = agent or factories.user(roles=("agent",))
+    return services.record_capture(profile, _data(day, **fields), agent=agent, today=day)
+
+
+def _deadline(profile, day, *, size="small", tagged=True, custody="ordinary"):  # type: ignore[no-untyped-def]
+    return services.hold_deadline(profile, size=size, captured_on=day, tagged=tagged,
+                                  custody_type=custody)
+
+
+def _pay(reclaim, staff) -> None:  # type: ignore[no-untyped-def]
+    from portal.blueprints.billing.services import mark_paid_at_counter
+
+    mark_paid_at_counter(reclaim.payment_item, receipt_number=f"REC-{reclaim.id}",
+                         paid_on=date.today(), actor=staff)
+
+
+# -- Hold deadlines ---------------------------------------------------------------------------
+
+
+def test_gru_82_4_three_business_days_skip_good_friday(app):
+    # Thursday 2 April 2026; Good Friday 3 April is a national holiday → 6, 7, 8 April.
+    assert _deadline(GRU, date(2026, 4, 2)) == date(2026, 4, 8)
+    # medium and large animals: five business days
+    assert _deadline(GRU, date(2026, 4, 2), size="large") == date(2026, 4, 10)
+
+
+def test_gru_82_4_municipal_holiday_entered_moves_the_deadline(app):
+    db.session.add(MunicipalHoliday(day=date(2026, 4, 7), name="Feriado municipal de teste"))
+    db.session.flush()
+    assert _deadline(GRU, date(2026, 4, 2)) == date(2026, 4, 9)
+
+
+def test_gru_114_repeating_municipal_holiday_counts_every_year(app):
+    # Entered once in 2020, repeating: 8 December (Imaculada Conceição, Guarulhos' holiday).
+    assert _deadline(GRU, date(2026, 12, 4)) == date(2026, 12, 9)
+    db.session.add(MunicipalHoliday(day=date(2020, 12, 8), name="Imaculada Conceição",
+                                    repeats_yearly=True))
+    db.session.flush()
+    assert _deadline(GRU, date(2026, 12, 4)) == date(2026, 12, 10)
+
+
+def test_gru_114_non_repeating_holiday_of_another_year_does_not_count(app):
+    db.session.add(MunicipalHoliday(day=date(2020, 12, 8), name="Só em 2020"))
+    db.session.flush()
+    assert _deadline(GRU, date(2026, 12, 4)) == date(2026, 12, 9)
+
+
+def test_bjp_25_capture_day_counts_tagged_five_untagged_three(app):
+    assert services.capture_day_counts(BJP)
+    assert _deadline(BJP, date(2026, 3, 2)) == date(2026, 3, 6)
+    assert _deadline(BJP, date(2026, 3, 2), tagged=False) == date(2026, 3, 4)
+
+
+def test_vv_22_3_five_calendar_days_capture_day_excluded(app):
+    assert not services.capture_day_counts(VV)
+    assert _deadline(VV, date(2026, 3, 2)) == date(2026, 3, 7)
+
+
+def test_cab_14_observation_ten_days_then_48_hours(app):
+    assert _deadline(CAB, date(2026, 3, 2), custody="observation") == date(2026, 3, 14)
+    assert _deadline(CAB, date(2026, 3, 2)) == date(2026, 3, 7)  # CAB 12: ordinary hold
+
+
+# -- Capture count (GRU 83 §ú, 84, 87 III, 113) ------------------------------------------------
+
+
+def test_gru_84_1_third_capture_within_five_years_of_the_first():
+    days = [date(2021, 3, 15), date(2023, 2, 1), date(2026, 3, 10)]
+    assert services.count_in_period(days, date(2026, 3, 10), 5) == 3
+
+
+def test_gru_113_first_capture_prescribed_count_is_two():
+    days = [date(2020, 12, 1), date(2023, 5, 5), date(2026, 1, 20)]
+    assert services.count_in_period(days, date(2026, 1, 20), 5) == 2
+
+
+def test_gru_87_iii_third_capture_opens_definitive_apprehension_not_reclaimable(app):
+    owner = factories.user()
+    pet = factories.animal(owner)
+    for day in (date(2021, 3, 15), date(2023, 2, 1)):
+        _capture(GRU, day, tag_read=pet.rga)
+    third = _capture(GRU, date(2026, 3, 10), tag_read=pet.rga)
+    assert third.capture_number == 3
+    assert third.status == CaptureStatus.DEFINITIVE_PENDING
+    assert third.definitive_article == "GRU 87 III"
+    with pytest.raises(DomainError) as err:
+        services.start_reclaim(GRU, third, claimant=owner, channel="online", started_by=owner,
+                               today=date(2026, 3, 11))
+    assert err.value.code == "definitive_pending"
+    mail = db.session.query(OutboxMessage).filter(OutboxMessage.to == owner.email).all()
+    assert any("GRU 87 III" in m.body for m in mail)
+
+
+def test_gru_113_prescribed_first_capture_no_definitive_apprehension(app):
+    owner = factories.user()
+    pet = factories.animal(owner)
+    for day in (date(2020, 12, 1), date(2023, 5, 5)):
+        _capture(GRU, day, tag_read=pet.rga)
+    third = _capture(GRU, date(2026, 1, 20), tag_read=pet.rga)
+    assert third.capture_number == 2
+    assert third.status == CaptureStatus.IN_CUSTODY
+
+
+def test_gru_83_count_follows_the_animal_to_a_new_owner(app):
+    seller, buyer = factories.user(), factories.user()
+    pet = factories.animal(seller)
+    _capture(GRU, date(2025, 6, 2), tag_read=pet.rga)
+    _capture(GRU, date(2025, 9, 1), tag_read=pet.rga)
+    pet.owner = buyer  # sold (GRU 84 §2: "ainda que aliene o animal")
+    db.session.flush()
+    third = _capture(GRU, date(2026, 2, 2), tag_read=pet.rga)
+    assert third.owner_id == buyer.id and third.capture_number == 3
+    assert third.status == CaptureStatus.DEFINITIVE_PENDING
+
+
+def test_gru_84_4_count_ends_with_destination_after_definitive_apprehension(app):
+    owner = factories.user()
+    pet = factories.animal(owner)
+    for day in (date(2024, 1, 8), date(2025, 1, 6)):
+        _capture(GRU, day, tag_read=pet.rga)
+    third = _capture(GRU, date(2026, 1, 5), tag_read=pet.rga)
+    coordinator = factories.user(roles=("coordinator",))
+    services.decide_definitive_apprehension(third, upheld=True, actor=coordinator)
+    services.decide_destination(GRU, third, services.DestinationData(
+        destination="adoption", reason="Apreensão definitiva mantida"), actor=coordinator,
+        today=date(2026, 2, 2))
+    adopter = factories.user()
+    pet.owner = adopter
+    db.session.flush()
+    again = _capture(GRU, date(2026, 6, 1), tag_read=pet.rga)
+    assert again.capture_number == 1  # 84 §4: restarts only from the new owner's infraction
+
+
+def test_gru_87_decision_not_upheld_makes_the_animal_reclaimable_again(app):
+    owner = factories.user()
+    pet = factories.animal(owner)
+    capture = _capture(GRU, date(2026, 3, 2), tag_read=pet.rga)
+    services.open_definitive_apprehension(capture, article="GRU 87 I", reason="Mordedor vicioso",
+                                          actor=None)
+    services.decide_definitive_apprehension(capture, upheld=False, actor=None)
+    reclaim = services.start_reclaim(GRU, capture, claimant=owner, channel="online",
+                                     started_by=owner, today=date(2026, 3, 3))
+    assert reclaim.status == ReclaimStatus.STARTED
+
+
+# -- Reclaim fees --------------------------------------------------------------------------------
+
+
+def test_gru_82_3_unemployed_owner_exempt_expenses_still_due(app):
+    capture = _capture(GRU, date(2026, 3, 2))
+    fee = services.reclaim_fee(GRU, capture, date(2026, 3, 3), exemption="unemployed_3_months",
+                               expenses=[{"kind": "transport", "amount_cents": 4500}])
+    assert any(line.kind == "exemption" and line.article == "GRU 82 §3" for line in fee.lines)
+    assert fee.total_cents == 4500  # GRU 72 §1: expenses are never waived
+
+
+def test_gru_82_5_days_beyond_the_hold_are_charged(app):
+    capture = _capture(GRU, date(2026, 4, 2))
+    on_time = services.reclaim_fee(GRU, capture, date(2026, 4, 8))
+    late = services.reclaim_fee(GRU, capture, date(2026, 4, 10))
+    assert late.total_cents > on_time.total_cents
+    assert any(line.article == "GRU 82 §5" for line in late.lines)
+
+
+def test_vv_22_5_free_within_five_business_days(app):
+    from portal.models import UnitValue
+
+    db.session.add(UnitValue(unit="MW", value_cents=151800, effective_from=date(2026, 1, 1)))
+    db.session.flush()
+    capture = _capture(VV, date(2026, 3, 2))
+    assert services.reclaim_fee(VV, capture, date(2026, 3, 6)).total_cents == 0
+    assert services.reclaim_fee(VV, capture, date(2026, 3, 12)).total_cents > 0
+
+
+def test_cabo_41_expenses_itemised_on_the_reclaim(app):
+    capture = _capture(CABO, date(2026, 3, 2))
+    if CABO.expense_rule("reclaim") is None:
+        pytest.skip("profile has no reclaim expenses")
+    kind = CABO.expense_rule("reclaim").kinds[0]
+    fee = services.reclaim_fee(CABO, capture, date(2026, 3, 3),
+                               expenses=[{"kind": kind, "amount_cents": 3000}])
+    assert any(line.kind == "expense" and line.amount_cents == 3000 for line in fee.lines)
+
+
+# -- Destinations and the federal law -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("profile", [GRU, BJP, VV, CAB, CABO], ids=lambda p: p.key)
+def test_lei_14228_healthy_dog_or_cat_never_offered_euthanasia(app, profile):
+    for species in ("dog", "cat"):
+        capture = _capture(profile, date(2026, 3, 2), species=species)
+        assert "euthanasia" not in services.destinations_offered(profile, capture)
+        vet = factories.user(roles=("vet",))
+        with pytest.raises(DomainError) as err:
+            services.decide_destination(profile, capture, services.DestinationData(
+                destination="euthanasia", reason="Não resgatado"), actor=vet,
+                today=date(2026, 4, 30))
+        assert err.value.code == "euthanasia_refused"
+
+
+def test_lei_14228_euthanasia_only_with_vet_laudo_of_incurable_disease(app):
+    capture = _capture(GRU, date(2026, 3, 2), condition="serious")
+    vet = factories.user(roles=("vet",))
+    decision = services.decide_destination(GRU, capture, services.DestinationData(
+        destination="euthanasia", reason="Cinomose em fase neurológica",
+        vet_report="Laudo: doença incurável com sofrimento", vet_crmv="CRMV-SP 123",
+        lab_exam="RT-PCR positivo", incurable=True), actor=vet, today=date(2026, 3, 3))
+    assert decision.before_deadline and decision.vet_report
+
+
+def test_cab_15_destinations_in_profile_order_auction_only_medium_large(app):
+    small = _capture(CAB, date(2026, 3, 2))
+    large = _capture(CAB, date(2026, 3, 2), species="other", size="large")
+    assert services.destinations_offered(CAB, small) == ["adoption", "ngo_donation"]
+    assert services.destinations_offered(CAB, large) == ["adoption", "ngo_donation", "auction"]
+
+
+def test_bjp_25_4_destination_refused_before_deadline_unless_vet_report(app):
+    capture = _capture(BJP, date(2026, 3, 2), condition="injured")
+    agent = factories.user(roles=("agent",))
+    with pytest.raises(DomainError) as err:
+        services.decide_destination(BJP, capture, services.DestinationData(
+            destination="adoption", reason="Sem dono"), actor=agent, today=date(2026, 3, 4))
+    assert err.value.code == "before_deadline"
+    vet = factories.user(roles=("vet",))
+    decision = services.decide_destination(BJP, capture, services.DestinationData(
+        destination="adoption", reason="Fratura: tratamento prolongado em lar temporário",
+        vet_report="Laudo técnico: fratura de fêmur"), actor=vet, today=date(2026, 3, 4))
+    assert decision.before_deadline
+
+
+def test_bjp_25_3_ii_community_return_needs_a_named_carer(app):
+    capture = _capture(BJP, date(2026, 3, 2))
+    agent = factories.user(roles=("agent",))
+    with pytest.raises(DomainError) as err:
+        services.decide_destination(BJP, capture, services.DestinationData(
+            destination="community_return", reason="Animal comunitário"), actor=agent,
+            today=date(2026, 3, 10))
+    assert err.value.field == "carer_name"
+
+
+def test_gru_88_after_deadline_adoption_draft_listing_with_photos(app):
+    capture = _capture(GRU, date(2026, 3, 2), photos=[(factories.png_bytes(), "cao.png")])
+    agent = factories.user(roles=("agent",))
+    decision = services.decide_destination(GRU, capture, services.DestinationData(
+        destination="adoption", reason="Prazo vencido sem resgate", listing_name="Caramelo"),
+        actor=agent, today=date(2026, 3, 10))
+    listing = db.session.get(Listing, decision.listing_id)
+    assert listing.state == ListingState.DRAFT and listing.organization_id is None
+    assert len(listing.photos) == 1 and listing.held_since == date(2026, 3, 2)
+    assert capture.status == CaptureStatus.DESTINED
+
+
+# -- Reclaim and release -------------------------------------------------------------------------
+
+
+def test_gru_82_1_release_needs_the_agent_to_confirm_the_cause_ended(app):
+    owner = factories.user()
+    pet = factories.animal(owner)
+    pet.vaccinations.append(Vaccination(
+        vaccine_name="Rabisin", batch="L1", vet_name="Dra. Ana", vet_crmv="CRMV-SP 1",
+        applied_on=date(2026, 1, 10), next_due_on=date(2027, 1, 10)))
+    capture = _capture(GRU, date(2026, 3, 2), tag_read=pet.rga)
+    staff = factories.user(roles=("agent",))
+    reclaim = services.start_reclaim(GRU, capture, claimant=owner, channel="counter",
+                                     started_by=staff, today=date(2026, 3, 3))
+    _pay(reclaim, staff)
+    assert reclaim.status == ReclaimStatus.PAID
+    services.record_rabies(GRU, reclaim, "proof", staff=staff, today=date(2026, 3, 3))
+    with pytest.raises(DomainError) as err:
+        services.release(GRU, capture, signed_by_name=owner.full_name, staff=staff,
+                         today=date(2026, 3, 3))
+    assert err.value.code == "cause_not_ended"
+    services.confirm_cause_ended(capture, agent=staff)
+    record = services.release(GRU, capture, signed_by_name=owner.full_name, staff=staff,
+                              today=date(2026, 3, 3))
+    assert "1 vez" in record.term_text and "GRU 87 III" in record.term_text
+    assert capture.status == CaptureStatus.RELEASED
+
+
+def test_gru_84_unregistered_owner_leaves_with_an_rga_and_gru_85_vaccine(app):
+    capture = _capture(GRU, date.today() - timedelta(days=1))
+    owner = factories.user()
+    staff = factories.user(roles=("agent",))
+    reclaim = services.start_reclaim(GRU, capture, claimant=owner, channel="counter",
+                                     started_by=staff, today=date.today())
+    _pay(reclaim, staff)
+    services.confirm_cause_ended(capture, agent=staff)
+    with pytest.raises(DomainError) as err:
+        services.release(GRU, capture, signed_by_name="X", staff=staff, today=date.today())
+    assert err.value.code == "not_registered"
+    animal = services.register_on_reclaim(GRU, reclaim, name="Caramelo",
+                                          birth_date=date(2024, 1, 1), staff=staff,
+                                          today=date.today())
+    assert animal.rga and capture.animal_id == animal.id
+    with pytest.raises(DomainError) as err:
+        services.release(GRU, capture, signed_by_name="X", staff=staff, today=date.today())
+    assert err.value.code == "rabies_missing"
+    services.record_rabies(GRU, reclaim, "vaccinated", staff=staff, today=date.today())
+    services.release(GRU, capture, signed_by_name=owner.full_name, staff=staff,
+                     today=date.today())
+    assert capture.status == CaptureStatus.RELEASED
+
+
+def test_online_reclaim_only_by_the_rga_owner(app):
+    owner, stranger = factories.user(), factories.user()
+    pet = factories.animal(owner)
+    capture = _capture(GRU, date(2026, 3, 2), tag_read=pet.rga)
+    with pytest.raises(DomainError) as err:
+        services.start_reclaim(GRU, capture, claimant=stranger, channel="online",
+                               started_by=stranger, today=date(2026, 3, 3))
+    assert err.value.code == "not_owner"
+
+
+# -- Certidão (GRU 84 §3, §5) --------------------------------------------------------------------
+
+
+def test_gru_84_3_certificate_counts_captures_in_the_period(app):
+    owner, buyer = factories.user(), factories.user()
+    pet = factories.animal(owner)
+    _capture(GRU, date(2020, 12, 1), tag_read=pet.rga)
+    _capture(GRU, date(2023, 5, 5), tag_read=pet.rga)
+    cert = services.request_certificate(GRU, pet.rga, requester=buyer,
+                                        exam_on=date.today() + timedelta(days=7 - date.today().weekday()),
+                                        today=date.today())
+    staff = factories.user(roles=("agent",))
+    services.issue_certificate(GRU, cert, confirmed=True, note="", staff=staff,
+                               today=date(2026, 1, 20))
+    assert cert.captures_in_period == 1  # 2020-12-01 prescribed on 2025-12-01
+    data = services.certificate_json(cert)
+    assert set(data) == {"code", "rga", "captures_in_period", "period_from", "period_to",
+                         "issued_on"}
+
+
+def test_certificate_not_offered_where_the_law_has_no_gru_84(app):
+    assert not services.certificates_offered(BJP)
+    assert services.certificates_offered(GRU)
+
+
+def test_lost_animal_alert_e_mailed_when_a_capture_matches(app):
+    owner = factories.user()
+    services.create_alert(owner, services.AlertData(species="dog", lost_on=date(2026, 3, 1),
+                                                    color="caramelo", district="centro"),
+                          date(2026, 3, 1))
+    _capture(GRU, date(2026, 3, 2))
+    assert db.session.query(OutboxMessage).filter(OutboxMessage.to == owner.email).count() == 1
