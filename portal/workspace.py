@@ -303,7 +303,11 @@ def page(queue: Queue, args: dict[str, str]) -> tuple[list[Any], str | None]:
 def all_rows(queue: Queue, args: dict[str, str]) -> Iterator[Any]:
     """Every row of the filtered queue (for the CSV), fetched in chunks."""
     query = apply_filters(queue, queue.rows(), args).order_by(queue.order, queue.entity.id)
-    yield from db.session.scalars(query.execution_options(yield_per=500))
+    result = db.session.scalars(query.execution_options(yield_per=500))
+    try:
+        yield from result
+    finally:  # an export abandoned half-way must not leave a server-side cursor open
+        result.close()
 
 
 def selected_rows(queue: Queue, ids: Sequence[int]) -> list[Any]:

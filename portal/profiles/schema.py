@@ -549,6 +549,7 @@ class EstablishmentRule(_Rule):
     renewal_window_days: int = Field(ge=1)
     inspection_before_approval: bool = False
     responsible_vet_required: bool = True
+    sketch_required: bool = False  # a sketch of the animals' housing (GRU 11 §1 IV)
     accreditation: bool = False  # accredited establishments register animals (API token)
 
 

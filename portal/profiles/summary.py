@@ -241,6 +241,35 @@ def _impound(p: Profile) -> list[RuleItem]:
             "para o dia útil seguinte."
         )
         out.add(text, rule.cite("moves_to_business_day"))
+    # Issue 14: in plain words, whether the capture day counts (BJP 25 counts it; the others
+    # start the next day, Código Civil art. 132), and what the profile adds on impound.
+    if rule.counting == "calendar_inclusive":
+        out.add(_("O dia da captura conta como o primeiro dia do prazo."), rule.cite("counting"))
+    else:
+        out.add(_("O dia da captura não conta: o prazo começa no dia seguinte."),
+                rule.cite("counting"))
+    if rule.observation_days:
+        text = _("Animal em observação de raiva fica %(num)d dias em observação no CCZ.",
+                 num=rule.observation_days)
+        if rule.observation_reclaim_hours:
+            text += " " + _("Depois, o dono tem %(num)d horas para retirá-lo.",
+                            num=rule.observation_reclaim_hours)
+        out.add(text, rule.cite("observation_days"))
+    if rule.release_requires_cause_ended:
+        out.add(_("O animal só é devolvido depois que a autoridade sanitária constata que não "
+                  "persistem as causas da captura."), rule.cite("release_requires_cause_ended"))
+    if rule.capture_count is not None:
+        count = rule.capture_count
+        out.add(_("A %(num)dª captura do mesmo animal em %(years)d anos, contados da primeira, "
+                  "leva à apreensão definitiva; as capturas acompanham o animal mesmo se ele "
+                  "mudar de dono.", num=count.definitive_at, years=count.period_years),
+                f"{count.article}; {count.cite('definitive_at')}; {count.cite('period_years')}")
+    if rule.capture_certificate:
+        out.add(_("Quem vai adquirir um animal pede antes a certidão negativa de captura."),
+                rule.cite("capture_certificate"))
+    out.add(_("Cães e gatos não são sacrificados por falta de resgate ou de adoção: a eutanásia "
+              "só é permitida com laudo veterinário de doença grave incurável ou "
+              "infectocontagiosa."), "Lei federal 14.228/2021")
 
     reclaim = p.reclaim
     if reclaim.vaccinated_before_release:

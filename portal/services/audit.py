@@ -88,7 +88,8 @@ ACTION_LABELS: dict[str, Any] = {
     "enforcement.served": _l("Registrou a ciência de notificação ou auto"),
     "enforcement.extended": _l("Prorrogou o prazo de notificação preliminar"),
     "enforcement.return_visit": _l("Registrou o retorno de notificação preliminar"),
-    "enforcement.consequence": _l("Registrou consequência na pessoa (perda de posse, termo, apreensão)"),
+    "enforcement.consequence": _l("Registrou consequência na pessoa (perda de posse, termo, "
+                                  "apreensão)"),
     "enforcement.petition_filed": _l("Apresentou defesa ou recurso"),
     "enforcement.petition_decided": _l("Decidiu defesa ou recurso"),
     "enforcement.collection": _l("Encaminhou multa vencida para cobrança"),

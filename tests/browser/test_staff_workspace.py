@@ -57,7 +57,10 @@ def test_staff_enrols_totp_and_lands_on_the_painel_at_360px(live_server, page: P
 
 
 def test_every_workspace_page_passes_axe_at_360_and_1280(live_server, page: Page) -> None:
+    import io
+
     from portal.blueprints.establishments import services as establishments
+    from portal.services.uploads import store_document
 
     base = live_server.url
     with live_server.app.app_context():
@@ -71,7 +74,9 @@ def test_every_workspace_page_passes_axe_at_360_and_1280(live_server, page: Page
             number="1", complement=None, district="Centro", phone=None, email=None,
             opening_hours=None, vet_name="Dra. Ana", vet_crmv="CRMV-SP 1",
             vet_term_valid_until=date.today() + timedelta(days=200)),
-            profile=profile, today=date.today())
+            profile=profile, today=date.today(), sketch=store_document(
+                io.BytesIO(b"%PDF-1.4\n"), purpose="establishment_sketch", owner_id=owner.id,
+                filename="croqui.pdf"))
         db.session.commit()
         email, place_id = admin.email, place.id
 

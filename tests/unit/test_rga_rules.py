@@ -1,10 +1,10 @@
-"""RGA rules, one test per provision: numbers, age window, household limit, rabies proof,
-transfers, second copies, death, fees. Named after the article they check."""
+"""RGA registration rules, one test per provision: numbers, age window, rabies proof, microchip,
+fees, the public data. Named after the article they check. The household limit, transfers and
+second copies have their own files (test_rga_household.py, test_rga_transfers.py,
+test_rga_copies.py)."""
 
 from __future__ import annotations
 
-import itertools
-from contextlib import contextmanager
 from datetime import date, timedelta
 
 import pytest
@@ -18,42 +18,10 @@ from portal.blueprints.animals.rga import (
     parse_rga,
 )
 from portal.extensions import db
-from portal.models import Animal, PaymentItem
+from portal.models import PaymentItem
 from portal.services.api_auth import issue_client
 from tests import factories
-
-TODAY = date(2026, 3, 16)
-_chips = itertools.count(1)
-
-
-@contextmanager
-def profile(make_app, key: str):
-    app = make_app(PORTAL_PROFILE=key)
-    with app.app_context(), app.test_request_context():
-        yield app.extensions["portal_profile"]
-
-
-def data(**fields) -> services.AnimalData:
-    defaults = dict(name="Rex", species="dog", sex="male", birth_date=TODAY - timedelta(days=120),
-                    breed="SRD", color="Caramelo", size="medium")
-    defaults.update(fields)
-    return services.AnimalData(**defaults)
-
-
-def vaccine(**fields) -> services.VaccinationData:
-    defaults = dict(applied_on=TODAY - timedelta(days=10), vaccine_name="Rabisin", batch="L1",
-                    vet_name="Dra. Ana", vet_crmv="crmv sp 1234")
-    defaults.update(fields)
-    return services.VaccinationData(**defaults)
-
-
-def register(owner, prof, *, today=TODAY, vaccination="default", at_ccz=False, client=None,
-             **fields) -> Animal:
-    return services.register_animal(
-        owner=owner, data=data(**fields),
-        vaccination=vaccine() if vaccination == "default" else vaccination,
-        vaccinate_at_ccz=at_ccz, registered_by=None if client else owner, api_client=client,
-        profile=prof, today=today)
+from tests.unit.rga_support import TODAY, data, profile, register, vaccine
 
 
 @pytest.fixture
@@ -169,121 +137,6 @@ def test_future_or_absurd_birth_dates_are_age_errors(gru) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Household limit (DOMAIN §4)
-# --------------------------------------------------------------------------------------------
-
-
-def test_gru_37_household_limit_counts_all_owners_at_residence(gru) -> None:
-    adult = TODAY - timedelta(days=400)
-    first = factories.user(street="Rua das Flores", number="10", complement="Apto 12")
-    second = factories.user(street="R. das Flores", number="10", complement="ap. 12")
-    for i in range(3):
-        factories.animal(first, birth_date=adult, name=f"A{i}")
-    for i in range(2):
-        factories.animal(second, birth_date=adult, name=f"B{i}")
-    key = services.owner_residence_key(first)
-    assert key == services.owner_residence_key(second)
-    assert services.household_count(key, TODAY, gru) == 5
-    with pytest.raises(services.HouseholdLimitExceeded) as err:
-        register(second, gru, birth_date=TODAY - timedelta(days=150))
-    assert err.value.code == "household_limit" and err.value.article == "GRU 37"
-    assert "5" in err.value.message and "120" in err.value.message
-
-
-def test_gru_37_only_animals_older_than_120_days_count(gru) -> None:
-    owner = factories.user()
-    key = services.owner_residence_key(owner)
-    factories.animal(owner, birth_date=TODAY - timedelta(days=120))  # exactly 120: not older
-    factories.animal(owner, birth_date=TODAY - timedelta(days=121))
-    factories.animal(owner, birth_date=TODAY - timedelta(days=500), status="closed")
-    factories.animal(owner, birth_date=TODAY - timedelta(days=500), status="pending")
-    assert services.household_count(key, TODAY, gru) == 2
-
-
-def test_gru_37_a_puppy_that_does_not_count_yet_is_not_refused(gru) -> None:
-    owner = factories.user()
-    for _ in range(5):
-        factories.animal(owner, birth_date=TODAY - timedelta(days=400))
-    puppy = register(owner, gru, birth_date=TODAY - timedelta(days=100))
-    assert puppy.rga
-
-
-def test_gru_37_par2_condo_flat_excluded(gru) -> None:
-    owner = factories.user(housing_type="apartment_condo")
-    for _ in range(5):
-        factories.animal(owner, birth_date=TODAY - timedelta(days=400))
-    animal = register(owner, gru, birth_date=TODAY - timedelta(days=400))
-    assert animal.late_registration is True
-    house = factories.user(housing_type="house")
-    for _ in range(5):
-        factories.animal(house, birth_date=TODAY - timedelta(days=400))
-    services.check_household_limit(gru, house, housing_type="apartment_condo", on=TODAY)
-    with pytest.raises(services.HouseholdLimitExceeded):
-        services.check_household_limit(gru, house, on=TODAY)
-
-
-def test_gru_37_par1_over_the_limit_names_and_links_the_licence_request(app, gru) -> None:
-    owner = factories.user()
-    for _ in range(5):
-        factories.animal(owner, birth_date=TODAY - timedelta(days=400))
-    with pytest.raises(services.HouseholdLimitExceeded) as err:
-        services.check_household_limit(gru, owner, on=TODAY)
-    assert err.value.licence_url == "/licencas/pedido"
-    assert "licença especial" in err.value.message
-    # without a licence the household has the plain limit (the licence rules are tested in
-    # tests/integration/licences)
-    assert services.licensed_limit(gru, "x", TODAY) is None
-
-
-def test_bjp_17_limit_is_10_older_than_90_days(make_app) -> None:
-    with profile(make_app, "bjp") as bjp:
-        owner = factories.user()
-        for _ in range(9):
-            factories.animal(owner, birth_date=TODAY - timedelta(days=91))
-        services.check_household_limit(bjp, owner, on=TODAY)
-        factories.animal(owner, birth_date=TODAY - timedelta(days=91))
-        with pytest.raises(services.HouseholdLimitExceeded) as err:
-            services.check_household_limit(bjp, owner, on=TODAY)
-        assert err.value.article == "BJP 17" and "BJP 17 §3" in err.value.message
-
-
-def test_vv_2_no_household_limit(make_app) -> None:
-    with profile(make_app, "vilavelha") as vv:
-        owner = factories.user()
-        for _ in range(30):
-            factories.animal(owner, birth_date=TODAY - timedelta(days=400))
-        services.check_household_limit(vv, owner, extra=5, on=TODAY)
-
-
-def test_cabo_33_above_the_limit_is_forbidden_without_licence_link(make_app) -> None:
-    with profile(make_app, "cabo") as cabo:
-        owner = factories.user()
-        for _ in range(cabo.household.limit):
-            factories.animal(owner, birth_date=TODAY - timedelta(days=400))
-        with pytest.raises(services.HouseholdLimitExceeded) as err:
-            services.check_household_limit(cabo, owner, on=TODAY)
-        assert err.value.licence_url is None and "não permite" in err.value.message
-
-
-def test_household_needs_a_complete_address(gru) -> None:
-    owner = factories.user(cep=None, street=None, number=None)
-    with pytest.raises(services.AnimalError) as err:
-        register(owner, gru)
-    assert (err.value.field, err.value.code) == ("owner.address", "required")
-
-
-def test_animals_move_with_their_owner_when_the_address_changes(gru) -> None:
-    owner = factories.user()
-    pet = factories.animal(owner)
-    closed = factories.animal(owner, status="closed")
-    old_key = closed.residence_key
-    owner.street, owner.number = "Avenida Brasil", "999"
-    db.session.flush()
-    assert pet.residence_key == services.owner_residence_key(owner) != old_key
-    assert closed.residence_key == old_key  # a closed RGA stays where it ended
-
-
-# --------------------------------------------------------------------------------------------
 # Rabies (BJP 6; GRU 15 V)
 # --------------------------------------------------------------------------------------------
 
@@ -366,110 +219,6 @@ def test_adoption_registration_has_no_fee_and_stays_pending_without_vaccination(
         adopter=adopter, data=data(), vaccination=None, registered_by=None, profile=gru,
         today=TODAY)
     assert animal.status == "pending" and services.fees_of(animal) == []
-
-
-# --------------------------------------------------------------------------------------------
-# Transfers (BJP 7; GRU 18)
-# --------------------------------------------------------------------------------------------
-
-
-def test_gru_18_par2_previous_owner_responsible_until_acceptance(gru) -> None:
-    old, new = factories.user(), factories.user(street="Rua Nova", number="5")
-    animal = factories.animal(old)
-    offer = services.request_transfer(animal, old, new.cpf, profile=gru, today=TODAY)
-    assert offer.status == "pending" and animal.owner_id == old.id
-    assert animal.residence_key == services.owner_residence_key(old)
-    services.accept_transfer(offer, new, profile=gru, today=TODAY)
-    assert animal.owner_id == new.id and offer.status == "accepted" and offer.accepted_at
-    assert animal.residence_key == services.owner_residence_key(new)
-
-
-def test_gru_37_transfer_acceptance_checks_the_new_residence(gru) -> None:
-    old, new = factories.user(), factories.user(street="Rua Cheia", number="1")
-    for _ in range(5):
-        factories.animal(new, birth_date=TODAY - timedelta(days=400))
-    animal = factories.animal(old, birth_date=TODAY - timedelta(days=400))
-    offer = services.request_transfer(animal, old, new.cpf, profile=gru, today=TODAY)
-    with pytest.raises(services.HouseholdLimitExceeded):
-        services.accept_transfer(offer, new, profile=gru, today=TODAY)
-
-
-def test_transfer_refuses_bad_cpf_unknown_person_and_other_peoples_animals(gru) -> None:
-    owner, stranger = factories.user(), factories.user()
-    animal = factories.animal(owner)
-    cases = [(owner, "123.456.789-00", "invalid_cpf"),
-             (owner, factories.make_cpf(99999), "not_found"),
-             (stranger, owner.cpf, "not_allowed")]
-    for who, cpf, code in cases:
-        with pytest.raises(services.AnimalError) as err:
-            services.request_transfer(animal, who, cpf, profile=gru, today=TODAY)
-        assert err.value.code == code
-
-
-def test_transfer_animal_immediate_for_adoption(gru) -> None:
-    old, new = factories.user(), factories.user(street="Rua B", number="2")
-    animal = factories.animal(old)
-    offer = services.transfer_animal(animal, new, immediate=True, profile=gru, today=TODAY)
-    assert offer.status == "accepted" and animal.owner_id == new.id
-
-
-# --------------------------------------------------------------------------------------------
-# Second copy (GRU 19; BJP 8) and death (GRU 21)
-# --------------------------------------------------------------------------------------------
-
-
-def test_gru_19_provisional_copy_valid_45_days(gru) -> None:
-    owner = factories.user()
-    copy = services.request_copy(factories.animal(owner), "card", requested_by=owner,
-                                 profile=gru, today=TODAY)
-    assert copy.valid_until == TODAY + timedelta(days=45) == date(2026, 4, 30)
-    item = db.session.get(PaymentItem, copy.payment_item_id)
-    assert (item.kind, item.amount_cents) == ("card_copy", 1000)
-    staff = factories.user(roles=("agent",))
-    services.mark_copy_issued(copy, staff)
-    assert copy.status == "issued"
-
-
-def test_bjp_8_provisional_copy_valid_60_days(make_app) -> None:
-    with profile(make_app, "bjp") as bjp:
-        owner = factories.user()
-        copy = services.request_copy(factories.animal(owner), "tag", requested_by=owner,
-                                     profile=bjp, today=TODAY)
-        assert copy.valid_until == TODAY + timedelta(days=60)
-
-
-def test_vv_has_no_provisional_id(make_app) -> None:
-    with profile(make_app, "vilavelha") as vv:
-        owner = factories.user()
-        copy = services.request_copy(factories.animal(owner), "card", requested_by=owner,
-                                     profile=vv, today=TODAY)
-        assert copy.valid_until is None
-
-
-def test_gru_21_death_closes_rga_never_reused(gru) -> None:
-    owner = factories.user()
-    animal = register(owner, gru, birth_date=TODAY - timedelta(days=400))
-    number = animal.rga
-    services.report_death(animal, reported_by=owner, died_on=TODAY, today=TODAY)
-    assert animal.status == "closed" and animal.closed_reason == "death" and animal.rga == number
-    assert services.household_count(animal.residence_key, TODAY, gru) == 0
-    successor = register(owner, gru, birth_date=TODAY - timedelta(days=400), name="Novo")
-    assert successor.rga != number
-    assert parse_rga(successor.rga).sequence > parse_rga(number).sequence
-    with pytest.raises(services.AnimalError):
-        services.report_death(animal, reported_by=owner, died_on=TODAY, today=TODAY)
-    with pytest.raises(services.AnimalError):
-        services.transfer_animal(animal, factories.user(), immediate=True, profile=gru,
-                                 today=TODAY)
-
-
-def test_death_date_must_be_plausible(gru) -> None:
-    owner = factories.user()
-    animal = factories.animal(owner, birth_date=TODAY - timedelta(days=100))
-    for died in (TODAY + timedelta(days=1), TODAY - timedelta(days=200)):
-        with pytest.raises(services.AnimalError) as err:
-            services.report_death(animal, reported_by=owner, died_on=died, today=TODAY)
-        assert err.value.field == "died_on"
 
 
 def test_public_data_never_carries_owner_data(gru) -> None:

@@ -12,6 +12,7 @@ from portal.access import signed_in
 from portal.blueprints.account import bp
 from portal.blueprints.account import services as account_services
 from portal.blueprints.account.forms import ChangePasswordForm, ProfileForm, SuggestionForm
+from portal.blueprints.animals.household import move_animals_with_owner
 from portal.blueprints.auth.services import (
     change_email,
     check_password,
@@ -68,6 +69,7 @@ def profile():
             for name in PROFILE_FIELDS:
                 setattr(user, name, getattr(form, name).data)
             user.cep = clean_cep(form.cep.data)
+            move_animals_with_owner(user)  # DOMAIN §4: counted where they now live
             if email_changed:
                 change_email(user, new_email)  # confirmation to the new, notice to the old
             audit.record("account.updated", user)

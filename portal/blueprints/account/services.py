@@ -11,6 +11,7 @@ from flask import abort
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from portal.blueprints.animals.household import move_animals_with_owner
 from portal.extensions import db
 from portal.models import ContactSuggestion, User
 from portal.models.base import utcnow
@@ -59,6 +60,7 @@ def accept_suggestion(suggestion: ContactSuggestion, *, password: str) -> None:
         # The address is one block: take the suggested one whole, never a mix of two dwellings.
         for name in address:
             setattr(user, name, getattr(suggestion, name))
+        move_animals_with_owner(user)  # DOMAIN §4: counted where they now live
     if "phone" in changes:
         user.phone = changes["phone"]
     if new_email is not None:

@@ -143,6 +143,16 @@ def staff_animal(animal_id: int):
                            fees=services.fees_of(animal), missing=provisional.missing(animal))
 
 
+# Where each service error field is shown on the staff vaccination form.
+_VACCINATION_FIELDS = {"rabies_vaccination.date": "applied_on",
+                       "rabies_vaccination.vaccine": "vaccine_name",
+                       "rabies_vaccination.batch": "batch",
+                       "rabies_vaccination.vet_name": "vet_name",
+                       "rabies_vaccination.vet_crmv": "vet_crmv",
+                       "rabies_vaccination.expires_on": "expires_on",
+                       "rabies_vaccination.next_due": "next_due_on"}
+
+
 @bp.post("/animais/ccz/animal/<int:animal_id>/vacina")
 @roles_required(*VACCINATORS)
 def staff_vaccinate(animal_id: int):
@@ -163,14 +173,8 @@ def staff_vaccinate(animal_id: int):
                                         at_ccz=True, today=services.local_today())
         except services.AnimalError as err:
             db.session.rollback()
-            names = {"rabies_vaccination.date": "applied_on",
-                     "rabies_vaccination.vaccine": "vaccine_name",
-                     "rabies_vaccination.batch": "batch", "rabies_vaccination.vet_name": "vet_name",
-                     "rabies_vaccination.vet_crmv": "vet_crmv",
-                     "rabies_vaccination.expires_on": "expires_on",
-                     "rabies_vaccination.next_due": "next_due_on"}
             for item in err.errors:
-                target = form[names.get(item.field or "", "applied_on")]
+                target = form[_VACCINATION_FIELDS.get(item.field or "", "applied_on")]
                 target.errors = [*target.errors, item.message]
         else:
             audit.record("animal.vaccinated", animal, detail={"rga": animal.rga})

@@ -1,8 +1,10 @@
 """JSON API v1 for establishments, NGOs and the city's systems.
 
-Routes live in one module per domain (registrations, payments, listings); each adds its paths to
-the OpenAPI document through :func:`portal.blueprints.api.openapi.register_paths`. Errors are always
-``{"errors": [{"field", "code", "message"}]}`` with 4xx, never a 500 page.
+Routes live in one module per domain (registrations, payments, listings, licences, certificates).
+Bodies are pydantic models (:mod:`portal.blueprints.api.schema`); each module declares its
+operations with :func:`portal.blueprints.api.openapi.declare_endpoint`, and the OpenAPI document is
+generated from those models. Errors are always ``{"errors": [{"field", "code", "message"}]}`` with
+4xx, never a 500 page.
 """
 
 from flask import Blueprint

@@ -35,10 +35,10 @@ from portal.blueprints.api.openapi import declare_endpoint
 from portal.blueprints.api.schema import DateTime, RequestModel, ResponseModel, Url, dump
 from portal.blueprints.files import file_url
 from portal.extensions import db, limiter
-from portal.models import Listing, ListingPhoto, ListingState, Organization
+from portal.models import Listing, ListingState, Organization
+from portal.models import ListingPhoto as ListingPhotoRow
 from portal.services.api_auth import api_client
 from portal.urls import absolute_url, public_base_url
-
 
 # --- The bodies, as models. The listing's fields are checked by ``svc.listing_data``: the web
 # form and the API share that service (its codes: required, invalid_choice, too_old, future...).
@@ -166,7 +166,7 @@ def _absolute(path: str) -> str:
     return public_base_url() + path  # never the request's Host (issue 8, security 1)
 
 
-def photo_json(photo: ListingPhoto) -> dict[str, Any]:
+def photo_json(photo: ListingPhotoRow) -> dict[str, Any]:
     stored = photo.stored_file
     return {"id": photo.id, "position": photo.position,
             "thumbnail_url": _absolute(file_url(stored, "thumbnail")),

@@ -5,11 +5,12 @@ A domain declares each endpoint next to its route::
     declare_endpoint("/licences/{code}", "get", summary="...", auth="public",
                      responses={200: LicenceCheck, 404: "Código desconhecido"})
 
-``responses`` maps a status to a response model (or ``(model, description)``), a description (an error: the ``Error`` body) or
-``Media(...)`` for other media types (PDF, CSV); ``request`` is the body's model and ``query``
-a model whose fields are the query parameters. Path parameters come from ``{name}`` in the path
-(strings unless ``path_params`` says otherwise). Schemas are the models' own JSON Schema
-(``model_json_schema``), gathered under ``components/schemas`` with ``$ref``s.
+``responses`` maps a status to a response model (or ``(model, description)``), a description
+(an error: the ``Error`` body) or ``Media(...)`` for other media types (PDF, CSV); ``request``
+is the body's model and ``query`` a model whose fields are the query parameters. Path parameters
+come from ``{name}`` in the path (strings unless ``path_params`` says otherwise). Schemas are the
+models' own JSON Schema (``model_json_schema``), gathered under ``components/schemas`` with
+``$ref``s.
 
 :func:`register_paths` (hand-written path dictionaries) remains as a thin compatibility shim for
 domains that have not moved to :func:`declare_endpoint` yet; their entries are merged as given.

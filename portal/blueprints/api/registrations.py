@@ -46,8 +46,8 @@ from portal.blueprints.api.schema import (
     ResponseModel,
     Text,
     TextChoice,
-    documented_required,
     Url,
+    documented_required,
     dump,
     parse,
 )

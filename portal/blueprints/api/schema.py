@@ -55,7 +55,7 @@ class RequestModel(BaseModel):
 def documented_required(fields: list[str]) -> ConfigDict:
     """A request model's config whose document lists ``fields`` as required, while the model
     itself lets them be absent: the service answers a missing one with its own code/message."""
-    return ConfigDict(extra="ignore", json_schema_extra={"required": fields})
+    return ConfigDict(extra="ignore", json_schema_extra={"required": list[Any](fields)})
 
 
 class ResponseModel(BaseModel):
@@ -132,7 +132,7 @@ def _kilos(value: Any) -> Decimal | None:
     return kg
 
 
-DateTime = Annotated[str, Field(json_schema_extra={"format": "date-time"})]  # as isoformat() wrote it
+DateTime = Annotated[str, Field(json_schema_extra={"format": "date-time"})]  # as isoformat() made
 Url = Annotated[str, Field(json_schema_extra={"format": "uri"})]  # absolute, never rewritten
 # JSON null means "not sent", so the documented type is the value's own (no "or null")
 Text = Annotated[str | None, BeforeValidator(_text), WithJsonSchema({"type": "string"})]
@@ -142,6 +142,7 @@ def TextChoice(*values: str) -> Any:  # noqa: N802 - used like a type
     """A text whose documented values are ``values`` (the service says which are valid)."""
     return Annotated[str | None, BeforeValidator(_text),
                      WithJsonSchema({"type": "string", "enum": list(values)})]
+
 
 Flag = Annotated[bool, BeforeValidator(_flag), WithJsonSchema({"type": "boolean"})]
 Day = Annotated[date | None, BeforeValidator(_day),
@@ -164,17 +165,14 @@ class DocumentSchema(GenerateJsonSchema):
 
 # --- Pydantic errors → the API's errors ------------------------------------------------------
 
-def _builtin_messages() -> dict[str, tuple[str, Callable[[], str]]]:
-    # pydantic's own error types, for the objects of a body (fields use the types above)
-    return {
-        "missing": ("required", lambda: _("Objeto obrigatório.")),
-        "model_type": ("invalid", lambda: _("Deve ser um objeto JSON.")),
-        "model_attributes_type": ("invalid", lambda: _("Deve ser um objeto JSON.")),
-        "dict_type": ("invalid", lambda: _("Deve ser um objeto JSON.")),
-    }
-
-
-_BUILTIN = _builtin_messages()
+# pydantic's own error types, met on the objects of a body (the fields use the types above);
+# messages are functions so they are translated at answer time
+_BUILTIN: dict[str, tuple[str, Callable[[], str]]] = {
+    "missing": ("required", lambda: _("Objeto obrigatório.")),
+    "model_type": ("invalid", lambda: _("Deve ser um objeto JSON.")),
+    "model_attributes_type": ("invalid", lambda: _("Deve ser um objeto JSON.")),
+    "dict_type": ("invalid", lambda: _("Deve ser um objeto JSON.")),
+}
 _CUSTOM_CODES = {"invalid", "required"}
 
 
@@ -239,7 +237,7 @@ def parse(model: type[M], data: dict[str, Any]) -> tuple[M | None, list[dict[str
                 return None, problems  # leaving the bad values out did not help
             for detail in details:
                 seen.add(tuple(detail["loc"]))
-                problems.append(api_error(detail))
+                problems.append(api_error(dict(detail)))
                 _prune(model, body, tuple(detail["loc"]))
 
 

@@ -7,7 +7,11 @@ export), ``documents`` (PDFs with a QR code), ``queues``, ``reminders`` and ``ho
 
 from __future__ import annotations
 
+from typing import Any
+
+import click
 from flask import Blueprint, Flask
+from flask.cli import with_appcontext
 
 bp = Blueprint("enforcement", __name__)
 
@@ -23,6 +27,37 @@ def init_enforcement(app: Flask) -> None:
     register_admin_link(_l("Fiscalização: notificações e autos"), "enforcement.staff_list",
                         STAFF)
     app.jinja_env.globals["enforcement_label"] = _label
+    from portal.cli import register_command
+    from portal.services.lgpd import register_exporter
+
+    register_command(_daily)
+    register_exporter("notificacoes", _export)
+
+
+@click.command("enforcement-daily")
+@with_appcontext
+def _daily() -> None:
+    """Close documents whose petition term lapsed and mark overdue fines for collection (GRU
+    100); run once a day, safe to repeat."""
+    from portal.blueprints.enforcement.services import close_lapsed, mark_for_collection
+    from portal.extensions import db
+    from portal.services.clock import current_profile, local_today
+
+    today = local_today()
+    closed = close_lapsed(current_profile(), today)
+    marked = mark_for_collection(today)
+    db.session.commit()
+    click.echo(f"{closed} documentos definitivos; {len(marked)} multas para cobrança.")
+
+
+def _export(user: Any) -> list[dict[str, Any]]:
+    """LGPD download: the documents addressed to the person (no access codes)."""
+    from portal.blueprints.enforcement.services import documents_for
+
+    return [{"numero": d.number, "tipo": d.kind, "situacao": d.status,
+             "fato": d.fact, "local": d.place, "data": d.occurred_at,
+             "dispositivo": d.legal_provision, "ciencia": d.knowledge_on,
+             "multa_centavos": d.fine_cents} for d in documents_for(user)]
 
 
 def _label(table: str, key: str | None) -> str:

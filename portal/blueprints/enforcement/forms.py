@@ -6,6 +6,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, MultipleFileField
 from wtforms import (
+    BooleanField,
     DateField,
     DateTimeLocalField,
     DecimalField,
@@ -49,6 +50,7 @@ class IssueForm(FlaskForm):
     animal_died = RadioField(_l("O animal morreu?"), default="no",
                              choices=[("no", _l("Não")), ("yes", _l("Sim"))])
     measures = TextAreaField(_l("Medidas sanitárias aplicadas"), validators=[Optional()])
+    definitive = BooleanField(_l("Apreensão definitiva / perda da posse (registrada na pessoa)"))
     agent_title = StringField(_l("Seu cargo"), validators=[DataRequired(REQUIRED),
                                                            Length(max=100)])
 

@@ -15,7 +15,16 @@ from portal.extensions import db
 from portal.models import EnforcementDocument, PaymentItem, Petition, PetitionStatus
 from portal.models.billing import PAYABLE_STATUSES
 from portal.services.clock import local_today
-from portal.workspace import Chart, ChartData, Column, Period, Queue, QueueRegistry, SearchHit, SearchProvider
+from portal.workspace import (
+    Chart,
+    ChartData,
+    Column,
+    Period,
+    Queue,
+    QueueRegistry,
+    SearchHit,
+    SearchProvider,
+)
 
 SOON_DAYS = 3
 JUDGES = ("coordinator", "admin")

@@ -10,7 +10,7 @@ from portal.access import public, signed_in
 from portal.blueprints.enforcement import bp, services
 from portal.blueprints.enforcement.documents import document_pdf
 from portal.blueprints.enforcement.forms import PetitionForm, VerifyForm
-from portal.extensions import db
+from portal.extensions import db, limiter
 from portal.models import EnforcementDocument
 from portal.services import audit
 from portal.services.clock import current_profile, local_today
@@ -101,6 +101,7 @@ def petition(doc_id: int):
 
 @bp.route("/verificar-documento", methods=["GET", "POST"])
 @public
+@limiter.limit("10/minute;60/hour", methods=["POST"])  # the access code must not be guessed
 def verify():
     form = (VerifyForm() if request.method == "POST"
             else VerifyForm(formdata=request.args, meta={"csrf": False}))

@@ -323,7 +323,8 @@ def issue_apprehension_notice(profile: Profile, *, agent: User, addressee: Addre
                               fact: str, place: str, occurred_at: datetime, legal_provision: str,
                               agent_title: str, definitive: bool, animal_id: int | None = None,
                               fine_inputs: dict[str, Any] | None = None,
-                              report: MaltreatmentReport | None = None) -> EnforcementDocument:
+                              report: MaltreatmentReport | None = None,
+                              **more: Any) -> EnforcementDocument:
     """The *auto de apreensão* (GRU 72) for the impound domain.
 
     ``definitive=True`` (GRU 88 §4; VV 23 III b; BJP 30 §ú) also records on the person that they
@@ -333,11 +334,24 @@ def issue_apprehension_notice(profile: Profile, *, agent: User, addressee: Addre
     doc = issue_document(profile, kind=EnforcementKind.APPREHENSION, agent=agent,
                          addressee=addressee, fact=fact, place=place, occurred_at=occurred_at,
                          legal_provision=legal_provision, agent_title=agent_title,
-                         fine_inputs=fine_inputs, animal_id=animal_id, report=report)
+                         fine_inputs=fine_inputs, animal_id=animal_id, report=report,
+                         **{k: v for k, v in more.items() if k != "kind"})
     if definitive and doc.addressee_cpf:
-        record_consequence(doc, ConsequenceKind.CAUSED_DEFINITIVE_APPREHENSION, "GRU 88 §4",
-                           animal_id=animal_id)
+        kind, article = DEFINITIVE_CONSEQUENCE.get(
+            profile.law_key, (ConsequenceKind.CAUSED_DEFINITIVE_APPREHENSION, legal_provision))
+        record_consequence(doc, kind, article, animal_id=animal_id)
     return doc
+
+
+# What a definitive apprehension records on the person, by law: GRU 88 §4 bars that animal;
+# VV 23 III b and BJP 30 §ú are a loss of possession for repeated maus-tratos; CABO 39 §4
+# authorises the definitive apprehension on repeat.
+DEFINITIVE_CONSEQUENCE = {
+    "GRU": (ConsequenceKind.CAUSED_DEFINITIVE_APPREHENSION, "GRU 88 §4"),
+    "VV": (ConsequenceKind.LOST_POSSESSION_MALTREATMENT, "VV 23 III b"),
+    "BJP": (ConsequenceKind.LOST_POSSESSION_MALTREATMENT, "BJP 30 §ú"),
+    "CABO": (ConsequenceKind.CAUSED_DEFINITIVE_APPREHENSION, "CABO 39 §4"),
+}
 
 
 def record_consequence(doc: EnforcementDocument, kind: str, article: str, *,
@@ -408,6 +422,9 @@ def record_service(profile: Profile, doc: EnforcementDocument, *, method: str, s
         doc.petition_due_on = term_end(profile, doc.knowledge_on, rule.appeal_days)  # GRU 98 VI
     if doc.kind in FINE_KINDS and doc.fine_cents:
         _charge_fine(profile, doc)
+    if doc.kind == EnforcementKind.COMMITMENT and method == ServiceMethod.SIGNED:
+        # VV 23 V: the signed term never again to keep animals is recorded on the person
+        record_consequence(doc, ConsequenceKind.COMMITMENT_NEVER_KEEP, "VV 23 V")
     audit.record("enforcement.served", doc, detail={"number": doc.number, "method": method},
                  actor_id=actor.id)
     db.session.flush()
@@ -647,6 +664,9 @@ def file_petition(profile: Profile, doc: EnforcementDocument, filer: User, *, te
                         filed_on=today, kind=kind, instance=instance,
                         status=PetitionStatus.PENDING, suspends_fine=False)
     db.session.add(petition)
+    if option is None and previous is None and doc.petition_due_on is not None:
+        # the term lapsed and the document became final: late (GRU 107 §2 I)
+        option = PetitionOption(kind, instance, doc.petition_due_on, "GRU 101")
     if option is None:
         # GRU 107 §2 IV (already decided / pending) — recorded and refused without merit
         _refuse(petition, _("Indeferido sem análise do mérito: já há petição sobre esta decisão "

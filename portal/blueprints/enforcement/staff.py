@@ -99,7 +99,12 @@ def issue():
     if form.validate_on_submit():
         try:
             occurred = form.occurred_at.data.replace(tzinfo=tz()).astimezone(UTC)
-            doc = services.issue_document(
+            issue_fn = services.issue_document
+            extra: dict = {}
+            if form.kind.data == "apprehension":
+                issue_fn = services.issue_apprehension_notice  # type: ignore[assignment]
+                extra = {"definitive": bool(form.definitive.data)}
+            doc = issue_fn(
                 profile, kind=form.kind.data, agent=current_user,
                 addressee=services.Addressee(form.name.data, form.cpf.data or None,
                                              form.cnpj.data or None, form.activity.data,
@@ -109,7 +114,7 @@ def issue():
                 penalty_provision=form.penalty_provision.data,
                 required_action=form.required_action.data, comply_term=form.comply_term.data,
                 fine_inputs=_fine_inputs(form), measures=form.measures.data,
-                agent_title=form.agent_title.data, parent=parent, report=report)
+                agent_title=form.agent_title.data, parent=parent, report=report, **extra)
         except services.EnforcementError as err:
             db.session.rollback()
             if not err.show_on(form):

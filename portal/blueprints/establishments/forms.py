@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
     DateField,
@@ -51,6 +52,9 @@ class CadastroForm(FlaskForm):
                            validators=[Optional(), Length(max=40)])
     vet_term_valid_until = DateField(_l("Termo de responsabilidade técnica válido até"),
                                      validators=[Optional()])
+    sketch = FileField(_l("Croqui dos alojamentos dos animais (PDF ou foto)"),
+                       render_kw={"accept": "application/pdf,image/jpeg,image/png,image/webp,"
+                                            "image/heic,image/heif,.heic,.heif"})
 
 
 class InspectionForm(FlaskForm):

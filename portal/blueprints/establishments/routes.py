@@ -13,8 +13,11 @@ from portal.blueprints.establishments import bp, services
 from portal.blueprints.establishments.forms import CadastroForm
 from portal.extensions import db
 from portal.forms import EmptyForm, choices
-from portal.models import Establishment
+from portal.models import Establishment, StoredFile
 from portal.services.clock import current_profile, local_today
+from portal.services.uploads import UploadError, store_document
+
+SKETCH_PURPOSE = "establishment_sketch"  # GRU 11 §1 IV
 
 
 def _rule():  # type: ignore[no-untyped-def]
@@ -44,6 +47,15 @@ def _data(form: CadastroForm) -> services.CadastroData:
         vet_term_valid_until=form.vet_term_valid_until.data)
 
 
+def _sketch(form: CadastroForm) -> StoredFile | None:
+    """The uploaded sketch, re-encoded and private (owner and staff see it), or None."""
+    upload = form.sketch.data
+    if not upload or not getattr(upload, "filename", ""):
+        return None
+    return store_document(upload.stream, purpose=SKETCH_PURPOSE, owner_id=current_user.id,
+                          filename=upload.filename)
+
+
 def _own(establishment_id: int) -> Establishment:
     establishment = db.session.get(Establishment, establishment_id)
     if establishment is None or establishment.requested_by_id != current_user.id:
@@ -59,7 +71,11 @@ def request_cadastro():
     if form.validate_on_submit():
         try:
             services.request_cadastro(current_user._get_current_object(), _data(form),
-                                      profile=current_profile(), today=local_today())
+                                      profile=current_profile(), today=local_today(),
+                                      sketch=_sketch(form))
+        except UploadError as err:
+            db.session.rollback()
+            form.sketch.errors = [err.message]
         except services.EstablishmentError as err:
             db.session.rollback()
             if not err.show_on(form):
@@ -80,7 +96,11 @@ def edit(establishment_id: int):
     if form.validate_on_submit():
         try:
             services.update_data(establishment, current_user._get_current_object(), _data(form),
-                                 profile=current_profile(), today=local_today())
+                                 profile=current_profile(), today=local_today(),
+                                 sketch=_sketch(form))
+        except UploadError as err:
+            db.session.rollback()
+            form.sketch.errors = [err.message]
         except services.EstablishmentError as err:
             db.session.rollback()
             if not err.show_on(form):

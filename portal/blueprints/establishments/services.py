@@ -28,6 +28,7 @@ from portal.models import (
     EstablishmentEvent,
     EstablishmentInspection,
     EstablishmentStatus,
+    StoredFile,
     User,
 )
 from portal.profiles.schema import EstablishmentRule, Profile
@@ -200,16 +201,20 @@ def _check(data: CadastroData, rule: EstablishmentRule, today: date) -> Cadastro
 
 
 def request_cadastro(user: User, data: CadastroData, *, profile: Profile,
-                     today: date) -> Establishment:
+                     today: date, sketch: StoredFile | None = None) -> Establishment:
     """An establishment asks for its cadastro (GRU 11 §1). Raises EstablishmentError."""
     rule = rule_of(profile)
     data = _check(data, rule, today)
+    if rule.sketch_required and sketch is None:  # GRU 11 §1 IV
+        raise EstablishmentError("sketch", "sketch_required", _(
+            "Envie o croqui com a localização, as dimensões e a estrutura dos alojamentos dos "
+            "animais."))
     taken = db.session.scalar(select(Establishment).where(
         Establishment.cnpj == data.cnpj, Establishment.status.in_(OPEN_STATUSES)))
     if taken is not None:
         raise EstablishmentError("cnpj", "duplicate_cnpj", _(
             "Já existe um cadastro em andamento ou válido para este CNPJ."))
-    establishment = Establishment(requested_by_id=user.id, **vars(data))
+    establishment = Establishment(requested_by_id=user.id, sketch=sketch, **vars(data))
     db.session.add(establishment)
     db.session.flush()
     _event(establishment, "requested", user)
@@ -217,13 +222,17 @@ def request_cadastro(user: User, data: CadastroData, *, profile: Profile,
 
 
 def update_data(establishment: Establishment, user: User, data: CadastroData, *,
-                profile: Profile, today: date) -> None:
+                profile: Profile, today: date, sketch: StoredFile | None = None) -> None:
     """GRU 11 §4: changes to the cadastro's data are reported to the CCZ (kept in the file)."""
     data = _check(data, rule_of(profile), today)
+    if sketch is not None:
+        establishment.sketch = sketch
     if data.cnpj != establishment.cnpj:
         raise EstablishmentError("cnpj", "cnpj_fixed", _(
             "O CNPJ não muda: para outro CNPJ, peça um novo cadastro."))
     changed = sorted(k for k, v in vars(data).items() if getattr(establishment, k) != v)
+    if sketch is not None:
+        changed.append("sketch")
     for key, value in vars(data).items():
         setattr(establishment, key, value)
     db.session.flush()

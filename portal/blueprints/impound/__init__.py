@@ -27,6 +27,7 @@ def _init() -> None:
     from portal.access import STAFF
     from portal.blueprints.billing.services import register_settlement_listener
     from portal.blueprints.impound import services
+    from portal.services.lgpd import register_exporter
     from portal.templating import register_admin_link, register_nav
 
     register_nav(_l("Animais recolhidos"), "impound.public_list", order=40)
@@ -34,7 +35,9 @@ def _init() -> None:
                  visible=lambda: bool(current_user.is_authenticated))
     register_admin_link(_l("Recolhimento: registrar captura"), "impound.staff_new", STAFF)
     register_admin_link(_l("Recolhimento: animais sob guarda"), "impound.staff_custody", STAFF)
+    register_admin_link(_l("Certidões de captura: exames"), "impound.staff_certificates", STAFF)
     register_settlement_listener(services.on_item_settled)
+    register_exporter("recolhimentos", services.export_personal_data)
 
 
 bp = _ImpoundBlueprint("impound", __name__)

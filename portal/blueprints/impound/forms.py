@@ -147,3 +147,22 @@ class CertificateExamForm(FlaskForm):
         ("yes", _l("O animal confere com o RGA (plaqueta, microchip, descrição)")),
         ("no", _l("O animal não confere"))]), validators=[DataRequired(REQUIRED)])
     note = TextAreaField(_l("Observações do exame"), validators=[Optional(), Length(max=2000)])
+
+
+class DefinitiveOpenForm(FlaskForm):
+    """Another case of definitive apprehension (GRU 87 I-XI; CABO 39 §4)."""
+
+    definitive_article = StringField(_l("Artigo da lei (por exemplo, GRU 87 I)"),
+                                     validators=[DataRequired(REQUIRED), Length(max=60)])
+    definitive_reason = TextAreaField(_l("Motivo"), validators=[DataRequired(REQUIRED),
+                                                                Length(max=2000)])
+
+
+class DefinitiveDecisionForm(FlaskForm):
+    """The final decision of the procedure (GRU 87 §ú), after defence and appeal."""
+
+    upheld = RadioField(_l("Decisão final"), choices=choices([
+        ("yes", _l("Apreensão definitiva mantida")),
+        ("no", _l("Apreensão definitiva afastada: o animal pode ser resgatado"))]),
+        validators=[DataRequired(REQUIRED)])
+    decision_note = TextAreaField(_l("Observações"), validators=[Optional(), Length(max=2000)])

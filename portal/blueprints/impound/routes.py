@@ -4,7 +4,7 @@ captura (GRU 84 §3, §5) and its public check ``/certidoes/<code>``."""
 
 from __future__ import annotations
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
@@ -22,6 +22,7 @@ from portal.extensions import db
 from portal.forms import EmptyForm, choices
 from portal.models import Animal, CaptureCertificate
 from portal.services.clock import current_profile, local_today
+from portal.urls import absolute_url
 
 
 @bp.get("/animais-recolhidos")
@@ -170,3 +171,18 @@ def certificate_check(code: str):
         abort(404)
     return render_template("impound/certificate_check.html", cert=cert,
                            profile=current_profile())
+
+
+@bp.get("/certidoes/<code>/certidao.pdf")
+@public
+def certificate_pdf(code: str):
+    """The certidão as a PDF with its QR code; the same public data as the check page."""
+    from portal.blueprints.impound.documents import certificate_pdf as render_pdf
+
+    profile = current_profile()
+    cert = services.certificate_by_code(code) if services.certificates_offered(profile) else None
+    if cert is None:
+        abort(404)
+    data = render_pdf(cert, profile, absolute_url("impound.certificate_check", code=cert.code))
+    return Response(data, mimetype="application/pdf", headers={
+        "Content-Disposition": f'inline; filename="certidao-{cert.code}.pdf"'})

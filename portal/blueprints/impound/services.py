@@ -155,6 +155,16 @@ def hold_deadline(profile: Profile, *, size: str, captured_on: date, tagged: boo
     return impound_release_date(profile, size, captured_on, tagged, days_off)  # type: ignore[arg-type]
 
 
+def observation_ends(profile: Profile, capture: Capture) -> date | None:
+    """The last day of a rabies observation (CAB 14, 30; GRU 61); None for other custody."""
+    rule = profile.impound
+    if capture.custody_type != CustodyType.OBSERVATION or not rule.observation_days:
+        return None
+    return deadline(capture.captured_on, rule.observation_days, "calendar", state=profile.state,
+                    municipal_holidays=municipal_holidays([capture.captured_on]),
+                    moves_to_business_day=rule.moves_to_business_day)
+
+
 def capture_day_counts(profile: Profile) -> bool:
     """For the rules page: whether the capture day is day 1 of the hold (BJP 25 §1-2)."""
     return profile.impound.counting == "calendar_inclusive"
@@ -505,6 +515,13 @@ def start_reclaim(profile: Profile, capture: Capture, *, claimant: User, channel
     ou seu representante legal"); at the counter staff check the documents.
     """
     check_reclaimable(capture, today)
+    observed = observation_ends(profile, capture)
+    if observed is not None and today <= observed:
+        # CAB 14; GRU 61: the owner takes it back only after the observation.
+        raise DomainError(None, "under_observation", _(
+            "O animal está em observação de raiva até %(day)s; o resgate só pode ser feito "
+            "depois dela (%(article)s).", day=observed.strftime("%d/%m/%Y"),
+            article=profile.impound.cite("observation_days")))
     if channel == "online" and (capture.animal is None or capture.animal.owner_id != claimant.id):
         raise DomainError(None, "not_owner", _(
             "Só o proprietário do RGA pode iniciar o resgate pelo portal. Sem RGA, vá ao CCZ "
@@ -638,6 +655,13 @@ def release(profile: Profile, capture: Capture, *, signed_by_name: str, staff: U
         raise DomainError("rabies", "rabies_missing", _(
             "Confira ou aplique a vacina antirrábica antes de liberar (%(article)s).",
             article=profile.reclaim.cite("vaccinated_before_release")))
+    if (profile.reclaim.repeat_requires_sterilisation and capture.capture_number > 1
+            and not (capture.animal is not None and capture.animal.sterilized)):
+        # VV 22 §6: a repeat capture goes home only sterilised (recorded on the RGA).
+        raise DomainError(None, "sterilisation_required", _(
+            "Nova apreensão: o animal só é devolvido esterilizado (%(article)s). Registre a "
+            "esterilização no RGA antes de liberar.",
+            article=profile.reclaim.cite("repeat_requires_sterilisation")))
     if not signed_by_name.strip():
         raise DomainError("signed_by_name", "required",
                           _("Informe o nome de quem assina o termo."))
@@ -979,3 +1003,20 @@ def certificate_json(cert: CaptureCertificate) -> dict[str, Any]:
             "period_from": cert.period_from.isoformat() if cert.period_from else None,
             "period_to": cert.period_to.isoformat() if cert.period_to else None,
             "issued_on": cert.issued_on.isoformat() if cert.issued_on else None}
+
+
+def export_personal_data(user: User) -> list[dict[str, Any]]:
+    """LGPD data download: the person's lost-animal alerts, certidão requests and captures of
+    their animals (the exact capture place included: it is about their animal)."""
+    alerts = db.session.scalars(select(LostAnimalAlert).where(LostAnimalAlert.user_id == user.id))
+    certs = db.session.scalars(select(CaptureCertificate).where(
+        CaptureCertificate.requester_id == user.id))
+    captures = db.session.scalars(select(Capture).where(Capture.owner_id == user.id))
+    return [
+        *({"aviso_animal_perdido": a.id, "especie": a.species, "cor": a.color,
+           "bairro": a.district, "perdido_em": a.lost_on} for a in alerts),
+        *({"certidao": c.code, "rga": c.animal.rga, "situacao": c.status,
+           "exame_em": c.exam_on} for c in certs),
+        *({"captura": c.protocol, "recolhido_em": c.captured_on, "local": c.place,
+           "bairro": c.district, "situacao": c.status} for c in captures),
+    ]

@@ -19,6 +19,8 @@ from portal.blueprints.impound.forms import (
     CaptureForm,
     CertificateExamForm,
     CounterReclaimForm,
+    DefinitiveDecisionForm,
+    DefinitiveOpenForm,
     DestinationForm,
     RabiesForm,
     RegisterOnReclaimForm,
@@ -133,6 +135,8 @@ def staff_capture(protocol: str):
         "impound/staff_capture.html", capture=capture, s=services, today=today, profile=profile,
         fee=fee, reclaim=services.active_reclaim(capture), counter_form=counter,
         register_form=RegisterOnReclaimForm(), rabies_form=RabiesForm(),
+        definitive_open_form=DefinitiveOpenForm(),
+        definitive_decision_form=DefinitiveDecisionForm(),
         release_form=ReleaseForm(), destination_form=destination, empty=EmptyForm(),
         term=services.release_term(profile, capture), photo_url=file_url,
         next_step=services.next_step(capture, today))
@@ -262,6 +266,38 @@ def staff_destination(protocol: str):
     _act(lambda: services.decide_destination(profile, capture, data, actor=current_user,
                                              today=local_today()),
          _("Destinação registrada."))
+    return _back(capture)
+
+
+@bp.post("/ccz/recolhimentos/<protocol>/apreensao-definitiva")
+@roles_required("agent", "vet", "coordinator")
+def staff_definitive_open(protocol: str):
+    """GRU 87 I-XI; CABO 39 §4: open a definitive apprehension; the auto de apreensão is issued
+    through the enforcement procedure (defence and appeal)."""
+    capture = _capture(protocol)
+    form = DefinitiveOpenForm()
+    if not form.validate_on_submit():
+        flash(_("Informe o artigo e o motivo."), "danger")
+        return _back(capture)
+    _act(lambda: services.open_definitive_apprehension(
+        capture, article=form.definitive_article.data.strip(),
+        reason=form.definitive_reason.data.strip(),
+        actor=current_user), _("Apreensão definitiva aberta: o animal não pode ser resgatado "
+                               "até a decisão final."))
+    return _back(capture)
+
+
+@bp.post("/ccz/recolhimentos/<protocol>/apreensao-definitiva/decisao")
+@roles_required("coordinator")
+def staff_definitive_decision(protocol: str):
+    capture = _capture(protocol)
+    form = DefinitiveDecisionForm()
+    if not form.validate_on_submit():
+        flash(_("Escolha a decisão final."), "danger")
+        return _back(capture)
+    _act(lambda: services.decide_definitive_apprehension(
+        capture, upheld=form.upheld.data == "yes", actor=current_user,
+        note=form.decision_note.data or ""), _("Decisão final registrada."))
     return _back(capture)
 
 

@@ -15,12 +15,13 @@ def init_reminder_job(app: Flask) -> None:
     from portal.blueprints.establishments.reminders import (
         declare_reminders as establishment_reminders,
     )
+    from portal.blueprints.impound.reminders import declare_reminders as impound_reminders
     from portal.blueprints.licences import in_profile as licences_in_profile
     from portal.blueprints.licences.reminders import declare_reminders as licence_reminders
     from portal.reminders import init_reminders
 
     init_reminders(app, [animal_reminders, billing_reminders, establishment_reminders,
-                         enforcement_reminders,
+                         enforcement_reminders, impound_reminders,
                          *([licence_reminders] if licences_in_profile(app) else [])])
 
 

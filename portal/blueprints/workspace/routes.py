@@ -11,7 +11,16 @@ import io
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -100,7 +109,8 @@ def queue_csv(key: str):
             buffer.truncate()
         yield buffer.getvalue()
 
-    return Response(lines(), mimetype="text/csv",
+    # the rows are read while the response streams: keep the request's context (and session)
+    return Response(stream_with_context(lines()), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="fila-{key}.csv"'})
 
 

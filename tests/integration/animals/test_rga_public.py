@@ -90,3 +90,17 @@ def test_finder_form_is_rate_limited(client) -> None:
 def test_pending_registration_shows_as_pending(client) -> None:
     _owner, animal = _owner_and_animal(status="pending")
     assert "Pendente" in client.get(f"/rga/{animal.rga}").get_data(as_text=True)
+
+
+def test_public_page_shows_no_owner_data(client) -> None:
+    owner = factories.user(full_name="Josefina Proprietária", phone="11987654321",
+                           street="Rua Secreta", number="99")
+    pet = factories.animal(owner, name="Pipoca")
+    db.session.commit()
+    html = client.get(f"/rga/{pet.rga}").get_data(as_text=True)
+    assert "Pipoca" in html
+    for secret in ("Josefina", "Proprietária", owner.cpf, owner.cpf[3:9], "987654321",
+                   "Rua Secreta", owner.email):
+        assert secret not in html
+
+

@@ -121,7 +121,7 @@ def test_pydantic_errors_become_the_api_errors_and_the_rest_is_still_read(app) -
         body, problems = parse(_Body, {"inner": None, "note": 12})
         assert problems == [{"field": "inner", "code": "required",
                              "message": "Objeto obrigatório."}]
-        assert body is not None and body.note == "12"  # a number sent for a text is read as its digits, as before
+        assert body is not None and body.note == "12"  # a number for a text: read as its digits
         body, problems = parse(_Body, {"inner": {"label": ["a"]}})
         assert problems == [{"field": "inner.label", "code": "invalid",
                              "message": "Deve ser um texto."}]

@@ -36,10 +36,24 @@ def profile(app):  # type: ignore[no-untyped-def]
     return app.extensions["portal_profile"]
 
 
+def _sketch(owner):  # type: ignore[no-untyped-def]
+    import io
+
+    from portal.services.uploads import store_document
+
+    return store_document(io.BytesIO(b"%PDF-1.4\n% croqui\n"), purpose="establishment_sketch",
+                          owner_id=owner.id, filename="croqui.pdf")
+
+
+def _request(owner, profile, on: date, data=None):  # type: ignore[no-untyped-def]
+    return services.request_cadastro(owner, data or _data(), profile=profile, today=on,
+                                     sketch=_sketch(owner))
+
+
 def _approved(profile, on: date, n: int = 1) -> Establishment:  # type: ignore[no-untyped-def]
     owner, agent, coord = factories.user(), factories.user(roles=("agent",)), \
         factories.user(roles=("coordinator",))
-    e = services.request_cadastro(owner, _data(n), profile=profile, today=on)
+    e = _request(owner, profile, on, _data(n))
     services.record_inspection(e, agent, inspected_on=on, findings="Tudo em ordem.",
                                satisfactory=True, today=on)
     services.approve(e, coord, profile=profile, today=on)
@@ -65,9 +79,17 @@ def test_gru_13_1_an_expired_term_of_technical_responsibility_is_refused(app, pr
     assert err.value.code == "vet_term_expired"
 
 
-def test_approval_needs_a_satisfactory_inspection_where_the_profile_asks(app, profile) -> None:
-    e = services.request_cadastro(factories.user(), _data(), profile=profile,
+def test_gru_11_1_iv_the_sketch_of_the_housing_is_required(app, profile) -> None:
+    with pytest.raises(services.EstablishmentError) as err:
+        services.request_cadastro(factories.user(), _data(), profile=profile,
                                   today=date(2026, 12, 1))
+    assert (err.value.field, err.value.code) == ("sketch", "sketch_required")
+    owner = factories.user()
+    assert _request(owner, profile, date(2026, 12, 1)).sketch is not None
+
+
+def test_approval_needs_a_satisfactory_inspection_where_the_profile_asks(app, profile) -> None:
+    e = _request(factories.user(), profile, date(2026, 12, 1))
     coord = factories.user(roles=("coordinator",))
     with pytest.raises(services.EstablishmentError) as err:
         services.approve(e, coord, profile=profile, today=date(2026, 12, 1))
@@ -139,8 +161,7 @@ def test_accredited_token_works_only_while_the_cadastro_is_valid(app, client, pr
 
 
 def test_only_a_valid_cadastro_can_be_accredited(app, profile) -> None:
-    e = services.request_cadastro(factories.user(), _data(), profile=profile,
-                                  today=date(2026, 12, 1))
+    e = _request(factories.user(), profile, date(2026, 12, 1))
     with pytest.raises(services.EstablishmentError) as err:
         services.accredit(e, factories.user(roles=("coordinator",)), profile=profile,
                           today=date(2026, 12, 1))
@@ -202,3 +223,26 @@ def test_rules_page_explains_the_cadastro_where_the_law_has_one(app, client, mak
     with other.app_context():
         assert "Estabelecimentos que lidam com animais" not in \
             other.test_client().get("/regras").get_data(as_text=True)
+
+
+def test_web_request_with_the_sketch_reaches_the_staff_file(app, client, auth) -> None:
+    import io
+
+    from sqlalchemy import select
+
+    owner = auth.login(roles=("citizen",))
+    response = client.post("/estabelecimentos/cadastro", data={
+        "cnpj": _cnpj(44555666), "legal_name": "Pet Feliz Ltda", "kinds": ["pet_shop"],
+        "facilities": "Loja com 3 baias", "cep": "07000-000", "street": "Rua A", "number": "1",
+        "district": "Centro", "vet_name": "Dr. B", "vet_crmv": "CRMV-SP 9",
+        "vet_term_valid_until": "2040-01-01",
+        "sketch": (io.BytesIO(b"%PDF-1.4\n% croqui\n"), "croqui.pdf")},
+        content_type="multipart/form-data")
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    place = db.session.scalar(select(Establishment).where(Establishment.requested_by_id
+                                                          == owner.id))
+    assert place.sketch is not None and place.sketch.public is False
+    auth.logout()
+    auth.login(roles=("agent",))
+    html = client.get(f"/ccz/estabelecimentos/{place.id}").get_data(as_text=True)
+    assert "Ver o croqui" in html

@@ -160,14 +160,10 @@ def test_gru_84_3_certidao_request_exam_and_public_check(client, auth):
     pet = factories.animal(owner)
     db.session.commit()
     auth.login()
-    exam = local_today() + timedelta(days=1)
-    while exam.weekday() >= 5:
-        exam += timedelta(days=1)
+    from portal.services.dates import business_days_calendar
+
+    exam = business_days_calendar("SP").next_business_day(local_today())
     response = client.post("/certidoes/pedir", data={"rga": pet.rga, "exam_on": exam.isoformat()})
-    if response.status_code != 302:  # the next day may be a holiday
-        exam += timedelta(days=3)
-        response = client.post("/certidoes/pedir", data={"rga": pet.rga,
-                                                         "exam_on": exam.isoformat()})
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
     cert = db.session.scalar(select(CaptureCertificate))
     assert client.get(f"/certidoes/{cert.code}").status_code == 404  # not issued yet
@@ -178,6 +174,10 @@ def test_gru_84_3_certidao_request_exam_and_public_check(client, auth):
     auth.logout()
     html = client.get(f"/certidoes/{cert.code}").get_data(as_text=True)
     assert pet.rga in html and "Nenhuma captura" in html and owner.full_name not in html
+    pdf = client.get(f"/certidoes/{cert.code}/certidao.pdf")
+    assert pdf.mimetype == "application/pdf"
+    text = factories.pdf_text(pdf.data)
+    assert pet.rga in text and owner.full_name not in text
     data = client.get(f"/api/v1/certificates/{cert.code}").get_json()
     assert data["rga"] == pet.rga and data["captures_in_period"] == 0
     assert "owner" not in str(data) and owner.email not in str(data)
@@ -218,3 +218,22 @@ def test_services_hold_deadline_reads_yearly_holidays_through_the_one_function(a
     profile = app.extensions["portal_profile"]
     assert services.hold_deadline(profile, size="small", captured_on=date(2026, 4, 2),
                                   tagged=True, custody_type="ordinary") == date(2026, 4, 9)
+
+
+def test_gru_87_staff_open_definitive_apprehension_then_final_decision(client, auth):
+    auth.login(roles=("agent",))
+    client.post("/ccz/recolhimentos/novo", data=_capture_form(local_today()))
+    capture = db.session.scalar(select(Capture))
+    base = f"/ccz/recolhimentos/{capture.protocol}"
+    client.post(f"{base}/apreensao-definitiva",
+                data={"definitive_article": "GRU 87 I",
+                      "definitive_reason": "Mordedor vicioso"})
+    db.session.refresh(capture)
+    assert capture.status == CaptureStatus.DEFINITIVE_PENDING
+    assert client.post(f"{base}/apreensao-definitiva/decisao",
+                       data={"upheld": "no"}).status_code in (403, 404)  # coordinator only
+    auth.logout()
+    auth.login(roles=("coordinator",))
+    client.post(f"{base}/apreensao-definitiva/decisao", data={"upheld": "no"})
+    db.session.refresh(capture)
+    assert capture.status == CaptureStatus.IN_CUSTODY and capture.definitive_article is None

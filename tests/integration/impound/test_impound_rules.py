@@ -359,8 +359,10 @@ def test_gru_84_3_certificate_counts_captures_in_the_period(app):
     pet = factories.animal(owner)
     _capture(GRU, date(2020, 12, 1), tag_read=pet.rga)
     _capture(GRU, date(2023, 5, 5), tag_read=pet.rga)
-    cert = services.request_certificate(GRU, pet.rga, requester=buyer,
-                                        exam_on=date.today() + timedelta(days=7 - date.today().weekday()),
+    from portal.services.dates import business_days_calendar
+
+    monday = business_days_calendar("SP").next_business_day(date.today())
+    cert = services.request_certificate(GRU, pet.rga, requester=buyer, exam_on=monday,
                                         today=date.today())
     staff = factories.user(roles=("agent",))
     services.issue_certificate(GRU, cert, confirmed=True, note="", staff=staff,
@@ -383,3 +385,65 @@ def test_lost_animal_alert_e_mailed_when_a_capture_matches(app):
                           date(2026, 3, 1))
     _capture(GRU, date(2026, 3, 2))
     assert db.session.query(OutboxMessage).filter(OutboxMessage.to == owner.email).count() == 1
+
+
+def test_cab_14_no_reclaim_during_the_rabies_observation(app):
+    from portal.models import UnitValue
+
+    db.session.add(UnitValue(unit="UFM", value_cents=10000, effective_from=date(2026, 1, 1)))
+    owner = factories.user()
+    pet = factories.animal(owner)
+    capture = _capture(CAB, date(2026, 3, 2), tag_read=pet.rga, custody_type="observation",
+                       reason="observation")
+    assert capture.reason_article == "CAB 14, 30"
+    with pytest.raises(DomainError) as err:
+        services.start_reclaim(CAB, capture, claimant=owner, channel="online", started_by=owner,
+                               today=date(2026, 3, 12))
+    assert err.value.code == "under_observation"
+    reclaim = services.start_reclaim(CAB, capture, claimant=owner, channel="online",
+                                     started_by=owner, today=date(2026, 3, 13))
+    assert reclaim.payment_item is not None
+
+
+def test_rules_page_says_whether_the_capture_day_counts(app):
+    from portal.profiles.summary import rule_sections
+
+    texts = {item.text for s in rule_sections(BJP) for item in s.items}
+    assert "O dia da captura conta como o primeiro dia do prazo." in texts
+    gru = {item.text for s in rule_sections(GRU) for item in s.items}
+    assert "O dia da captura não conta: o prazo começa no dia seguinte." in gru
+    assert any("Lei federal 14.228/2021" == i.article for s in rule_sections(GRU) for i in s.items)
+
+
+def test_gru_82_4_owner_reminded_on_the_last_day_to_reclaim(app):
+    from portal.reminders import run_reminders
+
+    owner = factories.user()
+    pet = factories.animal(owner)
+    capture = _capture(GRU, date(2026, 4, 2), tag_read=pet.rga)
+    before = db.session.query(OutboxMessage).filter(OutboxMessage.to == owner.email).count()
+    run_reminders(capture.deadline_on, only=["recolhimento-ultimo-dia"])
+    after = db.session.query(OutboxMessage).filter(OutboxMessage.to == owner.email).count()
+    assert after == before + 1
+
+
+def test_vv_22_6_repeat_capture_released_only_sterilised(app):
+    from portal.models import UnitValue
+
+    db.session.add(UnitValue(unit="MW", value_cents=151800, effective_from=date(2026, 1, 1)))
+    owner = factories.user()
+    pet = factories.animal(owner, sterilized=False)
+    _capture(VV, date(2026, 1, 5), tag_read=pet.rga)
+    again = _capture(VV, date(2026, 3, 2), tag_read=pet.rga)
+    staff = factories.user(roles=("agent",))
+    reclaim = services.start_reclaim(VV, again, claimant=owner, channel="counter",
+                                     started_by=staff, today=date(2026, 3, 3),
+                                     away_from_home=True)
+    assert any(line["article"] == "VV 22 §6" for line in reclaim.payment_item.breakdown)
+    _pay(reclaim, staff)
+    services.record_rabies(VV, reclaim, "vaccinated", staff=staff, today=date(2026, 3, 3))
+    with pytest.raises(DomainError) as err:
+        services.release(VV, again, signed_by_name="Dono", staff=staff, today=date(2026, 3, 3))
+    assert err.value.code == "sterilisation_required"
+    pet.sterilized = True
+    services.release(VV, again, signed_by_name="Dono", staff=staff, today=date(2026, 3, 3))
