@@ -83,7 +83,8 @@ def issue():
             MaltreatmentReport.protocol == protocol))
         if report is None or report.state != ReportState.INSPECTED:
             abort(404)
-    parent = _doc(int(request.args["apos"])) if request.args.get("apos", "").isdigit() else None
+    after = request.args.get("apos", "")
+    parent = _doc(int(after)) if after.isdigit() and len(after) <= 9 else None  # int4 ids
     form = IssueForm()
     _fill_choices(form)
     if request.method == "GET":

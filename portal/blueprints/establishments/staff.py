@@ -43,6 +43,17 @@ def _act(establishment: Establishment, action: Callable[[], object], done: str) 
     return result
 
 
+def _notices(establishment: Establishment) -> list[tuple[object, str, str]]:
+    """The enforcement documents addressed to this CNPJ (GRU 12 III-VII), newest first."""
+    from portal.blueprints.enforcement.labels import KIND_LABELS, STATUS_LABELS, label
+    from portal.models.enforcement import EnforcementDocument
+
+    docs = db.session.scalars(select(EnforcementDocument).where(
+        EnforcementDocument.addressee_cnpj == establishment.cnpj)
+        .order_by(EnforcementDocument.issued_at.desc()))
+    return [(d, label(KIND_LABELS, d.kind), label(STATUS_LABELS, d.status)) for d in docs]
+
+
 @bp.get("/ccz/estabelecimentos")
 @roles_required(*STAFF)
 def staff_list():
@@ -67,6 +78,7 @@ def staff_file(establishment_id: int):
         inspection.inspected_on.data = today
     return render_template(
         "establishments/staff_file.html", establishment=establishment, today=today,
+        notices=_notices(establishment),
         status=services.status_label(establishment, today), inspection_form=inspection,
         reason_form=ReasonForm(), form=EmptyForm(), kind_label=services.kind_label,
         event_label=services.event_label,

@@ -842,6 +842,8 @@ def find(term: str) -> list[ExcessLicence]:
     """Staff search: a licence's public code or its request number."""
     term = (term or "").strip()
     if term.isdigit():
+        if len(term) > 9:  # a CPF or a phone number, never a request number (int4 on PostgreSQL)
+            return []
         found = db.session.get(ExcessLicence, int(term))
         return [found] if found else []
     code = normalise_code(term)

@@ -246,3 +246,25 @@ def test_web_request_with_the_sketch_reaches_the_staff_file(app, client, auth) -
     auth.login(roles=("agent",))
     html = client.get(f"/ccz/estabelecimentos/{place.id}").get_data(as_text=True)
     assert "Ver o croqui" in html
+
+
+def test_gru_12_notices_addressed_to_the_cnpj_are_in_the_establishment_file(
+        app, client, auth, profile) -> None:
+    from datetime import UTC, datetime
+
+    from portal.blueprints.enforcement import services as enforcement
+    from portal.models.enforcement import EnforcementKind
+
+    place = _approved(profile, date(2026, 11, 2))
+    agent = factories.user(roles=("agent",))
+    doc = enforcement.issue_document(
+        profile, kind=EnforcementKind.PRELIMINARY, agent=agent,
+        addressee=enforcement.Addressee(name=place.legal_name, cnpj=place.cnpj),
+        fact="Alojamento sem limpeza.", place=place.address_line,
+        occurred_at=datetime(2026, 11, 30, 10, 0, tzinfo=UTC), legal_provision="GRU 10 IV c",
+        agent_title="Agente sanitário", required_action="Limpar os alojamentos.",
+        comply_term="d10")
+    db.session.commit()
+    auth.login(agent)
+    html = client.get(f"/ccz/estabelecimentos/{place.id}").get_data(as_text=True)
+    assert doc.number in html and "Notificações e autos" in html
