@@ -68,6 +68,15 @@ def _stuck_cutoff():  # type: ignore[no-untyped-def]
     return utcnow() - timedelta(days=STUCK_TRANSFER_DAYS)
 
 
+def _animal_link(animal: Animal) -> str:
+    return url_for("animals.staff_animal", animal_id=animal.id)
+
+
+# The registrations' queues (proofs to check, vaccination at the CCZ) list the same columns.
+ANIMAL_COLUMNS = (Column(_l("RGA"), lambda a: a.rga), Column(_l("Nome"), lambda a: a.name),
+                  Column(_l("Registrado em"), lambda a: a.registered_on.strftime("%d/%m/%Y")))
+
+
 def declare_queues(registry: QueueRegistry) -> None:
     registry.declare_search(SearchProvider("animais", _l("Animais"), STAFF, _search_animals))
     registry.declare_chart(Chart("registros-por-especie", _l("Registros (RGA) por mês e espécie"),
@@ -85,9 +94,8 @@ def declare_queues(registry: QueueRegistry) -> None:
                                           Animal.status != AnimalStatus.CLOSED),
         since=Animal.registered_at,
         order=Animal.registered_at,
-        link=lambda a: url_for("animals.staff_animal", animal_id=a.id),
-        columns=(Column(_l("RGA"), lambda a: a.rga), Column(_l("Nome"), lambda a: a.name),
-                 Column(_l("Registrado em"), lambda a: a.registered_on.strftime("%d/%m/%Y"))),
+        link=_animal_link,
+        columns=ANIMAL_COLUMNS,
     ))
     registry.declare(Queue(
         key="rga-vacinacao",
@@ -99,9 +107,8 @@ def declare_queues(registry: QueueRegistry) -> None:
         rows=lambda: select(Animal).where(Animal.status == AnimalStatus.PENDING),
         since=Animal.registered_at,
         order=Animal.registered_at,
-        link=lambda a: url_for("animals.staff_animal", animal_id=a.id),
-        columns=(Column(_l("RGA"), lambda a: a.rga), Column(_l("Nome"), lambda a: a.name),
-                 Column(_l("Registrado em"), lambda a: a.registered_on.strftime("%d/%m/%Y"))),
+        link=_animal_link,
+        columns=ANIMAL_COLUMNS,
     ))
     registry.declare(Queue(
         key="rga-segundas-vias",
