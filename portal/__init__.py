@@ -59,8 +59,12 @@ def harden_request_parsing(app: Flask) -> None:
             super().__init__(map, *args, **kwargs)
 
     class PortalRequest(Request):
-        def get_json(self, force: bool = False, silent: bool = False,  # type: ignore[override]
-                     cache: bool = True):
+        def get_json(
+            self,
+            force: bool = False,
+            silent: bool = False,  # type: ignore[override]
+            cache: bool = True,
+        ):
             try:
                 data = super().get_json(force=force, silent=silent, cache=cache)
             except RecursionError as err:  # json.loads on "[[[[...": not a ValueError
@@ -82,8 +86,11 @@ def harden_request_parsing(app: Flask) -> None:
 
         texts = [request.path, *request.args.keys(), *request.args.values()]
         if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
-            texts += [*request.form.keys(), *request.form.values(),
-                      *(f.filename or "" for f in request.files.values())]
+            texts += [
+                *request.form.keys(),
+                *request.form.values(),
+                *(f.filename or "" for f in request.files.values()),
+            ]
         if any(_has_nul(text) for text in texts):
             abort(400)
 
@@ -105,8 +112,9 @@ def refuse_foreign_hosts(app: Flask) -> None:
         try:
             get_host(environ, trusted_hosts=trusted)
         except SecurityError:
-            answer = Response("400 Bad Request: host not served here.\n", status=400,
-                              mimetype="text/plain")
+            answer = Response(
+                "400 Bad Request: host not served here.\n", status=400, mimetype="text/plain"
+            )
             return answer(environ, start_response)
         return inner(environ, start_response)
 
@@ -142,8 +150,10 @@ def check_upload_dir(app: Flask) -> None:
     problem = upload_dir_problem(path)
     if problem is None:
         return
-    message = (f"UPLOAD_DIR={path!r} is not writable by this process ({problem}): set UPLOAD_DIR "
-               "to a directory the portal can write to")
+    message = (
+        f"UPLOAD_DIR={path!r} is not writable by this process ({problem}): set UPLOAD_DIR "
+        "to a directory the portal can write to"
+    )
     if app.config.get("PRODUCTION"):
         raise RuntimeError(message)
     app.logger.error(message)
@@ -163,8 +173,13 @@ def register_extensions(app: Flask) -> None:
 
     db.init_app(app)
     # render_as_batch: SQLite alters a table by copying it; the same script runs on PostgreSQL
-    migrate.init_app(app, db, directory=str(os.path.join(app.root_path, "..", "migrations")),
-                     compare_type=True, render_as_batch=True)
+    migrate.init_app(
+        app,
+        db,
+        directory=str(os.path.join(app.root_path, "..", "migrations")),
+        compare_type=True,
+        render_as_batch=True,
+    )
     csrf.init_app(app)
     limiter.init_app(app)
     babel.init_app(app, locale_selector=select_locale, timezone_selector=select_timezone)
@@ -207,8 +222,15 @@ def register_extensions(app: Flask) -> None:
         if wants_json():
             from flask import jsonify
 
-            return jsonify(errors=[{"field": None, "code": "unauthorized",
-                                    "message": _("Autenticação necessária.")}]), 401
+            return jsonify(
+                errors=[
+                    {
+                        "field": None,
+                        "code": "unauthorized",
+                        "message": _("Autenticação necessária."),
+                    }
+                ]
+            ), 401
         flash(_("Entre com sua conta para continuar."), "info")
         return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
 
@@ -233,9 +255,9 @@ def register_blueprints(app: Flask) -> None:
     from portal.blueprints import BLUEPRINTS
     from portal.blueprints.enforcement import init_enforcement
     from portal.blueprints.establishments import init_establishments
-    from portal.services.mail import init_mail
     from portal.blueprints.reminders import init_reminder_job
     from portal.blueprints.workspace import init_workspace
+    from portal.services.mail import init_mail
 
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
@@ -283,11 +305,13 @@ def register_security_headers(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("Permissions-Policy",
-                                    "camera=(), microphone=(), geolocation=()")
+        response.headers.setdefault(
+            "Permissions-Policy", "camera=(), microphone=(), geolocation=()"
+        )
         if app.config.get("SESSION_COOKIE_SECURE"):  # production: HTTPS only, remembered
-            response.headers.setdefault("Strict-Transport-Security",
-                                        "max-age=31536000; includeSubDomains")
+            response.headers.setdefault(
+                "Strict-Transport-Security", "max-age=31536000; includeSubDomains"
+            )
         response.headers.setdefault(
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "

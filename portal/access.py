@@ -88,6 +88,4 @@ def local_target(target: str | None) -> str | None:
 
 
 def wants_json() -> bool:
-    return request.path.startswith("/api/") or (
-        request.accept_mimetypes.best == "application/json"
-    )
+    return request.path.startswith("/api/") or (request.accept_mimetypes.best == "application/json")

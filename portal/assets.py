@@ -62,9 +62,14 @@ def _version_static_urls(endpoint: str, values: dict[str, Any]) -> None:
 
 def _cache_headers(response: Response) -> Response:
     if request.endpoint == "static":
-        if response.status_code in (200, 304) and request.args.get("v") and (
-                request.args["v"] == static_version(request.view_args.get("filename")
-                                                    if request.view_args else None)):
+        if (
+            response.status_code in (200, 304)
+            and request.args.get("v")
+            and (
+                request.args["v"]
+                == static_version(request.view_args.get("filename") if request.view_args else None)
+            )
+        ):
             response.headers["Cache-Control"] = f"public, max-age={STATIC_MAX_AGE}, immutable"
         else:  # an unversioned or outdated URL: the browser asks again each time
             response.headers["Cache-Control"] = "no-cache"
@@ -97,11 +102,20 @@ def _compress(response: Response) -> Response:
 def init_assets(app: Flask) -> None:
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br", "gzip"])  # static files stream
-    app.config.setdefault("COMPRESS_MIMETYPES", [
-        "text/html", "text/css", "text/plain", "text/javascript", "application/javascript",
-        "application/json", "application/geo+json", "application/problem+json",
-        "image/svg+xml",
-    ])
+    app.config.setdefault(
+        "COMPRESS_MIMETYPES",
+        [
+            "text/html",
+            "text/css",
+            "text/plain",
+            "text/javascript",
+            "application/javascript",
+            "application/json",
+            "application/geo+json",
+            "application/problem+json",
+            "image/svg+xml",
+        ],
+    )
     app.config.setdefault("COMPRESS_ENABLED", True)
     app.config["COMPRESS_REGISTER"] = False  # registered below, after the cache headers
     compress.init_app(app)

@@ -4,7 +4,6 @@ through ``register_command`` and their demo data through ``register_demo_seeder`
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
 
 import click
 from flask import Flask, current_app
@@ -51,17 +50,23 @@ DEMO_USERS = [
 ]
 
 
-def ensure_user(name: str, email: str, password: str, roles: list[str],
-                cpf: str | None = None) -> User:
+def ensure_user(
+    name: str, email: str, password: str, roles: list[str], cpf: str | None = None
+) -> User:
     """Create the user or add the missing roles; idempotent."""
     from portal.blueprints.auth.services import find_by_email, hash_password
     from portal.models.base import utcnow
 
     user = find_by_email(email)
     if user is None:
-        user = User(full_name=name, email=email.lower(), cpf=cpf,
-                    password_hash=hash_password(password), email_confirmed_at=utcnow(),
-                    privacy_accepted_at=utcnow())
+        user = User(
+            full_name=name,
+            email=email.lower(),
+            cpf=cpf,
+            password_hash=hash_password(password),
+            email_confirmed_at=utcnow(),
+            privacy_accepted_at=utcnow(),
+        )
         db.session.add(user)
     for role in roles:
         user.add_role(role)
@@ -72,12 +77,20 @@ def ensure_user(name: str, email: str, password: str, roles: list[str],
 def seed_unit_values() -> None:
     profile = current_app.extensions["portal_profile"]
     for default in profile.unit_values:
-        exists = db.session.scalar(select(UnitValue).where(
-            UnitValue.unit == default.unit, UnitValue.effective_from == default.effective_from))
+        exists = db.session.scalar(
+            select(UnitValue).where(
+                UnitValue.unit == default.unit, UnitValue.effective_from == default.effective_from
+            )
+        )
         if exists is None:
-            db.session.add(UnitValue(unit=default.unit, value_cents=default.value_cents,
-                                     effective_from=default.effective_from,
-                                     note=default.source[:200]))
+            db.session.add(
+                UnitValue(
+                    unit=default.unit,
+                    value_cents=default.value_cents,
+                    effective_from=default.effective_from,
+                    note=default.source[:200],
+                )
+            )
 
 
 def init_commands(app: Flask) -> None:
@@ -85,11 +98,13 @@ def init_commands(app: Flask) -> None:
     @click.option("--email", required=True)
     @click.option("--name", required=True)
     @click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True)
-    @click.option("--role", "roles", multiple=True, required=True,
-                  type=click.Choice([r.value for r in Role]))
+    @click.option(
+        "--role", "roles", multiple=True, required=True, type=click.Choice([r.value for r in Role])
+    )
     @click.option("--cpf", default=None)
-    def create_user(email: str, name: str, password: str, roles: tuple[str, ...],
-                    cpf: str | None) -> None:
+    def create_user(
+        email: str, name: str, password: str, roles: tuple[str, ...], cpf: str | None
+    ) -> None:
         """Create a user (staff, usually) with one or more roles."""
         from portal.services.identity import clean_cpf
 
@@ -97,7 +112,9 @@ def init_commands(app: Flask) -> None:
             raise click.BadParameter("CPF inválido", param_hint="--cpf")
         user = ensure_user(name, email, password, list(roles), clean_cpf(cpf) if cpf else None)
         db.session.commit()
-        click.echo(f"Usuário {user.email} (id {user.id}) com papéis: {', '.join(sorted(user.roles))}")
+        click.echo(
+            f"Usuário {user.email} (id {user.id}) com papéis: {', '.join(sorted(user.roles))}"
+        )
 
     @app.cli.command("seed-demo")
     def seed_demo() -> None:
@@ -139,8 +156,9 @@ def init_commands(app: Flask) -> None:
             return
         admin = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
         with admin.connect() as conn:
-            exists = conn.scalar(text("SELECT 1 FROM pg_database WHERE datname = :n"),
-                                 {"n": url.database})
+            exists = conn.scalar(
+                text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": url.database}
+            )
             if not exists:
                 conn.execute(text(f'CREATE DATABASE "{url.database}"'))
                 click.echo(f"Banco {url.database} criado.")

@@ -112,8 +112,10 @@ class ProductionConfig(Config):
             raise RuntimeError("Missing required environment variables: " + ", ".join(missing))
         if os.environ["SECRET_KEY"] == "dev-only-not-secret" or len(os.environ["SECRET_KEY"]) < 32:
             # Sessions and e-mail tokens are signed with it: a guessable key forges logins.
-            raise RuntimeError("SECRET_KEY must be a random value of at least 32 characters "
-                               "(e.g. python -c 'import secrets; print(secrets.token_hex(32))')")
+            raise RuntimeError(
+                "SECRET_KEY must be a random value of at least 32 characters "
+                "(e.g. python -c 'import secrets; print(secrets.token_hex(32))')"
+            )
         self.SECRET_KEY = os.environ["SECRET_KEY"]
         self.SQLALCHEMY_DATABASE_URI = database_url(os.environ["DATABASE_URL"])
 
@@ -122,22 +124,33 @@ class ProductionConfig(Config):
         base = os.environ.get("PUBLIC_BASE_URL", "").strip()
         parts = urlsplit(base)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise RuntimeError("PUBLIC_BASE_URL must be set to the portal's public address, "
-                               "e.g. https://ccz.example (links in e-mails and PDFs use it)")
+            raise RuntimeError(
+                "PUBLIC_BASE_URL must be set to the portal's public address, "
+                "e.g. https://ccz.example (links in e-mails and PDFs use it)"
+            )
         self.PUBLIC_BASE_URL = base.rstrip("/")
-        self.ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "").split(",")
-                              if h.strip()]
+        self.ALLOWED_HOSTS = [
+            h.strip() for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h.strip()
+        ]
         self.TRUSTED_HOSTS = [parts.hostname, *self.ALLOWED_HOSTS]
 
         # Several workers: a per-process memory:// store multiplies every limit by their number.
         self.RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "memory://")
-        if (self.RATELIMIT_STORAGE_URI.startswith("memory://")
-                and os.environ.get("RATELIMIT_ALLOW_MEMORY") != "1"):
-            raise RuntimeError("RATELIMIT_STORAGE_URI must point to a shared store in production "
-                               "(e.g. redis://localhost:6379/0); set RATELIMIT_ALLOW_MEMORY=1 to "
-                               "accept per-process counters (a single worker)")
+        if (
+            self.RATELIMIT_STORAGE_URI.startswith("memory://")
+            and os.environ.get("RATELIMIT_ALLOW_MEMORY") != "1"
+        ):
+            raise RuntimeError(
+                "RATELIMIT_STORAGE_URI must point to a shared store in production "
+                "(e.g. redis://localhost:6379/0); set RATELIMIT_ALLOW_MEMORY=1 to "
+                "accept per-process counters (a single worker)"
+            )
         self.PROXY_FIX_X_FOR = int(os.environ.get("PROXY_FIX_X_FOR", "0") or 0)
         self.UPLOAD_DIR = os.environ.get("UPLOAD_DIR", str(INSTANCE_DIR / "uploads"))
 
 
-CONFIGS = {"development": DevelopmentConfig, "testing": TestingConfig, "production": ProductionConfig}
+CONFIGS = {
+    "development": DevelopmentConfig,
+    "testing": TestingConfig,
+    "production": ProductionConfig,
+}

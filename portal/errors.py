@@ -41,12 +41,19 @@ def init_errorhandlers(app: Flask) -> None:
             return _json_error(400, "csrf", _("Token de segurança ausente ou expirado."))
         view = current_app.view_functions.get(request.endpoint or "")
         if view is None or getattr(g, "csrf_retry", False):
-            return render_template("errors/400.html", message=_(
-                "Sua sessão expirou. Volte, recarregue a página e envie de novo.")), 400
+            return render_template(
+                "errors/400.html",
+                message=_("Sua sessão expirou. Volte, recarregue a página e envie de novo."),
+            ), 400
         g.csrf_retry = True
         before = copy.deepcopy(dict(session))
-        flash(_("Por segurança, confira os dados e envie o formulário de novo "
-                "(a sessão tinha expirado)."), "warning")
+        flash(
+            _(
+                "Por segurança, confira os dados e envie o formulário de novo "
+                "(a sessão tinha expirado)."
+            ),
+            "warning",
+        )
         try:
             try:
                 result = view(**(request.view_args or {}))
@@ -58,8 +65,10 @@ def init_errorhandlers(app: Flask) -> None:
         if 300 <= response.status_code < 400:
             # The re-run took a shortcut (e.g. "already signed in"): a redirect would hide that
             # nothing was sent, so say so instead.
-            return render_template("errors/400.html", message=_(
-                "Sua sessão expirou. Volte, recarregue a página e envie de novo.")), 400
+            return render_template(
+                "errors/400.html",
+                message=_("Sua sessão expirou. Volte, recarregue a página e envie de novo."),
+            ), 400
         response.status_code = 400 if response.status_code == 200 else response.status_code
         return response
 

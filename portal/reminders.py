@@ -72,8 +72,11 @@ def registry() -> ReminderRegistry:
 
 
 def _opted_out(reminder_key: str) -> set[int]:
-    return set(db.session.scalars(select(ReminderOptOut.user_id)
-                                  .where(ReminderOptOut.reminder_key == reminder_key)))
+    return set(
+        db.session.scalars(
+            select(ReminderOptOut.user_id).where(ReminderOptOut.reminder_key == reminder_key)
+        )
+    )
 
 
 def run_reminders(today: date, *, only: Sequence[str] = ()) -> RunResult:
@@ -83,9 +86,13 @@ def run_reminders(today: date, *, only: Sequence[str] = ()) -> RunResult:
         if only and reminder.key not in only:
             continue
         opted_out = _opted_out(reminder.key) if reminder.courtesy else set()
-        sent_before = set(db.session.scalars(
-            select(ReminderDelivery.occurrence_key)
-            .where(ReminderDelivery.reminder_key == reminder.key)))
+        sent_before = set(
+            db.session.scalars(
+                select(ReminderDelivery.occurrence_key).where(
+                    ReminderDelivery.reminder_key == reminder.key
+                )
+            )
+        )
         result.sent.setdefault(reminder.key, 0)
         for message in reminder.due(today):
             if message.occurrence_key in sent_before:
@@ -96,9 +103,11 @@ def run_reminders(today: date, *, only: Sequence[str] = ()) -> RunResult:
                 continue
             try:
                 with db.session.begin_nested():  # a concurrent run may have just sent it
-                    delivery = ReminderDelivery(reminder_key=reminder.key,
-                                                occurrence_key=message.occurrence_key,
-                                                user_id=message.user_id)
+                    delivery = ReminderDelivery(
+                        reminder_key=reminder.key,
+                        occurrence_key=message.occurrence_key,
+                        user_id=message.user_id,
+                    )
                     db.session.add(delivery)
                     db.session.flush()
             except IntegrityError:
@@ -125,8 +134,10 @@ def run_reminders_command(on: str | None) -> None:
     deliver_committed()  # development sends at once; production's send-mail picks them up
     for key, count in result.sent.items():
         click.echo(f"{key}: {count}")
-    click.echo(f"sent {result.total}, already sent {result.already_sent}, "
-               f"turned off by the person {result.skipped_opt_out}")
+    click.echo(
+        f"sent {result.total}, already sent {result.already_sent}, "
+        f"turned off by the person {result.skipped_opt_out}"
+    )
 
 
 def init_reminders(app: Flask, declarers: Sequence[Callable[[ReminderRegistry], None]]) -> None:

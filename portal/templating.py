@@ -71,8 +71,9 @@ class NavItem(NamedTuple):
 _NAV: list[NavItem] = []
 
 
-def register_nav(label: Any, endpoint: str, order: int = 50,
-                 visible: Callable[[], bool] | None = None) -> None:
+def register_nav(
+    label: Any, endpoint: str, order: int = 50, visible: Callable[[], bool] | None = None
+) -> None:
     """Add an entry to the main menu; ``visible`` decides per request (e.g. signed in only)."""
     if all(item.endpoint != endpoint for item in _NAV):
         _NAV.append(NavItem(label, endpoint, order, visible))
@@ -98,8 +99,11 @@ def register_admin_link(label: Any, endpoint: str, roles: tuple[str, ...]) -> No
 def admin_links() -> list[dict[str, Any]]:
     from flask_login import current_user
 
-    return [{"label": label, "url": url_for(endpoint)} for label, endpoint, roles in _ADMIN_LINKS
-            if endpoint in current_app.view_functions and current_user.has_role(*roles)]
+    return [
+        {"label": label, "url": url_for(endpoint)}
+        for label, endpoint, roles in _ADMIN_LINKS
+        if endpoint in current_app.view_functions and current_user.has_role(*roles)
+    ]
 
 
 def init_templating(app: Flask) -> None:

@@ -28,10 +28,10 @@ def public_base_url() -> str:
 def absolute_url(endpoint: str, **values: Any) -> str:
     """The absolute URL of ``endpoint`` under :func:`public_base_url`, whatever the request."""
     parts = urlsplit(public_base_url())
-    adapter = current_app.url_map.bind(parts.netloc, script_name=parts.path or "/",
-                                       url_scheme=parts.scheme or "https")
+    adapter = current_app.url_map.bind(
+        parts.netloc, script_name=parts.path or "/", url_scheme=parts.scheme or "https"
+    )
     current_app.inject_url_defaults(endpoint, values)
     anchor = values.pop("_anchor", None)
     url = adapter.build(endpoint, values, force_external=True)
     return f"{url}#{anchor}" if anchor else url
-

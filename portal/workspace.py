@@ -161,9 +161,17 @@ class ChartData:
         for i, (label, values) in enumerate(self.rows):
             for j, value in enumerate(values):
                 h = round(height * value / top, 1)
-                shapes.append({"x": round(i * group + group * 0.1 + j * bar, 1),
-                               "y": round(height - h, 1), "w": round(bar, 1), "h": h,
-                               "series": j, "label": label, "value": value})
+                shapes.append(
+                    {
+                        "x": round(i * group + group * 0.1 + j * bar, 1),
+                        "y": round(height - h, 1),
+                        "w": round(bar, 1),
+                        "h": h,
+                        "series": j,
+                        "label": label,
+                        "value": value,
+                    }
+                )
         return shapes
 
 
@@ -218,8 +226,14 @@ def init_registry(app: Flask, declarers: Sequence[Callable[[QueueRegistry], None
     registry = QueueRegistry()
     for declare in declarers:
         declare(registry)
-    registry.declare_chart(Chart("filas-ao-longo-do-tempo", _l("Filas do CCZ ao longo do tempo"),
-                                 ("coordinator", "admin"), backlog))
+    registry.declare_chart(
+        Chart(
+            "filas-ao-longo-do-tempo",
+            _l("Filas do CCZ ao longo do tempo"),
+            ("coordinator", "admin"),
+            backlog,
+        )
+    )
     app.extensions["workspace_queues"] = registry
     app.cli.add_command(snapshot_queues_command)
 
@@ -244,8 +258,11 @@ def search_everything(user: Any, term: str) -> list[tuple[SearchProvider, list[S
 
 def stats(queue: Queue) -> QueueStats:
     """Count, oldest item and overdue count of one queue, in one query."""
-    overdue = (func.coalesce(func.sum(case((queue.overdue(), 1), else_=0)), 0)
-               if queue.overdue is not None else None)
+    overdue = (
+        func.coalesce(func.sum(case((queue.overdue(), 1), else_=0)), 0)
+        if queue.overdue is not None
+        else None
+    )
     columns: list[Any] = [func.count(), func.min(queue.since)]
     if overdue is not None:
         columns.append(overdue)
@@ -293,8 +310,9 @@ def page(queue: Queue, args: dict[str, str]) -> tuple[list[Any], str | None]:
         except ValueError:
             value, last = None, 0
         if value is not None:
-            query = query.where(or_(queue.order > value,
-                                    and_(queue.order == value, entity_id > last)))
+            query = query.where(
+                or_(queue.order > value, and_(queue.order == value, entity_id > last))
+            )
     rows = list(db.session.scalars(query.order_by(queue.order, entity_id).limit(PAGE_SIZE + 1)))
     following = encode_cursor(queue, rows[PAGE_SIZE - 1]) if len(rows) > PAGE_SIZE else None
     return rows[:PAGE_SIZE], following
@@ -330,13 +348,19 @@ def month_key(day: date | datetime) -> str:
     return f"{day.year:04d}-{day.month:02d}"
 
 
-def monthly(period: Period, series: Sequence[tuple[str, Any]], counts: dict[tuple[str, str], int],
-            unit: str = "count") -> ChartData:
+def monthly(
+    period: Period,
+    series: Sequence[tuple[str, Any]],
+    counts: dict[tuple[str, str], int],
+    unit: str = "count",
+) -> ChartData:
     """A month-by-series table from ``{(month, series key): value}`` and ``(key, label)`` pairs,
     with zeros where nothing happened (an empty month is a fact too)."""
-    return ChartData([label for _key, label in series],
-                     [(m, [counts.get((m, key), 0) for key, _label in series])
-                      for m in months(period)], unit)
+    return ChartData(
+        [label for _key, label in series],
+        [(m, [counts.get((m, key), 0) for key, _label in series]) for m in months(period)],
+        unit,
+    )
 
 
 def snapshot_queues(day: date) -> int:
@@ -346,8 +370,11 @@ def snapshot_queues(day: date) -> int:
     written = 0
     for queue in registry().queues.values():
         numbers = stats(queue)
-        row = db.session.scalar(select(QueueSnapshot).where(QueueSnapshot.day == day,
-                                                            QueueSnapshot.queue_key == queue.key))
+        row = db.session.scalar(
+            select(QueueSnapshot).where(
+                QueueSnapshot.day == day, QueueSnapshot.queue_key == queue.key
+            )
+        )
         if row is None:
             row = QueueSnapshot(day=day, queue_key=queue.key)
             db.session.add(row)
@@ -363,13 +390,17 @@ def backlog(period: Period) -> ChartData:
 
     totals: dict[date, list[int]] = {}
     for day, count, overdue in db.session.execute(
-            select(QueueSnapshot.day, QueueSnapshot.count, QueueSnapshot.overdue)
-            .where(QueueSnapshot.day >= period.start, QueueSnapshot.day <= period.end)):
+        select(QueueSnapshot.day, QueueSnapshot.count, QueueSnapshot.overdue).where(
+            QueueSnapshot.day >= period.start, QueueSnapshot.day <= period.end
+        )
+    ):
         pair = totals.setdefault(day, [0, 0])
         pair[0] += count
         pair[1] += overdue
-    return ChartData([_l("Itens nas filas"), _l("Com prazo vencido")],
-                     [(d.strftime("%d/%m/%Y"), totals[d]) for d in sorted(totals)])
+    return ChartData(
+        [_l("Itens nas filas"), _l("Com prazo vencido")],
+        [(d.strftime("%d/%m/%Y"), totals[d]) for d in sorted(totals)],
+    )
 
 
 @click.command("snapshot-queues")
@@ -378,4 +409,3 @@ def snapshot_queues_command() -> None:
     from portal.services.clock import local_today
 
     click.echo(f"{snapshot_queues(local_today())} queues recorded")
-

@@ -44,7 +44,8 @@ def _worker_database_url(url: str, worker: str) -> str:
 
 
 os.environ["TEST_DATABASE_URL"] = _worker_database_url(
-    os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tempfile.mkdtemp()}/ccz_test.db", WORKER)
+    os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tempfile.mkdtemp()}/ccz_test.db", WORKER
+)
 
 from flask import Flask  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402
@@ -70,7 +71,8 @@ class _Rollback:
         if threading.get_ident() != self.thread:
             raise RuntimeError(
                 "This test uses the database from another thread, which cannot see the test's "
-                "uncommitted transaction: mark it @pytest.mark.real_commits (tests/conftest.py).")
+                "uncommitted transaction: mark it @pytest.mark.real_commits (tests/conftest.py)."
+            )
         key = engine.url.render_as_string(hide_password=False)
         if key not in self.connections:
             conn = engine.connect()
@@ -125,9 +127,16 @@ def _reuse_url_builders() -> None:
 
     def cached(self: Rule, append_unknown: bool = True):  # type: ignore[no-untyped-def]
         defaults = self.defaults or {}
-        key = (self.rule, self.merge_slashes, tuple(self._trace), append_unknown,
-               tuple((k, type(self._converters.get(k)).__qualname__, repr(v))
-                     for k, v in defaults.items()))
+        key = (
+            self.rule,
+            self.merge_slashes,
+            tuple(self._trace),
+            append_unknown,
+            tuple(
+                (k, type(self._converters.get(k)).__qualname__, repr(v))
+                for k, v in defaults.items()
+            ),
+        )
         if key not in compiled:
             compiled[key] = compile_builder(self, append_unknown)
         return compiled[key]
@@ -139,8 +148,11 @@ _reuse_url_builders()
 
 
 def _admin_url(url: str) -> str:
-    return make_url(url).set(drivername="postgresql", database="postgres").render_as_string(
-        hide_password=False)
+    return (
+        make_url(url)
+        .set(drivername="postgresql", database="postgres")
+        .render_as_string(hide_password=False)
+    )
 
 
 def _create_worker_database(url: str) -> None:
@@ -195,8 +207,10 @@ def _empty_tables() -> None:
 
 
 def _needs_real_commits(request: pytest.FixtureRequest) -> bool:
-    return (request.node.get_closest_marker("real_commits") is not None
-            or "live_server" in request.fixturenames)
+    return (
+        request.node.get_closest_marker("real_commits") is not None
+        or "live_server" in request.fixturenames
+    )
 
 
 @pytest.fixture
@@ -245,11 +259,19 @@ class AuthActions:
     def __init__(self, client: FlaskClient) -> None:
         self._client = client
 
-    def login(self, user=None, *, roles: tuple[str, ...] = ("citizen",), password: str = factories.PASSWORD):  # type: ignore[no-untyped-def]
+    def login(
+        self,
+        user=None,
+        *,
+        roles: tuple[str, ...] = ("citizen",),
+        password: str = factories.PASSWORD,
+    ):  # type: ignore[no-untyped-def]
         if user is None:
             user = factories.user(roles=roles)
             db.session.commit()
-        response = self._client.post("/conta/entrar", data={"email": user.email, "password": password})
+        response = self._client.post(
+            "/conta/entrar", data={"email": user.email, "password": password}
+        )
         assert response.status_code == 302, response.get_data(as_text=True)[:500]
         return user
 

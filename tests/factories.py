@@ -60,8 +60,9 @@ def _hash(password: str) -> str:
     return _hash_cache[password]
 
 
-def user(*, roles: tuple[str, ...] = ("citizen",), password: str = PASSWORD,
-         **fields: object) -> User:
+def user(
+    *, roles: tuple[str, ...] = ("citizen",), password: str = PASSWORD, **fields: object
+) -> User:
     n = next(_counter)
     defaults: dict[str, object] = {
         "full_name": f"Pessoa Teste {n}",
@@ -89,22 +90,37 @@ def user(*, roles: tuple[str, ...] = ("citizen",), password: str = PASSWORD,
     return person
 
 
-def animal(owner: User, *, species: str = "dog", status: str = "active",
-           birth_date: date | None = None, **fields: object):  # type: ignore[no-untyped-def]
+def animal(
+    owner: User,
+    *,
+    species: str = "dog",
+    status: str = "active",
+    birth_date: date | None = None,
+    **fields: object,
+):  # type: ignore[no-untyped-def]
     """An RGA registration inserted directly (no rules, no fee): for tests of other domains that
     need existing animals. The number comes from the real counter, so it is valid and unique."""
     from portal.blueprints.animals.services import issue_rga, owner_residence_key
 
     today = date.today()
     defaults: dict[str, object] = {
-        "name": f"Animal {next(_counter)}", "sex": "male", "breed": "SRD", "color": "Preto",
-        "size": "small", "registered_on": today,
+        "name": f"Animal {next(_counter)}",
+        "sex": "male",
+        "breed": "SRD",
+        "color": "Preto",
+        "size": "small",
+        "registered_on": today,
         "birth_date": birth_date or today - timedelta(days=365),
     }
     defaults.update(fields)
-    pet = Animal(rga=issue_rga(species, today), species=species, status=status, owner=owner,
-                 residence_key=owner_residence_key(owner) or f"sem-endereco-{owner.id}",
-                 **defaults)  # type: ignore[arg-type]
+    pet = Animal(
+        rga=issue_rga(species, today),
+        species=species,
+        status=status,
+        owner=owner,
+        residence_key=owner_residence_key(owner) or f"sem-endereco-{owner.id}",
+        **defaults,
+    )  # type: ignore[arg-type]
     db.session.add(pet)
     db.session.flush()
     return pet
@@ -125,8 +141,11 @@ def pdf_text(data: bytes) -> str:
     chunks = []
     for raw in re.findall(rb"stream\r?\n(.*?)endstream", data, re.S):
         raw = raw.strip()
-        for decode in (lambda b: zlib.decompress(base64.a85decode(b, adobe=True)),
-                       zlib.decompress, lambda b: b):
+        for decode in (
+            lambda b: zlib.decompress(base64.a85decode(b, adobe=True)),
+            zlib.decompress,
+            lambda b: b,
+        ):
             try:
                 chunks.append(decode(raw))
                 break
@@ -138,21 +157,39 @@ def pdf_text(data: bytes) -> str:
 # -- billing -------------------------------------------------------------------------------------
 
 
-def make_item(payer: User | None, *, amount_cents: int = 2500, kind: str = "registration",
-              description: str = "Registro do animal Rex (RGA)", **extra: Any) -> PaymentItem:
+def make_item(
+    payer: User | None,
+    *,
+    amount_cents: int = 2500,
+    kind: str = "registration",
+    description: str = "Registro do animal Rex (RGA)",
+    **extra: Any,
+) -> PaymentItem:
     """A committed payment item with a one-line breakdown (GRU 22 I registration fee)."""
     from portal.blueprints.billing.services import create_payment_item
 
     item = create_payment_item(
-        kind=kind, amount_cents=amount_cents, description=description, payer=payer,
-        breakdown=[{"label": "Registro do animal (RGA)", "amount_cents": amount_cents,
-                    "article": "GRU 22 I", "kind": "fee"}], **extra)
+        kind=kind,
+        amount_cents=amount_cents,
+        description=description,
+        payer=payer,
+        breakdown=[
+            {
+                "label": "Registro do animal (RGA)",
+                "amount_cents": amount_cents,
+                "article": "GRU 22 I",
+                "kind": "fee",
+            }
+        ],
+        **extra,
+    )
     db.session.commit()
     return item
 
 
-def switch_user(auth: Any, user: User | None = None, *,
-                roles: tuple[str, ...] = ("citizen",)) -> User:
+def switch_user(
+    auth: Any, user: User | None = None, *, roles: tuple[str, ...] = ("citizen",)
+) -> User:
     """Log out and in as someone else (``auth`` is the conftest's AuthActions). The test's app
     context is shared by its requests, so Flask-Login's per-context cache of the current user is
     dropped too."""
@@ -171,9 +208,15 @@ def make_cnpj() -> str:
     return base + cnpj_lib.calc_check_digits(base)
 
 
-def jpeg_bytes(size: tuple[int, int] = (640, 480), color: tuple[int, int, int] = (200, 120, 40),
-               *, gps: bool = False, orientation: int | None = None,
-               fmt: str = "JPEG", noise: bool = False) -> bytes:
+def jpeg_bytes(
+    size: tuple[int, int] = (640, 480),
+    color: tuple[int, int, int] = (200, 120, 40),
+    *,
+    gps: bool = False,
+    orientation: int | None = None,
+    fmt: str = "JPEG",
+    noise: bool = False,
+) -> bytes:
     """A real image. With ``gps``, EXIF carries a GPS position and a camera model; with
     ``orientation`` the EXIF Orientation tag is set (6 = rotate 90° clockwise to display)."""
     image = Image.effect_noise(size, 80).convert("RGB") if noise else Image.new("RGB", size, color)
@@ -195,13 +238,17 @@ def jpeg_bytes(size: tuple[int, int] = (640, 480), color: tuple[int, int, int] =
     return out.getvalue()
 
 
-def make_org(*members: User, approved: bool = True, name: str | None = None,
-             email: str = "ong@example.org") -> Organization:
+def make_org(
+    *members: User, approved: bool = True, name: str | None = None, email: str = "ong@example.org"
+) -> Organization:
     n = next(_cnpj_counter)
-    org = Organization(legal_name=name or f"ONG Teste {n}", cnpj=make_cnpj(),
-                       responsible_name="Responsável", email=email,
-                       status=OrganizationStatus.APPROVED if approved
-                       else OrganizationStatus.PENDING)
+    org = Organization(
+        legal_name=name or f"ONG Teste {n}",
+        cnpj=make_cnpj(),
+        responsible_name="Responsável",
+        email=email,
+        status=OrganizationStatus.APPROVED if approved else OrganizationStatus.PENDING,
+    )
     for member in members:
         org.members.append(OrganizationMember(user_id=member.id))
         if approved:
@@ -217,23 +264,41 @@ def ngo_user(org_name: str | None = None) -> tuple[User, Organization]:
 
 
 LISTING_DEFAULTS = {
-    "name": "Paçoca", "species": "dog", "sex": "female", "age_months": 24, "size": "medium",
-    "color": "Caramelo", "district": "Centro", "story": "Carinhosa.",
-    "vaccinated": True, "dewormed": True, "sterilized": True,
+    "name": "Paçoca",
+    "species": "dog",
+    "sex": "female",
+    "age_months": 24,
+    "size": "medium",
+    "color": "Caramelo",
+    "district": "Centro",
+    "story": "Carinhosa.",
+    "vaccinated": True,
+    "dewormed": True,
+    "sterilized": True,
 }
 
 
-def make_listing(org: Organization | None = None, *, state: str = ListingState.PUBLISHED,
-                 photos: int = 1, author: User | None = None, on: date | None = None,
-                 **fields: object) -> Listing:
+def make_listing(
+    org: Organization | None = None,
+    *,
+    state: str = ListingState.PUBLISHED,
+    photos: int = 1,
+    author: User | None = None,
+    on: date | None = None,
+    **fields: object,
+) -> Listing:
     from portal.blueprints.adoption import services as svc
 
     on = on or date.today()
     data = svc.listing_data({**LISTING_DEFAULTS, **fields}, on)
     listing = svc.create_listing(org, author, data)
     for i in range(photos):
-        svc.add_photo(listing, io.BytesIO(jpeg_bytes(color=(40 * i % 255, 90, 160))),
-                      f"foto{i}.jpg", author.id if author else None)
+        svc.add_photo(
+            listing,
+            io.BytesIO(jpeg_bytes(color=(40 * i % 255, 90, 160))),
+            f"foto{i}.jpg",
+            author.id if author else None,
+        )
     if state != ListingState.DRAFT:
         svc.change_state(listing, ListingState.PUBLISHED, author)
         if state != ListingState.PUBLISHED:
@@ -242,17 +307,24 @@ def make_listing(org: Organization | None = None, *, state: str = ListingState.P
     return listing
 
 
-def add_document(person: User, kind: str, *, status: str = DocumentStatus.ACCEPTED,
-                 issued_on: date | None = None, on: date | None = None,
-                 pdf: bool = True) -> ApplicantDocument:
+def add_document(
+    person: User,
+    kind: str,
+    *,
+    status: str = DocumentStatus.ACCEPTED,
+    issued_on: date | None = None,
+    on: date | None = None,
+    pdf: bool = True,
+) -> ApplicantDocument:
     from portal.blueprints.adoption import services as svc
 
     on = on or date.today()
     if kind == DocumentKind.PROOF_OF_ADDRESS and issued_on is None:
         issued_on = on - timedelta(days=10)
     data = b"%PDF-1.4\n% comprovante de teste\n" if pdf else jpeg_bytes()
-    doc = svc.upload_document(person, kind, io.BytesIO(data), f"{kind}.pdf", issued_on,
-                              max(on, issued_on or on))
+    doc = svc.upload_document(
+        person, kind, io.BytesIO(data), f"{kind}.pdf", issued_on, max(on, issued_on or on)
+    )
     doc.status = status
     if status == DocumentStatus.REFUSED:
         doc.refusal_reason = "Ilegível."
@@ -263,8 +335,11 @@ def add_document(person: User, kind: str, *, status: str = DocumentStatus.ACCEPT
 def eligible_person(**fields: object) -> User:
     """An adult citizen with a complete address and the three proofs accepted."""
     person = user(**fields)
-    for kind in (DocumentKind.IDENTITY, DocumentKind.PROOF_OF_ADDRESS,
-                 DocumentKind.PROOF_OF_INCOME):
+    for kind in (
+        DocumentKind.IDENTITY,
+        DocumentKind.PROOF_OF_ADDRESS,
+        DocumentKind.PROOF_OF_INCOME,
+    ):
         add_document(person, kind)
     return person
 
@@ -272,12 +347,23 @@ def eligible_person(**fields: object) -> User:
 def fill_household(person: User, count: int, *, on: date | None = None) -> None:
     """Put ``count`` adult registered dogs at the person's residence (for the household limit)."""
     on = on or date.today()
-    owner = user(cep=person.cep, street=person.street, number=person.number,
-                           complement=person.complement)
+    owner = user(
+        cep=person.cep, street=person.street, number=person.number, complement=person.complement
+    )
     key = residence_key(person.cep, person.street, person.number, person.complement)
     for i in range(count):
-        db.session.add(Animal(
-            rga=f"C-2026-{900000 + owner.id * 10 + i:06d}-0", species="dog", name=f"Cão {i}",
-            sex="male", birth_date=on - timedelta(days=800), size="medium",
-            registered_on=on, owner=owner, residence_key=key, activated_at=utcnow()))
+        db.session.add(
+            Animal(
+                rga=f"C-2026-{900000 + owner.id * 10 + i:06d}-0",
+                species="dog",
+                name=f"Cão {i}",
+                sex="male",
+                birth_date=on - timedelta(days=800),
+                size="medium",
+                registered_on=on,
+                owner=owner,
+                residence_key=key,
+                activated_at=utcnow(),
+            )
+        )
     db.session.flush()

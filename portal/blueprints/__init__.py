@@ -14,11 +14,28 @@ from portal.blueprints.files import bp as files_bp
 from portal.blueprints.impound import bp as impound_bp
 from portal.blueprints.licences import bp as licences_bp
 from portal.blueprints.main import bp as main_bp
-from portal.blueprints.reminders import bp as reminders_bp
 from portal.blueprints.open311 import bp as open311_bp
+from portal.blueprints.reminders import bp as reminders_bp
 from portal.blueprints.reports import bp as reports_bp
 from portal.blueprints.workspace import bp as workspace_bp
 
-BLUEPRINTS = [main_bp, auth_bp, account_bp, admin_bp, animals_bp, billing_bp, payments_webhook_bp, files_bp, adoption_bp, api_bp,
-              workspace_bp, reports_bp, open311_bp, reminders_bp,
-              establishments_bp, licences_bp, enforcement_bp, impound_bp]
+BLUEPRINTS = [
+    main_bp,
+    auth_bp,
+    account_bp,
+    admin_bp,
+    animals_bp,
+    billing_bp,
+    payments_webhook_bp,
+    files_bp,
+    adoption_bp,
+    api_bp,
+    workspace_bp,
+    reports_bp,
+    open311_bp,
+    reminders_bp,
+    establishments_bp,
+    licences_bp,
+    enforcement_bp,
+    impound_bp,
+]

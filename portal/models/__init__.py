@@ -1,21 +1,5 @@
 """All models, imported here so Alembic and the app see every table."""
 
-from portal.models.animal import (
-    Animal,
-    AnimalSize,
-    AnimalStatus,
-    CopyKind,
-    CopyStatus,
-    DocumentCopyRequest,
-    FinderMessage,
-    OwnershipTransfer,
-    ProofStatus,
-    RgaCounter,
-    Sex,
-    Species,
-    TransferStatus,
-    Vaccination,
-)
 from portal.models.adoption import (
     AdoptionApplication,
     ApplicantDocument,
@@ -31,6 +15,22 @@ from portal.models.adoption import (
     OrganizationMember,
     OrganizationStatus,
     PersonBar,
+)
+from portal.models.animal import (
+    Animal,
+    AnimalSize,
+    AnimalStatus,
+    CopyKind,
+    CopyStatus,
+    DocumentCopyRequest,
+    FinderMessage,
+    OwnershipTransfer,
+    ProofStatus,
+    RgaCounter,
+    Sex,
+    Species,
+    TransferStatus,
+    Vaccination,
 )
 from portal.models.api_client import ApiClient, ApiClientKind
 from portal.models.audit import AuditEvent
@@ -51,21 +51,6 @@ from portal.models.billing import (
     ReviewCode,
     StripeWebhookEvent,
 )
-from portal.models.upload import StoredFile
-from portal.models.report import (
-    IdentityMode,
-    Inspection,
-    InspectionOutcome,
-    MaltreatmentReport,
-    ReportCounter,
-    ReportEvent,
-    ReporterContact,
-    ReportPhoto,
-    ReportState,
-)
-from portal.models.reminder import ReminderDelivery, ReminderOptOut
-from portal.models.workspace import QueueSnapshot
-from portal.models.twofactor import RecoveryCode, TotpSecret
 from portal.models.enforcement import (
     ConsequenceKind,
     EnforcementCounter,
@@ -84,15 +69,6 @@ from portal.models.establishment import (
     EstablishmentInspection,
     EstablishmentStatus,
 )
-from portal.models.licence import (
-    ExcessLicence,
-    LicenceAnimal,
-    LicenceEvent,
-    LicenceFile,
-    LicenceInspection,
-    LicenceStatus,
-)
-from portal.models.settings import MunicipalHoliday, OutboxMessage, UnitValue
 from portal.models.impound import (
     Capture,
     CaptureCertificate,
@@ -107,7 +83,31 @@ from portal.models.impound import (
     ReclaimStatus,
     ReleaseRecord,
 )
+from portal.models.licence import (
+    ExcessLicence,
+    LicenceAnimal,
+    LicenceEvent,
+    LicenceFile,
+    LicenceInspection,
+    LicenceStatus,
+)
+from portal.models.reminder import ReminderDelivery, ReminderOptOut
+from portal.models.report import (
+    IdentityMode,
+    Inspection,
+    InspectionOutcome,
+    MaltreatmentReport,
+    ReportCounter,
+    ReporterContact,
+    ReportEvent,
+    ReportPhoto,
+    ReportState,
+)
+from portal.models.settings import MunicipalHoliday, OutboxMessage, UnitValue
+from portal.models.twofactor import RecoveryCode, TotpSecret
+from portal.models.upload import StoredFile
 from portal.models.user import STAFF_ROLES, ContactSuggestion, Role, User, UserRole
+from portal.models.workspace import QueueSnapshot
 
 __all__ = [
     "Capture",

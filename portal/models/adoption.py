@@ -67,7 +67,8 @@ class Organization(db.Model):
     api_client: Mapped[ApiClient | None] = relationship()
     requested_by: Mapped[User | None] = relationship(foreign_keys=[requested_by_id])
     members: Mapped[list[OrganizationMember]] = relationship(
-        back_populates="organization", cascade="all, delete-orphan")
+        back_populates="organization", cascade="all, delete-orphan"
+    )
 
     @property
     def display_name(self) -> str:
@@ -97,9 +98,11 @@ class OrganizationMember(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     organization_id: Mapped[int] = mapped_column(
-        ForeignKey("organization.id", ondelete="CASCADE"), index=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("user_account.id", ondelete="CASCADE"),
-                                         index=True)
+        ForeignKey("organization.id", ondelete="CASCADE"), index=True
+    )
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("user_account.id", ondelete="CASCADE"), index=True
+    )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     organization: Mapped[Organization] = relationship(back_populates="members")
@@ -128,9 +131,11 @@ class Listing(db.Model):
         Index("ix_listing_state_district", "state", "district_key", "district"),
         # Free-text search on PostgreSQL: the folded words of the listing, Portuguese stemming
         # ("pretos" finds "preta"). SQLite has no full-text index here and scans with LIKE.
-        Index("ix_listing_search_fts",
-              text("to_tsvector('portuguese'::regconfig, search_text)"),
-              postgresql_using="gin").ddl_if(dialect="postgresql"),
+        Index(
+            "ix_listing_search_fts",
+            text("to_tsvector('portuguese'::regconfig, search_text)"),
+            postgresql_using="gin",
+        ).ddl_if(dialect="postgresql"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -175,8 +180,11 @@ class Listing(db.Model):
     organization: Mapped[Organization | None] = relationship()
     animal: Mapped[Animal | None] = relationship()
     photos: Mapped[list[ListingPhoto]] = relationship(
-        back_populates="listing", cascade="all, delete-orphan", order_by="ListingPhoto.position",
-        lazy="selectin")
+        back_populates="listing",
+        cascade="all, delete-orphan",
+        order_by="ListingPhoto.position",
+        lazy="selectin",
+    )
 
     @property
     def owner_name(self) -> str:
@@ -191,8 +199,9 @@ class Listing(db.Model):
         return self.photos[0].stored_file if self.photos else None
 
 
-def listing_search_text(name: str | None, color: str | None, breed: str | None,
-                        district: str | None, story: str | None) -> str:
+def listing_search_text(
+    name: str | None, color: str | None, breed: str | None, district: str | None, story: str | None
+) -> str:
     """The words a visitor may type to find a listing, folded as the search folds its query."""
     return fold_words(" ".join(part or "" for part in (name, color, breed, district, story)))
 
@@ -201,8 +210,9 @@ def listing_search_text(name: str | None, color: str | None, breed: str | None,
 @event.listens_for(Listing, "before_update")
 def _refresh_search_text(_mapper: Any, _connection: Any, listing: Listing) -> None:
     # Derived from the listing's own columns, so it can never drift from what the page shows.
-    listing.search_text = listing_search_text(listing.name, listing.color, listing.breed,
-                                              listing.district, listing.story)
+    listing.search_text = listing_search_text(
+        listing.name, listing.color, listing.breed, listing.district, listing.story
+    )
 
 
 class ListingPhoto(db.Model):
@@ -211,8 +221,9 @@ class ListingPhoto(db.Model):
     __tablename__ = "listing_photo"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    listing_id: Mapped[int] = mapped_column(ForeignKey("listing.id", ondelete="CASCADE"),
-                                            index=True)
+    listing_id: Mapped[int] = mapped_column(
+        ForeignKey("listing.id", ondelete="CASCADE"), index=True
+    )
     stored_file_id: Mapped[int] = mapped_column(ForeignKey("stored_file.id"))
     position: Mapped[int] = mapped_column(default=0)
 
@@ -229,8 +240,11 @@ class ApplicationStatus(enum.StrEnum):
     CANCELLED = "cancelled"
 
 
-OPEN_APPLICATION_STATUSES = (ApplicationStatus.SUBMITTED, ApplicationStatus.NEEDS_INFO,
-                             ApplicationStatus.APPROVED)
+OPEN_APPLICATION_STATUSES = (
+    ApplicationStatus.SUBMITTED,
+    ApplicationStatus.NEEDS_INFO,
+    ApplicationStatus.APPROVED,
+)
 
 
 class AdoptionApplication(db.Model):
@@ -267,7 +281,8 @@ class AdoptionApplication(db.Model):
     listing: Mapped[Listing] = relationship()
     applicant: Mapped[User] = relationship(foreign_keys=[applicant_id])
     events: Mapped[list[ApplicationEvent]] = relationship(
-        back_populates="application", cascade="all, delete-orphan", order_by="ApplicationEvent.id")
+        back_populates="application", cascade="all, delete-orphan", order_by="ApplicationEvent.id"
+    )
 
     @property
     def is_open(self) -> bool:
@@ -281,7 +296,8 @@ class ApplicationEvent(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     application_id: Mapped[int] = mapped_column(
-        ForeignKey("adoption_application.id", ondelete="CASCADE"), index=True)
+        ForeignKey("adoption_application.id", ondelete="CASCADE"), index=True
+    )
     at: Mapped[datetime] = mapped_column(default=utcnow)
     from_status: Mapped[str | None] = mapped_column(String(20))
     to_status: Mapped[str] = mapped_column(String(20))

@@ -90,9 +90,7 @@ class RgaCounter(db.Model):
 
 class Animal(db.Model):
     __tablename__ = "animal"
-    __table_args__ = (
-        Index("ix_animal_residence_status", "residence_key", "status"),
-    )
+    __table_args__ = (Index("ix_animal_residence_status", "residence_key", "status"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     rga: Mapped[str] = mapped_column(String(20), unique=True)  # canonical "C-2026-000123-7"
@@ -146,13 +144,19 @@ class Animal(db.Model):
     api_client: Mapped[ApiClient | None] = relationship()
     photo: Mapped[StoredFile | None] = relationship()
     vaccinations: Mapped[list[Vaccination]] = relationship(
-        back_populates="animal", cascade="all, delete-orphan",
-        order_by=lambda: [Vaccination.applied_on.desc(),  # type: ignore[arg-type]
-                          Vaccination.id.desc()])
+        back_populates="animal",
+        cascade="all, delete-orphan",
+        order_by=lambda: [
+            Vaccination.applied_on.desc(),  # type: ignore[arg-type]
+            Vaccination.id.desc(),
+        ],
+    )
     transfers: Mapped[list[OwnershipTransfer]] = relationship(
-        back_populates="animal", cascade="all, delete-orphan", order_by="OwnershipTransfer.id")
+        back_populates="animal", cascade="all, delete-orphan", order_by="OwnershipTransfer.id"
+    )
     copy_requests: Mapped[list[DocumentCopyRequest]] = relationship(
-        back_populates="animal", cascade="all, delete-orphan", order_by="DocumentCopyRequest.id")
+        back_populates="animal", cascade="all, delete-orphan", order_by="DocumentCopyRequest.id"
+    )
 
     @property
     def is_closed(self) -> bool:
@@ -226,10 +230,11 @@ class DocumentCopyRequest(db.Model):
     ``valid_until`` (GRU 19 §1: 45 days; BJP 8 §ú: 60 days); staff mark it issued."""
 
     __tablename__ = "document_copy_request"
-    __table_args__ = (UniqueConstraint("payment_item_id"),
-                      # the workspace queue: open requests, oldest (closest deadline) first
-                      Index("ix_document_copy_request_status_requested_at", "status",
-                            "requested_at"))
+    __table_args__ = (
+        UniqueConstraint("payment_item_id"),
+        # the workspace queue: open requests, oldest (closest deadline) first
+        Index("ix_document_copy_request_status_requested_at", "status", "requested_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     animal_id: Mapped[int] = mapped_column(ForeignKey("animal.id", ondelete="CASCADE"), index=True)

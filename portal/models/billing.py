@@ -80,15 +80,19 @@ class PaymentItem(db.Model):
     payer: Mapped[User | None] = relationship()
     api_client: Mapped[ApiClient | None] = relationship()
     events: Mapped[list[PaymentEvent]] = relationship(
-        back_populates="item", cascade="all, delete-orphan", order_by="PaymentEvent.id")
+        back_populates="item", cascade="all, delete-orphan", order_by="PaymentEvent.id"
+    )
     payment: Mapped[Payment | None] = relationship(back_populates="item", uselist=False)
     exemption_requests: Mapped[list[ExemptionRequest]] = relationship(
-        back_populates="item", order_by="ExemptionRequest.id")
+        back_populates="item", order_by="ExemptionRequest.id"
+    )
     checkout_sessions: Mapped[list[CheckoutSession]] = relationship(
-        back_populates="item", order_by="CheckoutSession.id")
+        back_populates="item", order_by="CheckoutSession.id"
+    )
     refunds: Mapped[list[Refund]] = relationship(back_populates="item", order_by="Refund.id")
     review_flags: Mapped[list[PaymentReviewFlag]] = relationship(
-        back_populates="item", order_by="PaymentReviewFlag.id")
+        back_populates="item", order_by="PaymentReviewFlag.id"
+    )
 
     @property
     def responsible(self) -> User | None:
@@ -104,8 +108,9 @@ class PaymentItem(db.Model):
 
     @property
     def open_exemption_request(self) -> ExemptionRequest | None:
-        return next((r for r in self.exemption_requests
-                     if r.status == ExemptionStatus.PENDING), None)
+        return next(
+            (r for r in self.exemption_requests if r.status == ExemptionStatus.PENDING), None
+        )
 
     @property
     def open_flags(self) -> list[PaymentReviewFlag]:
@@ -114,7 +119,7 @@ class PaymentItem(db.Model):
     @property
     def formatted_reference(self) -> str:
         """The reference in groups of four, as printed on the guia."""
-        return " ".join(self.reference[i:i + 4] for i in range(0, len(self.reference), 4))
+        return " ".join(self.reference[i : i + 4] for i in range(0, len(self.reference), 4))
 
 
 class PaymentEvent(db.Model):
@@ -123,8 +128,9 @@ class PaymentEvent(db.Model):
     __tablename__ = "payment_event"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    item_id: Mapped[int] = mapped_column(ForeignKey("payment_item.id", ondelete="CASCADE"),
-                                         index=True)
+    item_id: Mapped[int] = mapped_column(
+        ForeignKey("payment_item.id", ondelete="CASCADE"), index=True
+    )
     at: Mapped[datetime] = mapped_column(default=utcnow)
     from_status: Mapped[str | None] = mapped_column(String(20))
     to_status: Mapped[str] = mapped_column(String(20))
@@ -151,7 +157,8 @@ class Payment(db.Model):
     # The day the money was received as staff stated it (counter) or the webhook saw it.
     received_on: Mapped[date]
     checkout_session_id: Mapped[int | None] = mapped_column(
-        ForeignKey("stripe_checkout_session.id"))
+        ForeignKey("stripe_checkout_session.id")
+    )
     recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
 
     item: Mapped[PaymentItem] = relationship(back_populates="payment")
@@ -219,10 +226,17 @@ class ExemptionRequest(db.Model):
 
 # Stripe's own words for a Checkout session, its payment and a refund, as staff read them.
 STRIPE_STATUS_LABELS = {
-    "open": _l("aberta"), "complete": _l("concluída"), "expired": _l("expirada"),
-    "paid": _l("paga"), "unpaid": _l("não paga"), "no_payment_required": _l("sem pagamento"),
-    "pending": _l("pendente"), "succeeded": _l("concluído"), "failed": _l("falhou"),
-    "canceled": _l("cancelado"), "requires_action": _l("aguardando ação"),
+    "open": _l("aberta"),
+    "complete": _l("concluída"),
+    "expired": _l("expirada"),
+    "paid": _l("paga"),
+    "unpaid": _l("não paga"),
+    "no_payment_required": _l("sem pagamento"),
+    "pending": _l("pendente"),
+    "succeeded": _l("concluído"),
+    "failed": _l("falhou"),
+    "canceled": _l("cancelado"),
+    "requires_action": _l("aguardando ação"),
     "recorded": _l("registrado no portal"),
 }
 

@@ -104,8 +104,7 @@ class EnforcementDocument(db.Model):
     addressee_activity: Mapped[str | None] = mapped_column(String(200))  # ramo de atividade
     addressee_address: Mapped[str | None] = mapped_column(String(300))
     person_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"), index=True)
-    establishment_id: Mapped[int | None] = mapped_column(ForeignKey("establishment.id"),
-                                                         index=True)
+    establishment_id: Mapped[int | None] = mapped_column(ForeignKey("establishment.id"), index=True)
 
     # The facts (GRU 95 II-V, 96 II-IV, 98 II-V).
     fact: Mapped[str] = mapped_column(Text)
@@ -137,10 +136,8 @@ class EnforcementDocument(db.Model):
     petition_due_on: Mapped[date | None] = mapped_column(index=True)  # defence / appeal term
 
     # Links: the notice this one follows, the report it came from.
-    parent_id: Mapped[int | None] = mapped_column(ForeignKey("enforcement_document.id"),
-                                                  index=True)
-    report_id: Mapped[int | None] = mapped_column(ForeignKey("maltreatment_report.id"),
-                                                  index=True)
+    parent_id: Mapped[int | None] = mapped_column(ForeignKey("enforcement_document.id"), index=True)
+    report_id: Mapped[int | None] = mapped_column(ForeignKey("maltreatment_report.id"), index=True)
     animal_id: Mapped[int | None] = mapped_column(ForeignKey("animal.id"), index=True)
 
     # The fine as a charge (GRU 99-100) and its suspension while an appeal is pending (GRU 110).
@@ -155,7 +152,8 @@ class EnforcementDocument(db.Model):
     parent: Mapped[EnforcementDocument | None] = relationship(remote_side=[id])
     payment_item: Mapped[PaymentItem | None] = relationship()
     petitions: Mapped[list[Petition]] = relationship(
-        back_populates="document", order_by="Petition.id")
+        back_populates="document", order_by="Petition.id"
+    )
 
     @property
     def addressee_document(self) -> str | None:

@@ -55,8 +55,9 @@ class Establishment(db.Model):
     vet_crmv: Mapped[str | None] = mapped_column(String(40))
     vet_term_valid_until: Mapped[date | None]
 
-    status: Mapped[str] = mapped_column(String(12), default=EstablishmentStatus.REQUESTED,
-                                        index=True)
+    status: Mapped[str] = mapped_column(
+        String(12), default=EstablishmentStatus.REQUESTED, index=True
+    )
     first_issued_on: Mapped[date | None]  # GRU 11 §2: terms are counted from the first issue
     valid_from: Mapped[date | None]
     valid_until: Mapped[date | None] = mapped_column(index=True)
@@ -72,11 +73,15 @@ class Establishment(db.Model):
     api_client: Mapped[ApiClient | None] = relationship()
     sketch: Mapped[StoredFile | None] = relationship()
     inspections: Mapped[list[EstablishmentInspection]] = relationship(
-        back_populates="establishment", cascade="all, delete-orphan",
-        order_by="EstablishmentInspection.id")
+        back_populates="establishment",
+        cascade="all, delete-orphan",
+        order_by="EstablishmentInspection.id",
+    )
     events: Mapped[list[EstablishmentEvent]] = relationship(
-        back_populates="establishment", cascade="all, delete-orphan",
-        order_by="EstablishmentEvent.id")
+        back_populates="establishment",
+        cascade="all, delete-orphan",
+        order_by="EstablishmentEvent.id",
+    )
 
     @property
     def display_name(self) -> str:
@@ -95,7 +100,8 @@ class EstablishmentInspection(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     establishment_id: Mapped[int] = mapped_column(
-        ForeignKey("establishment.id", ondelete="CASCADE"), index=True)
+        ForeignKey("establishment.id", ondelete="CASCADE"), index=True
+    )
     inspected_on: Mapped[date]
     agent_id: Mapped[int] = mapped_column(ForeignKey("user_account.id"))
     findings: Mapped[str] = mapped_column(Text)
@@ -111,7 +117,8 @@ class EstablishmentEvent(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     establishment_id: Mapped[int] = mapped_column(
-        ForeignKey("establishment.id", ondelete="CASCADE"), index=True)
+        ForeignKey("establishment.id", ondelete="CASCADE"), index=True
+    )
     at: Mapped[datetime] = mapped_column(default=utcnow)
     action: Mapped[str] = mapped_column(String(40))
     note: Mapped[str | None] = mapped_column(Text)

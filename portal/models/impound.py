@@ -91,12 +91,15 @@ class Capture(db.Model):
     owner: Mapped[User | None] = relationship(foreign_keys=[owner_id])
     agent: Mapped[User | None] = relationship(foreign_keys=[agent_id])
     photos: Mapped[list[CapturePhoto]] = relationship(
-        back_populates="capture", order_by="CapturePhoto.position", cascade="all, delete-orphan")
+        back_populates="capture", order_by="CapturePhoto.position", cascade="all, delete-orphan"
+    )
     reclaims: Mapped[list[ReclaimRecord]] = relationship(
-        back_populates="capture", order_by="ReclaimRecord.id")
+        back_populates="capture", order_by="ReclaimRecord.id"
+    )
     release: Mapped[ReleaseRecord | None] = relationship(back_populates="capture")
     destinations: Mapped[list[DestinationDecision]] = relationship(
-        back_populates="capture", order_by="DestinationDecision.id")
+        back_populates="capture", order_by="DestinationDecision.id"
+    )
 
     @property
     def reclaimable(self) -> bool:
@@ -107,8 +110,9 @@ class CapturePhoto(db.Model):
     __tablename__ = "capture_photo"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    capture_id: Mapped[int] = mapped_column(ForeignKey("capture.id", ondelete="CASCADE"),
-                                            index=True)
+    capture_id: Mapped[int] = mapped_column(
+        ForeignKey("capture.id", ondelete="CASCADE"), index=True
+    )
     stored_file_id: Mapped[int] = mapped_column(ForeignKey("stored_file.id"))
     position: Mapped[int] = mapped_column(default=0)
 
@@ -188,7 +192,7 @@ class DestinationDecision(db.Model):
 
 
 class LostAnimalAlert(db.Model):
-    """"Perdi meu animal": the owner is e-mailed when a capture matches."""
+    """ "Perdi meu animal": the owner is e-mailed when a capture matches."""
 
     __tablename__ = "lost_animal_alert"
 
@@ -222,8 +226,7 @@ class CaptureCertificate(db.Model):
     code: Mapped[str] = mapped_column(String(20), unique=True)  # public verification code
     animal_id: Mapped[int] = mapped_column(ForeignKey("animal.id"), index=True)
     requester_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"), index=True)
-    status: Mapped[str] = mapped_column(String(10), default=CertificateStatus.REQUESTED,
-                                        index=True)
+    status: Mapped[str] = mapped_column(String(10), default=CertificateStatus.REQUESTED, index=True)
     requested_at: Mapped[datetime] = mapped_column(default=utcnow)
     exam_on: Mapped[date]  # the appointment for the exam
     examined_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))

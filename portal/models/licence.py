@@ -47,9 +47,7 @@ OPEN_STATUSES = (LicenceStatus.REQUESTED, LicenceStatus.INFO_REQUESTED)
 
 class ExcessLicence(db.Model):
     __tablename__ = "excess_licence"
-    __table_args__ = (
-        Index("ix_excess_licence_residence_status", "residence_key", "status"),
-    )
+    __table_args__ = (Index("ix_excess_licence_residence_status", "residence_key", "status"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     # What the public check page and the PDF's QR code carry: random, never the id.
@@ -67,8 +65,7 @@ class ExcessLicence(db.Model):
     requested_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     fee_item_id: Mapped[int | None] = mapped_column(ForeignKey("payment_item.id"))
 
-    assigned_agent_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"),
-                                                          index=True)
+    assigned_agent_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"), index=True)
     info_request: Mapped[str | None] = mapped_column(Text)  # what the CCZ asked for
     info_answer: Mapped[str | None] = mapped_column(Text)
 
@@ -89,13 +86,17 @@ class ExcessLicence(db.Model):
     decided_by: Mapped[User | None] = relationship(foreign_keys=[decided_by_id])
     renews: Mapped[ExcessLicence | None] = relationship(remote_side=[id])
     animals: Mapped[list[LicenceAnimal]] = relationship(
-        back_populates="licence", cascade="all, delete-orphan", order_by="LicenceAnimal.id")
+        back_populates="licence", cascade="all, delete-orphan", order_by="LicenceAnimal.id"
+    )
     inspections: Mapped[list[LicenceInspection]] = relationship(
-        back_populates="licence", cascade="all, delete-orphan", order_by="LicenceInspection.id")
+        back_populates="licence", cascade="all, delete-orphan", order_by="LicenceInspection.id"
+    )
     events: Mapped[list[LicenceEvent]] = relationship(
-        back_populates="licence", cascade="all, delete-orphan", order_by="LicenceEvent.id")
+        back_populates="licence", cascade="all, delete-orphan", order_by="LicenceEvent.id"
+    )
     files: Mapped[list[LicenceFile]] = relationship(
-        back_populates="licence", cascade="all, delete-orphan", order_by="LicenceFile.id")
+        back_populates="licence", cascade="all, delete-orphan", order_by="LicenceFile.id"
+    )
 
     @property
     def is_open(self) -> bool:
@@ -116,8 +117,9 @@ class LicenceAnimal(db.Model):
     __table_args__ = (UniqueConstraint("licence_id", "animal_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    licence_id: Mapped[int] = mapped_column(ForeignKey("excess_licence.id", ondelete="CASCADE"),
-                                            index=True)
+    licence_id: Mapped[int] = mapped_column(
+        ForeignKey("excess_licence.id", ondelete="CASCADE"), index=True
+    )
     animal_id: Mapped[int] = mapped_column(ForeignKey("animal.id"), index=True)
     registered_inside: Mapped[bool] = mapped_column(default=False)  # RGA issued by the request
     rabies_proof_id: Mapped[int | None] = mapped_column(ForeignKey("stored_file.id"))
@@ -129,15 +131,17 @@ class LicenceAnimal(db.Model):
     animal: Mapped[Animal] = relationship()
     rabies_proof: Mapped[StoredFile | None] = relationship(foreign_keys=[rabies_proof_id])
     sterilisation_proof: Mapped[StoredFile | None] = relationship(
-        foreign_keys=[sterilisation_proof_id])
+        foreign_keys=[sterilisation_proof_id]
+    )
 
 
 class LicenceInspection(db.Model):
     __tablename__ = "licence_inspection"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    licence_id: Mapped[int] = mapped_column(ForeignKey("excess_licence.id", ondelete="CASCADE"),
-                                            index=True)
+    licence_id: Mapped[int] = mapped_column(
+        ForeignKey("excess_licence.id", ondelete="CASCADE"), index=True
+    )
     agent_id: Mapped[int] = mapped_column(ForeignKey("user_account.id"))
     scheduled_for: Mapped[date]
     inspected_on: Mapped[date | None]
@@ -155,8 +159,9 @@ class LicenceFile(db.Model):
     __tablename__ = "licence_file"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    licence_id: Mapped[int] = mapped_column(ForeignKey("excess_licence.id", ondelete="CASCADE"),
-                                            index=True)
+    licence_id: Mapped[int] = mapped_column(
+        ForeignKey("excess_licence.id", ondelete="CASCADE"), index=True
+    )
     stored_file_id: Mapped[int] = mapped_column(ForeignKey("stored_file.id"))
     kind: Mapped[str] = mapped_column(String(12))  # "housing" | "inspection" | "answer"
     inspection_id: Mapped[int | None] = mapped_column(ForeignKey("licence_inspection.id"))
@@ -169,8 +174,9 @@ class LicenceEvent(db.Model):
     __tablename__ = "licence_event"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    licence_id: Mapped[int] = mapped_column(ForeignKey("excess_licence.id", ondelete="CASCADE"),
-                                            index=True)
+    licence_id: Mapped[int] = mapped_column(
+        ForeignKey("excess_licence.id", ondelete="CASCADE"), index=True
+    )
     at: Mapped[datetime] = mapped_column(default=utcnow)
     action: Mapped[str] = mapped_column(String(40))
     note: Mapped[str | None] = mapped_column(Text)

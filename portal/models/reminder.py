@@ -23,8 +23,9 @@ class ReminderDelivery(db.Model):
     reminder_key: Mapped[str] = mapped_column(String(60))
     # What the reminder is about, e.g. "vaccination:12:2027-03-01": one message per occurrence.
     occurrence_key: Mapped[str] = mapped_column(String(200))
-    user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"),
-                                                index=True)
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("user_account.id", ondelete="SET NULL"), index=True
+    )
     outbox_message_id: Mapped[int | None] = mapped_column(ForeignKey("outbox_message.id"))
     sent_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -36,7 +37,8 @@ class ReminderOptOut(db.Model):
     __table_args__ = (UniqueConstraint("user_id", "reminder_key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("user_account.id", ondelete="CASCADE"),
-                                         index=True)
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("user_account.id", ondelete="CASCADE"), index=True
+    )
     reminder_key: Mapped[str] = mapped_column(String(60))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

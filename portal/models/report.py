@@ -108,13 +108,17 @@ class MaltreatmentReport(db.Model):
     merged_into: Mapped[MaltreatmentReport | None] = relationship(remote_side=[id])
     api_client: Mapped[ApiClient | None] = relationship()
     photos: Mapped[list[ReportPhoto]] = relationship(
-        back_populates="report", cascade="all, delete-orphan", order_by="ReportPhoto.id")
+        back_populates="report", cascade="all, delete-orphan", order_by="ReportPhoto.id"
+    )
     events: Mapped[list[ReportEvent]] = relationship(
-        back_populates="report", cascade="all, delete-orphan", order_by="ReportEvent.id")
+        back_populates="report", cascade="all, delete-orphan", order_by="ReportEvent.id"
+    )
     inspections: Mapped[list[Inspection]] = relationship(
-        back_populates="report", cascade="all, delete-orphan", order_by="Inspection.id")
+        back_populates="report", cascade="all, delete-orphan", order_by="Inspection.id"
+    )
     contact: Mapped[ReporterContact | None] = relationship(
-        back_populates="report", cascade="all, delete-orphan", uselist=False)
+        back_populates="report", cascade="all, delete-orphan", uselist=False
+    )
 
     @property
     def is_open(self) -> bool:
@@ -140,7 +144,8 @@ class ReporterContact(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     report_id: Mapped[int] = mapped_column(
-        ForeignKey("maltreatment_report.id", ondelete="CASCADE"), unique=True)
+        ForeignKey("maltreatment_report.id", ondelete="CASCADE"), unique=True
+    )
     # Set when a signed-in citizen made the report: lists it in "Minhas denúncias".
     user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"), index=True)
     name: Mapped[str] = mapped_column(String(200))
@@ -158,7 +163,8 @@ class ReportPhoto(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     report_id: Mapped[int] = mapped_column(
-        ForeignKey("maltreatment_report.id", ondelete="CASCADE"), index=True)
+        ForeignKey("maltreatment_report.id", ondelete="CASCADE"), index=True
+    )
     file_id: Mapped[int] = mapped_column(ForeignKey("stored_file.id"))
     stage: Mapped[str] = mapped_column(String(20), default="report")  # report | inspection
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -174,7 +180,8 @@ class ReportEvent(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     report_id: Mapped[int] = mapped_column(
-        ForeignKey("maltreatment_report.id", ondelete="CASCADE"), index=True)
+        ForeignKey("maltreatment_report.id", ondelete="CASCADE"), index=True
+    )
     at: Mapped[datetime] = mapped_column(default=utcnow)
     kind: Mapped[str] = mapped_column(String(20))  # state | reply | note | reporter_info
     from_state: Mapped[str | None] = mapped_column(String(20))
@@ -194,7 +201,8 @@ class Inspection(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     report_id: Mapped[int] = mapped_column(
-        ForeignKey("maltreatment_report.id", ondelete="CASCADE"), index=True)
+        ForeignKey("maltreatment_report.id", ondelete="CASCADE"), index=True
+    )
     agent_id: Mapped[int] = mapped_column(ForeignKey("user_account.id"))
     visited_on: Mapped[date]
     # {"water": "problem" | "ok" | "not_checked", ...} keyed by the profile's checklist codes.

@@ -18,8 +18,9 @@ class TotpSecret(db.Model):
     __tablename__ = "totp_secret"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("user_account.id", ondelete="CASCADE"),
-                                         unique=True)
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("user_account.id", ondelete="CASCADE"), unique=True
+    )
     secret: Mapped[str] = mapped_column(String(64))
     confirmed_at: Mapped[datetime | None]
     last_used_step: Mapped[int | None]  # a code is accepted once (no replay within its window)
@@ -32,7 +33,8 @@ class RecoveryCode(db.Model):
     __tablename__ = "recovery_code"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("user_account.id", ondelete="CASCADE"),
-                                         index=True)
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("user_account.id", ondelete="CASCADE"), index=True
+    )
     code_hash: Mapped[str] = mapped_column(String(64))
     used_at: Mapped[datetime | None]

@@ -27,8 +27,24 @@ class Role(enum.StrEnum):
 STAFF_ROLES = frozenset({Role.AGENT, Role.VET, Role.COORDINATOR, Role.ADMIN})
 
 # Words that are not a first name: titles and organisation kinds ("Dr. Carlos", "ONG Patas").
-_NAME_PREFIXES = frozenset(("dr", "dra", "sr", "sra", "srta", "prof", "profa", "ong", "associacao",
-                            "associação", "instituto", "grupo", "projeto", "abrigo"))
+_NAME_PREFIXES = frozenset(
+    (
+        "dr",
+        "dra",
+        "sr",
+        "sra",
+        "srta",
+        "prof",
+        "profa",
+        "ong",
+        "associacao",
+        "associação",
+        "instituto",
+        "grupo",
+        "projeto",
+        "abrigo",
+    )
+)
 
 # What staff read instead of the codes above (issue 8: no "agent" or "ngo" on a page).
 ROLE_LABELS = {
@@ -74,7 +90,8 @@ class User(UserMixin, db.Model):
     # Only that establishment may still correct the record's contact data, and only until the
     # person claims it; any other sends a ContactSuggestion instead (issue 8, security 2).
     created_by_api_client_id: Mapped[int | None] = mapped_column(
-        ForeignKey("api_client.id", ondelete="SET NULL", use_alter=True))
+        ForeignKey("api_client.id", ondelete="SET NULL", use_alter=True)
+    )
 
     cep: Mapped[str | None] = mapped_column(String(8))
     street: Mapped[str | None] = mapped_column(String(200))
@@ -120,8 +137,11 @@ class User(UserMixin, db.Model):
         for word in words:
             short.append(word)
             bare = word.rstrip(".").lower()
-            is_prefix = (word.endswith(".") or bare in _NAME_PREFIXES
-                         or (word.isupper() and len(word) <= 4 and not shouting))
+            is_prefix = (
+                word.endswith(".")
+                or bare in _NAME_PREFIXES
+                or (word.isupper() and len(word) <= 4 and not shouting)
+            )
             if not is_prefix:
                 break
         return " ".join(short).rstrip(".") or (self.full_name or "")
@@ -159,14 +179,25 @@ class UserRole(db.Model):
     __table_args__ = (UniqueConstraint("user_id", "role"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("user_account.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("user_account.id", ondelete="CASCADE"), index=True
+    )
     role: Mapped[str] = mapped_column(String(20))
 
     user: Mapped[User] = relationship(back_populates="role_links")
 
 
-CONTACT_FIELDS = ("email", "phone", "cep", "street", "number", "complement", "district", "city",
-                  "state")
+CONTACT_FIELDS = (
+    "email",
+    "phone",
+    "cep",
+    "street",
+    "number",
+    "complement",
+    "district",
+    "city",
+    "state",
+)
 
 
 class ContactSuggestion(db.Model):
@@ -179,10 +210,12 @@ class ContactSuggestion(db.Model):
     __tablename__ = "contact_suggestion"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("user_account.id", ondelete="CASCADE"),
-                                         index=True)
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("user_account.id", ondelete="CASCADE"), index=True
+    )
     api_client_id: Mapped[int | None] = mapped_column(
-        ForeignKey("api_client.id", ondelete="SET NULL"))
+        ForeignKey("api_client.id", ondelete="SET NULL")
+    )
     source_name: Mapped[str] = mapped_column(String(200))
     email: Mapped[str | None] = mapped_column(String(254))
     phone: Mapped[str | None] = mapped_column(String(30))
@@ -201,5 +234,8 @@ class ContactSuggestion(db.Model):
 
     def changes(self) -> dict[str, str]:
         """The suggested values that differ from what the person's record holds now."""
-        return {name: value for name in CONTACT_FIELDS
-                if (value := getattr(self, name)) and value != getattr(self.user, name)}
+        return {
+            name: value
+            for name in CONTACT_FIELDS
+            if (value := getattr(self, name)) and value != getattr(self.user, name)
+        }

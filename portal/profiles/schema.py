@@ -491,15 +491,45 @@ class NoticeRule(_Rule):
 
 # Conducts with a translated label in ``portal.blueprints.reports.labels``; a profile may list any
 # other code as long as it gives the law's own wording in ``label`` (pt-BR).
-KNOWN_REPORT_CATEGORIES = frozenset({
-    "torture", "wounding", "poisoning", "no_shelter", "no_food", "chain_or_small_space",
-    "small_space", "excessive_work", "overload", "injured_use", "punishment", "transport",
-    "fights", "slaughter", "inhumane_killing", "abandonment", "no_vet_care", "capture_harm",
-    "research", "experiments", "rituals", "shows", "other",
-})
-KNOWN_CHECKLIST_ITEMS = frozenset({
-    "shelter", "water", "food", "hygiene", "chain", "space", "wounds", "care",
-})
+KNOWN_REPORT_CATEGORIES = frozenset(
+    {
+        "torture",
+        "wounding",
+        "poisoning",
+        "no_shelter",
+        "no_food",
+        "chain_or_small_space",
+        "small_space",
+        "excessive_work",
+        "overload",
+        "injured_use",
+        "punishment",
+        "transport",
+        "fights",
+        "slaughter",
+        "inhumane_killing",
+        "abandonment",
+        "no_vet_care",
+        "capture_harm",
+        "research",
+        "experiments",
+        "rituals",
+        "shows",
+        "other",
+    }
+)
+KNOWN_CHECKLIST_ITEMS = frozenset(
+    {
+        "shelter",
+        "water",
+        "food",
+        "hygiene",
+        "chain",
+        "space",
+        "wounds",
+        "care",
+    }
+)
 _Code = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
 
 
@@ -530,8 +560,9 @@ class ChecklistItem(_Frozen):
         return self
 
 
-EstablishmentKind = Literal["pet_shop", "clinic", "hospital", "kennel", "breeder", "trainer",
-                            "groomer"]
+EstablishmentKind = Literal[
+    "pet_shop", "clinic", "hospital", "kennel", "breeder", "trainer", "groomer"
+]
 
 
 class EstablishmentRule(_Rule):

@@ -58,8 +58,11 @@ def rule_sections(profile: Profile) -> list[RuleSection]:
         RuleSection(_("Multas"), _fines(profile)),
         RuleSection(_("Notificações, defesa e recursos"), _notices(profile)),
         RuleSection(_("Preços públicos"), _prices(profile)),
-        RuleSection(_("Estabelecimentos que lidam com animais"), _establishments(profile),
-                    "estabelecimentos"),
+        RuleSection(
+            _("Estabelecimentos que lidam com animais"),
+            _establishments(profile),
+            "estabelecimentos",
+        ),
     ]
     return [section for section in sections if section.items]
 
@@ -118,11 +121,17 @@ def _household(p: Profile) -> list[RuleItem]:
         out.add(_("Para pedir a licença: %(list)s.", list=needs), licence.cite("requires"))
     period = _months_period(licence.validity_months)
     if licence.document == "kennel_laudo":
-        text = _("O laudo do canil vale %(period)s (até a mesma data do ano seguinte) e deve ser "
-                 "renovado todo ano, com nova vistoria.", period=period)
+        text = _(
+            "O laudo do canil vale %(period)s (até a mesma data do ano seguinte) e deve ser "
+            "renovado todo ano, com nova vistoria.",
+            period=period,
+        )
     elif licence.validity_stated_in_law:
-        text = _("A licença vale %(period)s, até a mesma data do ano seguinte (uma licença de 29 "
-                 "de fevereiro vence em 28 de fevereiro), e deve ser renovada.", period=period)
+        text = _(
+            "A licença vale %(period)s, até a mesma data do ano seguinte (uma licença de 29 "
+            "de fevereiro vence em 28 de fevereiro), e deve ser renovada.",
+            period=period,
+        )
     else:
         text = _(
             "A lei não fixa a validade da licença; o portal a considera válida por "
@@ -246,30 +255,53 @@ def _impound(p: Profile) -> list[RuleItem]:
     if rule.counting == "calendar_inclusive":
         out.add(_("O dia da captura conta como o primeiro dia do prazo."), rule.cite("counting"))
     else:
-        out.add(_("O dia da captura não conta: o prazo começa no dia seguinte."),
-                rule.cite("counting"))
+        out.add(
+            _("O dia da captura não conta: o prazo começa no dia seguinte."), rule.cite("counting")
+        )
     if rule.observation_days:
-        text = _("Animal em observação de raiva fica %(num)d dias em observação no CCZ.",
-                 num=rule.observation_days)
+        text = _(
+            "Animal em observação de raiva fica %(num)d dias em observação no CCZ.",
+            num=rule.observation_days,
+        )
         if rule.observation_reclaim_hours:
-            text += " " + _("Depois, o dono tem %(num)d horas para retirá-lo.",
-                            num=rule.observation_reclaim_hours)
+            text += " " + _(
+                "Depois, o dono tem %(num)d horas para retirá-lo.",
+                num=rule.observation_reclaim_hours,
+            )
         out.add(text, rule.cite("observation_days"))
     if rule.release_requires_cause_ended:
-        out.add(_("O animal só é devolvido depois que a autoridade sanitária constata que não "
-                  "persistem as causas da captura."), rule.cite("release_requires_cause_ended"))
+        out.add(
+            _(
+                "O animal só é devolvido depois que a autoridade sanitária constata que não "
+                "persistem as causas da captura."
+            ),
+            rule.cite("release_requires_cause_ended"),
+        )
     if rule.capture_count is not None:
         count = rule.capture_count
-        out.add(_("A %(num)dª captura do mesmo animal em %(years)d anos, contados da primeira, "
-                  "leva à apreensão definitiva; as capturas acompanham o animal mesmo se ele "
-                  "mudar de dono.", num=count.definitive_at, years=count.period_years),
-                f"{count.article}; {count.cite('definitive_at')}; {count.cite('period_years')}")
+        out.add(
+            _(
+                "A %(num)dª captura do mesmo animal em %(years)d anos, contados da primeira, "
+                "leva à apreensão definitiva; as capturas acompanham o animal mesmo se ele "
+                "mudar de dono.",
+                num=count.definitive_at,
+                years=count.period_years,
+            ),
+            f"{count.article}; {count.cite('definitive_at')}; {count.cite('period_years')}",
+        )
     if rule.capture_certificate:
-        out.add(_("Quem vai adquirir um animal pede antes a certidão negativa de captura."),
-                rule.cite("capture_certificate"))
-    out.add(_("Cães e gatos não são sacrificados por falta de resgate ou de adoção: a eutanásia "
-              "só é permitida com laudo veterinário de doença grave incurável ou "
-              "infectocontagiosa."), "Lei federal 14.228/2021")
+        out.add(
+            _("Quem vai adquirir um animal pede antes a certidão negativa de captura."),
+            rule.cite("capture_certificate"),
+        )
+    out.add(
+        _(
+            "Cães e gatos não são sacrificados por falta de resgate ou de adoção: a eutanásia "
+            "só é permitida com laudo veterinário de doença grave incurável ou "
+            "infectocontagiosa."
+        ),
+        "Lei federal 14.228/2021",
+    )
 
     reclaim = p.reclaim
     if reclaim.vaccinated_before_release:
@@ -316,12 +348,21 @@ def _adoption(p: Profile) -> list[RuleItem]:
         out.add(text, rule.cite("adopter_requirements"))
     # The adoption programme asks every adopter for what Vila Velha's law asks (VV 28 §2); where
     # the local law does not, say so once, plainly (issue 8: no foreign citation per line).
-    programme = [_adopter_requirement(r) for r in _PROGRAMME_REQUIREMENTS
-                 if r not in rule.adopter_requirements
-                 and not (r == "adult" and rule.min_adopter_age is not None)]
+    programme = [
+        _adopter_requirement(r)
+        for r in _PROGRAMME_REQUIREMENTS
+        if r not in rule.adopter_requirements
+        and not (r == "adult" and rule.min_adopter_age is not None)
+    ]
     if programme:
-        out.add(_("O programa de adoção do CCZ também pede a todo adotante: %(list)s. São regras "
-                  "do programa, não da lei municipal.", list=_join(programme)), "")
+        out.add(
+            _(
+                "O programa de adoção do CCZ também pede a todo adotante: %(list)s. São regras "
+                "do programa, não da lei municipal.",
+                list=_join(programme),
+            ),
+            "",
+        )
     if rule.listing_days is not None:
         text = _(
             "Os animais ficam disponíveis para adoção por %(days)d dias.",
@@ -335,28 +376,54 @@ def _establishments(p: Profile) -> list[RuleItem]:
     rule, out = p.establishments, _Items()
     if rule is None:
         return out
-    out.add(_("Pet shops, clínicas, canis, criadores, adestradores e outros estabelecimentos que "
-              "lidam com animais precisam de cadastro no CCZ, pedido pelo portal."), rule.article)
+    out.add(
+        _(
+            "Pet shops, clínicas, canis, criadores, adestradores e outros estabelecimentos que "
+            "lidam com animais precisam de cadastro no CCZ, pedido pelo portal."
+        ),
+        rule.article,
+    )
     if rule.validity_stated_in_law:
-        out.add(_("O cadastro vale %(years)s a partir da primeira emissão e é renovado no mesmo "
-                  "dia a cada ano (de 29 de fevereiro, vale até 28 de fevereiro).",
-                  years=_("1 ano") if rule.validity_years == 1 else
-                  _("%(n)s anos", n=rule.validity_years)), rule.cite("validity_years"))
+        out.add(
+            _(
+                "O cadastro vale %(years)s a partir da primeira emissão e é renovado no mesmo "
+                "dia a cada ano (de 29 de fevereiro, vale até 28 de fevereiro).",
+                years=_("1 ano")
+                if rule.validity_years == 1
+                else _("%(n)s anos", n=rule.validity_years),
+            ),
+            rule.cite("validity_years"),
+        )
     else:
-        out.add(_("A lei não fixa a validade do cadastro; o CCZ o revê a cada ano."),
-                rule.cite("validity_years"))
-    out.add(_("A renovação é pedida nos %(days)s dias antes do vencimento e vale a partir do dia "
-              "seguinte a ele; se o último dia cair em fim de semana ou feriado, o pedido pode ser "
-              "feito no dia útil seguinte.", days=rule.renewal_window_days),
-            rule.cite("renewal_window_days"))
+        out.add(
+            _("A lei não fixa a validade do cadastro; o CCZ o revê a cada ano."),
+            rule.cite("validity_years"),
+        )
+    out.add(
+        _(
+            "A renovação é pedida nos %(days)s dias antes do vencimento e vale a partir do dia "
+            "seguinte a ele; se o último dia cair em fim de semana ou feriado, o pedido pode ser "
+            "feito no dia útil seguinte.",
+            days=rule.renewal_window_days,
+        ),
+        rule.cite("renewal_window_days"),
+    )
     if rule.responsible_vet_required:
-        out.add(_("O estabelecimento funciona com um médico veterinário responsável técnico, com "
-                  "termo de responsabilidade renovado anualmente."),
-                rule.cite("responsible_vet_required"))
+        out.add(
+            _(
+                "O estabelecimento funciona com um médico veterinário responsável técnico, com "
+                "termo de responsabilidade renovado anualmente."
+            ),
+            rule.cite("responsible_vet_required"),
+        )
     if rule.accreditation:
-        out.add(_("Estabelecimentos credenciados pelo CCZ registram cães e gatos (RGA); o "
-                  "credenciamento só vale enquanto o cadastro estiver válido."),
-                rule.cite("accreditation"))
+        out.add(
+            _(
+                "Estabelecimentos credenciados pelo CCZ registram cães e gatos (RGA); o "
+                "credenciamento só vale enquanto o cadastro estiver válido."
+            ),
+            rule.cite("accreditation"),
+        )
     return out
 
 
@@ -661,8 +728,13 @@ def _delivered(code: str) -> str:
 
 
 # What the portal's adoption programme checks for every adopter (adoption/eligibility.py).
-_PROGRAMME_REQUIREMENTS = ("adult", "cpf_and_id", "address_proof", "income_proof",
-                           "commitment_term")
+_PROGRAMME_REQUIREMENTS = (
+    "adult",
+    "cpf_and_id",
+    "address_proof",
+    "income_proof",
+    "commitment_term",
+)
 
 
 def _adopter_requirement(code: str) -> str:

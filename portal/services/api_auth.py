@@ -26,8 +26,9 @@ def _digest(token: str) -> str:
 def issue_client(kind: str, name: str, user_id: int | None = None) -> tuple[ApiClient, str]:
     """Create a client and return it with its clear-text token (shown once, never stored)."""
     token = "ccz_" + secrets.token_urlsafe(32)
-    client = ApiClient(kind=kind, name=name, token_hash=_digest(token), token_prefix=token[4:12],
-                       user_id=user_id)
+    client = ApiClient(
+        kind=kind, name=name, token_hash=_digest(token), token_prefix=token[4:12], user_id=user_id
+    )
     db.session.add(client)
     db.session.flush()
     return client, token
@@ -38,7 +39,9 @@ def client_for_request() -> ApiClient | None:
     scheme, _sep, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
-    client = db.session.scalar(select(ApiClient).where(ApiClient.token_hash == _digest(token.strip())))
+    client = db.session.scalar(
+        select(ApiClient).where(ApiClient.token_hash == _digest(token.strip()))
+    )
     if client is None or not client.active:
         return None
     return client
@@ -48,15 +51,24 @@ def client_for_token(token: str | None, kind: str) -> ApiClient | None:
     """The active client of ``kind`` holding ``token`` (Open311 sends it as ``api_key``)."""
     if not token or not token.strip():
         return None
-    client = db.session.scalar(select(ApiClient).where(ApiClient.token_hash == _digest(token.strip())))
+    client = db.session.scalar(
+        select(ApiClient).where(ApiClient.token_hash == _digest(token.strip()))
+    )
     if client is None or not client.active or client.kind != kind:
         return None
     return client
 
 
 def unauthorized_json():  # type: ignore[no-untyped-def]
-    response = jsonify(errors=[{"field": None, "code": "unauthorized",
-                                "message": _("Token de API ausente ou inválido.")}])
+    response = jsonify(
+        errors=[
+            {
+                "field": None,
+                "code": "unauthorized",
+                "message": _("Token de API ausente ou inválido."),
+            }
+        ]
+    )
     response.status_code = 401
     response.headers["WWW-Authenticate"] = 'Bearer realm="ccz"'
     return response
@@ -88,8 +100,7 @@ def api_client(*kinds: str) -> Callable[[F], F]:
                 refusal = gate(client)  # e.g. an establishment whose cadastro expired
                 if refusal is not None:
                     code, message = refusal
-                    return jsonify(errors=[{"field": None, "code": code,
-                                            "message": message}]), 403
+                    return jsonify(errors=[{"field": None, "code": code, "message": message}]), 403
             client.last_used_at = utcnow()
             g.api_client = client
             return view(*args, **kwargs)

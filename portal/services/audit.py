@@ -88,8 +88,9 @@ ACTION_LABELS: dict[str, Any] = {
     "enforcement.served": _l("Registrou a ciência de notificação ou auto"),
     "enforcement.extended": _l("Prorrogou o prazo de notificação preliminar"),
     "enforcement.return_visit": _l("Registrou o retorno de notificação preliminar"),
-    "enforcement.consequence": _l("Registrou consequência na pessoa (perda de posse, termo, "
-                                  "apreensão)"),
+    "enforcement.consequence": _l(
+        "Registrou consequência na pessoa (perda de posse, termo, apreensão)"
+    ),
     "enforcement.petition_filed": _l("Apresentou defesa ou recurso"),
     "enforcement.petition_decided": _l("Decidiu defesa ou recurso"),
     "enforcement.collection": _l("Encaminhou multa vencida para cobrança"),
@@ -217,21 +218,33 @@ def _namers() -> dict[str, tuple[type, Callable[[Any], str]]]:
 
     return {
         "Animal": (Animal, lambda a: _("RGA %(rga)s (%(name)s)", rga=a.rga, name=a.name)),
-        "PaymentItem": (PaymentItem, lambda p: _("Guia %(reference)s – %(description)s",
-                                                 reference=p.formatted_reference,
-                                                 description=p.description)),
-        "AdoptionApplication": (AdoptionApplication, lambda a: _(
-            "Pedido de adoção nº %(id)d (%(animal)s)", id=a.id, animal=a.listing.name)),
+        "PaymentItem": (
+            PaymentItem,
+            lambda p: _(
+                "Guia %(reference)s – %(description)s",
+                reference=p.formatted_reference,
+                description=p.description,
+            ),
+        ),
+        "AdoptionApplication": (
+            AdoptionApplication,
+            lambda a: _("Pedido de adoção nº %(id)d (%(animal)s)", id=a.id, animal=a.listing.name),
+        ),
         "Listing": (Listing, lambda item: _("Anúncio de %(name)s", name=item.name)),
         "Organization": (Organization, lambda o: _("ONG %(name)s", name=o.display_name)),
         "User": (User, lambda u: u.full_name),
         **_report_namer(),
-        "PersonBar": (PersonBar, lambda b: _("Impedimento de %(name)s",
-                                             name=b.person_name or "—")),
-        "ApplicantDocument": (ApplicantDocument, lambda d: _(
-            "Documento de %(name)s", name=d.person.full_name if d.person else "—")),
-        "MunicipalHoliday": (MunicipalHoliday, lambda h: _(
-            "Feriado de %(day)s (%(name)s)", day=h.day.strftime("%d/%m/%Y"), name=h.name)),
+        "PersonBar": (PersonBar, lambda b: _("Impedimento de %(name)s", name=b.person_name or "—")),
+        "ApplicantDocument": (
+            ApplicantDocument,
+            lambda d: _("Documento de %(name)s", name=d.person.full_name if d.person else "—"),
+        ),
+        "MunicipalHoliday": (
+            MunicipalHoliday,
+            lambda h: _(
+                "Feriado de %(day)s (%(name)s)", day=h.day.strftime("%d/%m/%Y"), name=h.name
+            ),
+        ),
     }
 
 
@@ -241,8 +254,12 @@ def _report_namer() -> dict[str, tuple[type, Callable[[Any], str]]]:
         from portal.models.report import MaltreatmentReport
     except ImportError:
         return {}
-    return {"MaltreatmentReport": (MaltreatmentReport, lambda r: _(
-        "Denúncia protocolo %(protocol)s", protocol=r.protocol))}
+    return {
+        "MaltreatmentReport": (
+            MaltreatmentReport,
+            lambda r: _("Denúncia protocolo %(protocol)s", protocol=r.protocol),
+        )
+    }
 
 
 def subject_names(events: Iterable[AuditEvent]) -> dict[tuple[str, str], str]:
@@ -257,8 +274,7 @@ def subject_names(events: Iterable[AuditEvent]) -> dict[tuple[str, str], str]:
         if kind not in namers:
             continue
         model, namer = namers[kind]
-        rows: Iterable[Any] = db.session.scalars(
-            select(model).where(model.id.in_(ids)))  # type: ignore[attr-defined]
+        rows: Iterable[Any] = db.session.scalars(select(model).where(model.id.in_(ids)))  # type: ignore[attr-defined]
         for obj in rows:
             names[(kind, str(obj.id))] = namer(obj)
     return names
@@ -271,8 +287,11 @@ def subject_name(event: AuditEvent, names: Mapping[tuple[str, str], str]) -> str
     known = names.get((event.subject_type, event.subject_id or ""))
     if known:
         return known
-    return _("%(kind)s nº %(id)s", kind=subject_type_label(event.subject_type),
-             id=event.subject_id or "—")
+    return _(
+        "%(kind)s nº %(id)s",
+        kind=subject_type_label(event.subject_type),
+        id=event.subject_id or "—",
+    )
 
 
 def find_subject(text: str) -> tuple[str, str] | None:
@@ -294,14 +313,16 @@ def find_subject(text: str) -> tuple[str, str] | None:
     except ImportError:  # the reports domain is not installed
         MaltreatmentReport = None  # type: ignore[assignment,misc]  # noqa: N806
     if MaltreatmentReport is not None:
-        report_id = db.session.scalar(select(MaltreatmentReport.id).where(
-            MaltreatmentReport.protocol == text.upper()))
+        report_id = db.session.scalar(
+            select(MaltreatmentReport.id).where(MaltreatmentReport.protocol == text.upper())
+        )
         if report_id:
             return ("MaltreatmentReport", str(report_id))
     reference = "".join(ch for ch in text if ch.isalnum()).upper()
     if reference:
-        item_id = db.session.scalar(select(PaymentItem.id).where(
-            PaymentItem.reference == reference))
+        item_id = db.session.scalar(
+            select(PaymentItem.id).where(PaymentItem.reference == reference)
+        )
         if item_id:
             return ("PaymentItem", str(item_id))
     return None
@@ -319,8 +340,9 @@ class AuditQuery:
     until: date | None = None
 
 
-def find_events(query: AuditQuery, timezone: str, *, page: int = 1,
-                per_page: int = 100) -> list[AuditEvent]:
+def find_events(
+    query: AuditQuery, timezone: str, *, page: int = 1, per_page: int = 100
+) -> list[AuditEvent]:
     """One page of events, most recent first, matching every filter given."""
     from portal.models import User
 
@@ -328,19 +350,22 @@ def find_events(query: AuditQuery, timezone: str, *, page: int = 1,
     stmt = select(AuditEvent)
     if query.who:
         needle = f"%{query.who.lower()}%"
-        stmt = stmt.join(User, User.id == AuditEvent.actor_id).where(or_(
-            func.lower(User.full_name).like(needle), func.lower(User.email).like(needle)))
+        stmt = stmt.join(User, User.id == AuditEvent.actor_id).where(
+            or_(func.lower(User.full_name).like(needle), func.lower(User.email).like(needle))
+        )
     if query.action:
         stmt = stmt.where(AuditEvent.action == query.action)
     if query.subject_type:
         stmt = stmt.where(AuditEvent.subject_type == query.subject_type)
     if query.subject:
-        stmt = stmt.where(AuditEvent.subject_type == query.subject[0],
-                          AuditEvent.subject_id == query.subject[1])
+        stmt = stmt.where(
+            AuditEvent.subject_type == query.subject[0], AuditEvent.subject_id == query.subject[1]
+        )
     if query.since:
         stmt = stmt.where(AuditEvent.at >= datetime.combine(query.since, time(), zone))
     if query.until:
-        stmt = stmt.where(AuditEvent.at < datetime.combine(query.until + timedelta(days=1),
-                                                           time(), zone))
+        stmt = stmt.where(
+            AuditEvent.at < datetime.combine(query.until + timedelta(days=1), time(), zone)
+        )
     stmt = stmt.order_by(AuditEvent.id.desc()).limit(per_page).offset((page - 1) * per_page)
     return list(db.session.scalars(stmt))

@@ -110,8 +110,12 @@ class FeeLine:
     note: str | None = None  # the agent's reason for a graded amount (GRU 69 II, 76)
 
     def as_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"label": self.label, "amount_cents": self.amount_cents,
-                                "article": self.article, "kind": self.kind}
+        data: dict[str, Any] = {
+            "label": self.label,
+            "amount_cents": self.amount_cents,
+            "article": self.article,
+            "kind": self.kind,
+        }
         if self.quantity != 1 or self.unit_cents is not None:
             data["quantity"] = self.quantity
             data["unit_cents"] = self.unit_cents
@@ -179,8 +183,16 @@ def price_list(profile: Profile, on: date) -> list[PriceEntry]:
         if override is None:
             entries.append(PriceEntry(key, price.amount_cents, price.article, price.example, None))
         else:
-            entries.append(PriceEntry(key, override.amount_cents, price.article, False,
-                                      override.effective_from, override.note))
+            entries.append(
+                PriceEntry(
+                    key,
+                    override.amount_cents,
+                    price.article,
+                    False,
+                    override.effective_from,
+                    override.note,
+                )
+            )
     return entries
 
 
@@ -206,8 +218,9 @@ def compute_fee(profile: Profile, kind: str, inputs: Mapping[str, Any] | None, o
     # Labels end up on guias and receipts, which are official documents in Portuguese.
     with force_locale("pt_BR"):
         if kind not in FEE_KINDS:
-            raise FeeError("kind", "unknown_kind",
-                           _("Tipo de cobrança desconhecido: %(kind)s.", kind=kind))
+            raise FeeError(
+                "kind", "unknown_kind", _("Tipo de cobrança desconhecido: %(kind)s.", kind=kind)
+            )
         try:
             if kind in PRICE_KINDS:
                 lines = _price_fee(profile, kind, inputs, on)
@@ -227,18 +240,27 @@ def compute_fee(profile: Profile, kind: str, inputs: Mapping[str, Any] | None, o
 def _apply_exemption(profile: Profile, kind: str, code: Any, lines: list[FeeLine]) -> list[FeeLine]:
     if not code:
         return lines
-    exemption = next((e for e in profile.exemptions
-                      if e.code == code and kind in e.fee_kinds), None)
+    exemption = next(
+        (e for e in profile.exemptions if e.code == code and kind in e.fee_kinds), None
+    )
     if exemption is None:
-        raise FeeError("exemption", "unknown_exemption",
-                       _("Esta isenção não se aplica a esta cobrança."))
+        raise FeeError(
+            "exemption", "unknown_exemption", _("Esta isenção não se aplica a esta cobrança.")
+        )
     # GRU 23, GRU 82 §3 ("dispensados do pagamento das respectivas taxas"), VV 12 §3-4: the
     # exemption waives the fees; expenses the law has the owner pay back (GRU 72 §1) stay.
     subtotal = sum(line.amount_cents for line in lines if line.kind == "fee")
     if subtotal <= 0:
         return lines
-    return [*lines, FeeLine(_("Isenção: %(label)s", label=exemption.label), -subtotal,
-                            exemption.article, kind="exemption")]
+    return [
+        *lines,
+        FeeLine(
+            _("Isenção: %(label)s", label=exemption.label),
+            -subtotal,
+            exemption.article,
+            kind="exemption",
+        ),
+    ]
 
 
 def _price_fee(profile: Profile, kind: str, inputs: dict[str, Any], on: date) -> list[FeeLine]:
@@ -272,8 +294,11 @@ def _reclaim_fee(profile: Profile, inputs: dict[str, Any], on: date) -> list[Fee
     apprehended = _date(inputs, "apprehended_on", None)
     reclaimed = _date(inputs, "reclaimed_on", on)
     if reclaimed < apprehended:
-        raise FeeError("reclaimed_on", "before_apprehension",
-                       _("A data do resgate não pode ser anterior à da apreensão."))
+        raise FeeError(
+            "reclaimed_on",
+            "before_apprehension",
+            _("A data do resgate não pode ser anterior à da apreensão."),
+        )
     capture = _positive_int(inputs, "capture_number", 1)
     animals = _positive_int(inputs, "animals", 1)
     tagged = _flag(inputs, "tagged", default=True)
@@ -282,7 +307,8 @@ def _reclaim_fee(profile: Profile, inputs: dict[str, Any], on: date) -> list[Fee
     lines: list[FeeLine] = []
     for charge in profile.reclaim.charges:
         if (charge.applies_on == "first" and capture > 1) or (
-                charge.applies_on == "repeat" and capture == 1):
+            charge.applies_on == "repeat" and capture == 1
+        ):
             continue  # CABO 44: the "Reincidência" column replaces the daily rate
         if charge.only_away_from_home and not _flag(inputs, "away_from_home", default=None):
             continue  # VV 22 §6: only a repeat capture "longe do domicílio"
@@ -307,8 +333,15 @@ def _reclaim_fee(profile: Profile, inputs: dict[str, Any], on: date) -> list[Fee
     return lines + _expense_lines(profile, "reclaim", inputs, None)
 
 
-def _charged_days(profile: Profile, charge: ReclaimCharge, size: SizeClass, apprehended: date,
-                  reclaimed: date, tagged: bool, holidays: list[date]) -> int:
+def _charged_days(
+    profile: Profile,
+    charge: ReclaimCharge,
+    size: SizeClass,
+    apprehended: date,
+    reclaimed: date,
+    tagged: bool,
+    holidays: list[date],
+) -> int:
     """Days a per-day reclaim charge applies to.
 
     Days held are counted as nights in the CCZ (apprehension day excluded, reclaim day included),
@@ -322,9 +355,14 @@ def _charged_days(profile: Profile, charge: ReclaimCharge, size: SizeClass, appr
     if charge.free_days:
         # VV 22 §5: free when reclaimed within 5 business days of the apprehension; after that
         # term, each further day is charged (read as: only the days beyond the free term).
-        free_until = deadline(apprehended, charge.free_days, charge.free_days_counting,
-                              state=profile.state, municipal_holidays=holidays,
-                              moves_to_business_day=False)
+        free_until = deadline(
+            apprehended,
+            charge.free_days,
+            charge.free_days_counting,
+            state=profile.state,
+            municipal_holidays=holidays,
+            moves_to_business_day=False,
+        )
         return max((reclaimed - free_until).days, 0)
     return held
 
@@ -333,14 +371,16 @@ def _fine(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
     rule = profile.fines
     severity_key, specific_code = inputs.get("severity"), inputs.get("specific")
     if severity_key and specific_code:
-        raise FeeError("specific", "ambiguous",
-                       _("Informe a gravidade ou a infração específica, não ambas."))
+        raise FeeError(
+            "specific", "ambiguous", _("Informe a gravidade ou a infração específica, não ambas.")
+        )
     # The fine is the one in force when the infraction happened: its unit value, its repeat
     # window and its prescription are read on that day, not on the day the notice is typed.
     infraction_on = _date(inputs, "infraction_on", on)
     if infraction_on > on:
-        raise FeeError("infraction_on", "future",
-                       _("A data da infração não pode ser posterior à da autuação."))
+        raise FeeError(
+            "infraction_on", "future", _("A data da infração não pode ser posterior à da autuação.")
+        )
     _check_prescription(profile, inputs, infraction_on, on)
 
     if specific_code:
@@ -363,13 +403,24 @@ def _fine(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
             # GRU 69 II (range), CABO 39 (minimums): the agent grades it and says why
             units, reason = _graded_units(profile, severity, inputs)
             cents = units_to_cents(units, rule.unit, infraction_on)
-            base = FeeLine(f"{label} ({_units_text(units, rule.unit)})", cents, rule.article,
-                           kind="fine", payer="offender", note=reason)
+            base = FeeLine(
+                f"{label} ({_units_text(units, rule.unit)})",
+                cents,
+                rule.article,
+                kind="fine",
+                payer="offender",
+                note=reason,
+            )
     elif rule.default is not None:
         _refuse_units(inputs, rule.cite("default"))
         cents = _amount_cents(profile, rule.default, infraction_on)  # VV 50 I
-        base = FeeLine(_("Multa (infração sem valor próprio na lei)"), cents,
-                       rule.cite("default"), kind="fine", payer="offender")
+        base = FeeLine(
+            _("Multa (infração sem valor próprio na lei)"),
+            cents,
+            rule.cite("default"),
+            kind="fine",
+            payer="offender",
+        )
     else:
         raise FeeError("severity", "required", _("Informe a gravidade ou a infração."))
 
@@ -380,8 +431,15 @@ def _fine(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
     growth = "double_previous" if rule.repeat_compounds else "double"
     extra = _repeat_extra(base.amount_cents, growth, previous, rule.repeat_multiplier)
     if extra:
-        lines.append(FeeLine(_repeat_label(growth, previous.count), extra,
-                             rule.cite("repeat_multiplier"), kind="fine", payer="offender"))
+        lines.append(
+            FeeLine(
+                _repeat_label(growth, previous.count),
+                extra,
+                rule.cite("repeat_multiplier"),
+                kind="fine",
+                payer="offender",
+            )
+        )
     return lines + _expense_lines(profile, "fine", inputs, "offender")
 
 
@@ -392,39 +450,65 @@ def _specific(profile: Profile, code: Any, field_name: str) -> SpecificFine:
     return fine
 
 
-def _specific_fine(profile: Profile, fine: SpecificFine, inputs: dict[str, Any],
-                   infraction_on: date) -> list[FeeLine]:
+def _specific_fine(
+    profile: Profile, fine: SpecificFine, inputs: dict[str, Any], infraction_on: date
+) -> list[FeeLine]:
     """A fine the law writes next to the infraction, for the one person it names (``payer``)."""
     _refuse_units(inputs, fine.article)  # the law fixed the amount: nothing for the agent to grade
     previous = _previous_offences(profile, inputs, infraction_on)
     _check_comply_terms(profile, fine, inputs, infraction_on, previous.last)
     per_unit = _amount_cents(profile, fine.amount, infraction_on)
     animals = _positive_int(inputs, "animals", 1) if fine.per_animal else 1  # VV 33 §4, 43 §1
-    base = _times(_("Multa: %(what)s", what=fine.label), per_unit, animals, fine.article,
-                  kind="fine", unit="animal", payer=fine.payer)
+    base = _times(
+        _("Multa: %(what)s", what=fine.label),
+        per_unit,
+        animals,
+        fine.article,
+        kind="fine",
+        unit="animal",
+        payer=fine.payer,
+    )
     lines = [base]
     subtotal = base.amount_cents
     if _flag(inputs, "animal_died"):
         if fine.died_multiplier is None:
-            raise FeeError("animal_died", "not_applicable",
-                           _("Esta lei não agrava esta multa pela morte do animal."))
+            raise FeeError(
+                "animal_died",
+                "not_applicable",
+                _("Esta lei não agrava esta multa pela morte do animal."),
+            )
         # VV 32 §1 II, VV 43 §2: "multa em dobro" / "dobro da multa" when the animal dies
         extra = subtotal * (fine.died_multiplier - 1)
-        lines.append(FeeLine(_("Morte do animal: multa em dobro"), extra,
-                             fine.cite("died_multiplier"), kind="fine", payer=fine.payer))
+        lines.append(
+            FeeLine(
+                _("Morte do animal: multa em dobro"),
+                extra,
+                fine.cite("died_multiplier"),
+                kind="fine",
+                payer=fine.payer,
+            )
+        )
         subtotal += extra
     extra = _repeat_extra(subtotal, fine.repeat, previous, 2)
     if extra:
-        lines.append(FeeLine(_repeat_label(fine.repeat, previous.count), extra,
-                             fine.cite("repeat"), kind="fine", payer=fine.payer))
+        lines.append(
+            FeeLine(
+                _repeat_label(fine.repeat, previous.count),
+                extra,
+                fine.cite("repeat"),
+                kind="fine",
+                payer=fine.payer,
+            )
+        )
     return lines
 
 
 _REPEAT_INPUTS = ("previous_offences", "previous_offence_on", "repeat", "previous_amount_cents")
 
 
-def _joint_fines(profile: Profile, fine: SpecificFine,
-                 inputs: dict[str, Any]) -> list[tuple[SpecificFine, dict[str, Any]]]:
+def _joint_fines(
+    profile: Profile, fine: SpecificFine, inputs: dict[str, Any]
+) -> list[tuple[SpecificFine, dict[str, Any]]]:
     """The fines the same facts impose on other people (BJP 19 §1 I owner -> II trainer).
 
     ``inputs["joint"]``: codes, or ``{"code": ..., "previous_offences": [...]}`` with that
@@ -441,21 +525,30 @@ def _joint_fines(profile: Profile, fine: SpecificFine,
         own = dict(entry) if isinstance(entry, Mapping) else {"code": entry}
         code = own.pop("code", None)
         if code not in fine.joint:
-            raise FeeError("joint", "not_joint", _(
-                "Esta infração não gera multa para outra pessoa pelo mesmo fato."))
+            raise FeeError(
+                "joint",
+                "not_joint",
+                _("Esta infração não gera multa para outra pessoa pelo mesmo fato."),
+            )
         unknown = set(own) - set(_REPEAT_INPUTS)
         if unknown:
-            raise FeeError("joint", "invalid", _("Informe as outras pessoas multadas pelo mesmo "
-                                                 "fato."))
+            raise FeeError(
+                "joint", "invalid", _("Informe as outras pessoas multadas pelo mesmo fato.")
+            )
         result.append((_specific(profile, code, "joint"), {**shared, **own}))
     return result
 
 
 def _refuse_units(inputs: dict[str, Any], article: str) -> None:
     if inputs.get("units") not in (None, ""):
-        raise FeeError("units", "fixed_by_law", _(
-            "O valor desta multa é fixado em lei (%(article)s): não há faixa para escolher.",
-            article=article))
+        raise FeeError(
+            "units",
+            "fixed_by_law",
+            _(
+                "O valor desta multa é fixado em lei (%(article)s): não há faixa para escolher.",
+                article=article,
+            ),
+        )
 
 
 @dataclass(frozen=True)
@@ -479,8 +572,9 @@ def _previous_offences(profile: Profile, inputs: dict[str, Any], infraction_on: 
     many = inputs.get("previous_offences")
     if many not in (None, ""):
         if not isinstance(many, list | tuple):
-            raise FeeError("previous_offences", "invalid",
-                           _("Informe as datas das infrações anteriores."))
+            raise FeeError(
+                "previous_offences", "invalid", _("Informe as datas das infrações anteriores.")
+            )
         raw += [("previous_offences", v) for v in many]
     if inputs.get("previous_offence_on") not in (None, ""):
         raw.append(("previous_offence_on", inputs["previous_offence_on"]))
@@ -489,16 +583,22 @@ def _previous_offences(profile: Profile, inputs: dict[str, Any], infraction_on: 
         for name, value in raw:
             previous = _date({name: value}, name, None)
             if previous > infraction_on:
-                raise FeeError(name, "future",
-                               _("A infração anterior não pode ser posterior a esta."))
+                raise FeeError(
+                    name, "future", _("A infração anterior não pode ser posterior a esta.")
+                )
             if _still_counts(previous, infraction_on, window, prescription):
                 counted.append(previous)
         count, last = len(counted), max(counted, default=None)
     elif inputs.get("repeat") not in (None, "", False, 0):
         if window is not None:
-            raise FeeError("previous_offence_on", "required",
-                           _("Informe a data da infração anterior: a reincidência vale por "
-                             "%(years)d anos.", years=window))
+            raise FeeError(
+                "previous_offence_on",
+                "required",
+                _(
+                    "Informe a data da infração anterior: a reincidência vale por %(years)d anos.",
+                    years=window,
+                ),
+            )
         count = 1 if inputs["repeat"] is True else _positive_int(inputs, "repeat", 1)
         last = None
     else:
@@ -509,8 +609,9 @@ def _previous_offences(profile: Profile, inputs: dict[str, Any], infraction_on: 
     return _Previous(count, last, amount)
 
 
-def _still_counts(previous: date, infraction_on: date, window: int | None,
-                  prescription: int | None) -> bool:
+def _still_counts(
+    previous: date, infraction_on: date, window: int | None, prescription: int | None
+) -> bool:
     """Whether an earlier infraction still makes ``infraction_on`` a repeat.
 
     GRU 79: "dentro do período de três anos" — a period counted from the earlier infraction like
@@ -527,45 +628,73 @@ def _still_counts(previous: date, infraction_on: date, window: int | None,
     return True
 
 
-def _check_prescription(profile: Profile, inputs: dict[str, Any], infraction_on: date,
-                        on: date) -> None:
+def _check_prescription(
+    profile: Profile, inputs: dict[str, Any], infraction_on: date, on: date
+) -> None:
     """GRU 113: infractions prescribe in five years; an act of the authority restarts it (§1)."""
     years = profile.fines.prescription_years
     if years is None:
         return
     since = _date(inputs, "prescription_interrupted_on", infraction_on)
     if since < infraction_on or since > on:
-        raise FeeError("prescription_interrupted_on", "invalid", _(
-            "A interrupção da prescrição deve ficar entre a infração e a autuação."))
+        raise FeeError(
+            "prescription_interrupted_on",
+            "invalid",
+            _("A interrupção da prescrição deve ficar entre a infração e a autuação."),
+        )
     if on > term_of_years_ends(since, years):  # the last day of the five years still counts
-        raise FeeError("infraction_on", "prescribed", _(
-            "A infração prescreveu: passaram mais de %(years)d anos (%(article)s).",
-            years=years, article=profile.fines.cite("prescription_years")))
+        raise FeeError(
+            "infraction_on",
+            "prescribed",
+            _(
+                "A infração prescreveu: passaram mais de %(years)d anos (%(article)s).",
+                years=years,
+                article=profile.fines.cite("prescription_years"),
+            ),
+        )
 
 
-def _check_comply_terms(profile: Profile, fine: SpecificFine, inputs: dict[str, Any],
-                        infraction_on: date, last_fine: date | None) -> None:
+def _check_comply_terms(
+    profile: Profile,
+    fine: SpecificFine,
+    inputs: dict[str, Any],
+    infraction_on: date,
+    last_fine: date | None,
+) -> None:
     """The fine comes only after the intimation's term (BJP 2 §3, 16 §4, 17 §2; VV 34 §2)."""
     if fine.comply_days is None:
         return
     notified = _date(inputs, "notified_on", None)
     if notified > infraction_on:
-        raise FeeError("notified_on", "after_infraction",
-                       _("A intimação não pode ser posterior à infração."))
+        raise FeeError(
+            "notified_on", "after_infraction", _("A intimação não pode ser posterior à infração.")
+        )
     terms = [(notified, fine.comply_days, fine.cite("comply_days"))]
     if fine.renewed_comply_days and last_fine is not None:
         # BJP 17 §2 II: after each fine a new term of 30 days before the next one
         terms.append((last_fine, fine.renewed_comply_days, fine.cite("renewed_comply_days")))
     rule = profile.notices
     for start, days, article in terms:
-        ends = deadline(start, days, rule.counting, state=profile.state,
-                        municipal_holidays=_holidays(inputs),
-                        moves_to_business_day=rule.moves_to_business_day)
+        ends = deadline(
+            start,
+            days,
+            rule.counting,
+            state=profile.state,
+            municipal_holidays=_holidays(inputs),
+            moves_to_business_day=rule.moves_to_business_day,
+        )
         if infraction_on <= ends:
-            raise FeeError("infraction_on", "term_running", _(
-                "O prazo de %(days)d dias para regularizar vai até %(date)s (%(article)s): a "
-                "multa só cabe depois dele.", days=days, date=f"{ends:%d/%m/%Y}",
-                article=article))
+            raise FeeError(
+                "infraction_on",
+                "term_running",
+                _(
+                    "O prazo de %(days)d dias para regularizar vai até %(date)s (%(article)s): a "
+                    "multa só cabe depois dele.",
+                    days=days,
+                    date=f"{ends:%d/%m/%Y}",
+                    article=article,
+                ),
+            )
 
 
 def _repeat_extra(subtotal: int, growth: str, previous: _Previous, multiplier: int) -> int:
@@ -582,7 +711,7 @@ def _repeat_extra(subtotal: int, growth: str, previous: _Previous, multiplier: i
             # CAB 40 §2: twice the previous penalty, as it was imposed
             return max(previous.amount_cents * multiplier - subtotal, 0)
         # each repeat doubles the previous fine: x 2^n (BJP 17 §2 III, 19 §1, 31 §ú)
-        return subtotal * (multiplier ** n - 1)
+        return subtotal * (multiplier**n - 1)
     return subtotal * (multiplier - 1)  # "aplicada em dobro": twice the fine set for it (GRU 80)
 
 
@@ -603,35 +732,56 @@ def _graded_units(profile: Profile, severity: Any, inputs: dict[str, Any]) -> tu
     except InvalidOperation:
         units = None
     if units is None or not units.is_finite() or units <= 0:
-        raise FeeError("units", "required",
-                       _("Informe o valor da multa em %(unit)s.", unit=rule.unit))
+        raise FeeError(
+            "units", "required", _("Informe o valor da multa em %(unit)s.", unit=rule.unit)
+        )
     if severity.by_regulation:
         low, high = rule.range_min_units, rule.range_max_units
         if (low is not None and units < low) or (high is not None and units > high):
             # GRU 69 II: from 42 to 42 000 UFG, both included
-            raise FeeError("units", "out_of_range",
-                           _("A multa deve ficar entre %(low)s e %(high)s %(unit)s (%(article)s).",
-                             low=_num(low), high=_num(high), unit=rule.unit, article=rule.article))
+            raise FeeError(
+                "units",
+                "out_of_range",
+                _(
+                    "A multa deve ficar entre %(low)s e %(high)s %(unit)s (%(article)s).",
+                    low=_num(low),
+                    high=_num(high),
+                    unit=rule.unit,
+                    article=rule.article,
+                ),
+            )
     else:
         minimum = _amount_units(severity.minimum)
         too_low = units <= minimum if severity.minimum_exclusive else units < minimum
         if too_low:
             # CABO 39 table: leve from 0,1; grave above 1; gravíssima above 5
             word = _("acima de") if severity.minimum_exclusive else _("a partir de")
-            raise FeeError("units", "below_minimum", _(
-                "Para esta gravidade a multa é %(word)s %(min)s %(unit)s (%(article)s).",
-                word=word, min=_num(minimum), unit=rule.unit, article=rule.article))
+            raise FeeError(
+                "units",
+                "below_minimum",
+                _(
+                    "Para esta gravidade a multa é %(word)s %(min)s %(unit)s (%(article)s).",
+                    word=word,
+                    min=_num(minimum),
+                    unit=rule.unit,
+                    article=rule.article,
+                ),
+            )
     reason = inputs.get("units_reason")
     reason = reason.strip() if isinstance(reason, str) else ""
     if not reason:
         # GRU 76: the grading weighs the facts; the agent's reason goes on the record
-        raise FeeError("units_reason", "required",
-                       _("Explique por que a multa tem este valor (gravidade e consequências)."))
+        raise FeeError(
+            "units_reason",
+            "required",
+            _("Explique por que a multa tem este valor (gravidade e consequências)."),
+        )
     return units, reason
 
 
-def _expense_lines(profile: Profile, fee_kind: str, inputs: dict[str, Any],
-                   payer: str | None) -> list[FeeLine]:
+def _expense_lines(
+    profile: Profile, fee_kind: str, inputs: dict[str, Any], payer: str | None
+) -> list[FeeLine]:
     """The CCZ's expenses the law lets it recover, one line each (CABO 10 §ú f, 41; GRU 72 §1).
 
     ``inputs["expenses"]``: ``[{"kind": "transport", "amount_cents": 4500, "description": ...}]``.
@@ -641,8 +791,11 @@ def _expense_lines(profile: Profile, fee_kind: str, inputs: dict[str, Any],
         return []
     rule = profile.expense_rule(fee_kind)
     if rule is None:
-        raise FeeError("expenses", "not_recoverable",
-                       _("Esta lei não prevê o ressarcimento de despesas nesta cobrança."))
+        raise FeeError(
+            "expenses",
+            "not_recoverable",
+            _("Esta lei não prevê o ressarcimento de despesas nesta cobrança."),
+        )
     if not isinstance(given, list | tuple):
         raise FeeError("expenses", "invalid", _("Informe cada despesa com o tipo e o valor."))
     lines = []
@@ -651,12 +804,18 @@ def _expense_lines(profile: Profile, fee_kind: str, inputs: dict[str, Any],
             raise FeeError("expenses", "invalid", _("Informe cada despesa com o tipo e o valor."))
         kind = item.get("kind")
         if kind not in rule.kinds:
-            raise FeeError("expenses", "not_recoverable", _(
-                "Esta despesa não está entre as previstas em %(article)s.", article=rule.article))
+            raise FeeError(
+                "expenses",
+                "not_recoverable",
+                _("Esta despesa não está entre as previstas em %(article)s.", article=rule.article),
+            )
         amount = item.get("amount_cents")
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise FeeError("expenses", "invalid",
-                           _("Informe o valor de cada despesa em centavos, maior que zero."))
+            raise FeeError(
+                "expenses",
+                "invalid",
+                _("Informe o valor de cada despesa em centavos, maior que zero."),
+            )
         label = _("Despesa: %(what)s", what=_expense_label(str(kind)))
         description = item.get("description")
         if isinstance(description, str) and description.strip():
@@ -698,20 +857,40 @@ def _amount_units(amount: Amount | None) -> Decimal:
     return Decimal(amount.cents or 0) / 100
 
 
-def _times(label: str, unit_cents: int, quantity: int, article: str, *, kind: str = "fee",
-           unit: str = "animal", payer: str | None = None) -> FeeLine:
+def _times(
+    label: str,
+    unit_cents: int,
+    quantity: int,
+    article: str,
+    *,
+    kind: str = "fee",
+    unit: str = "animal",
+    payer: str | None = None,
+) -> FeeLine:
     if quantity == 1:
         return FeeLine(label, unit_cents, article, kind=kind, payer=payer)
     what = _("dias") if unit == "day" else _("animais")
-    return FeeLine(f"{label} ({quantity} {what} × {format_brl(unit_cents)})", unit_cents * quantity,
-                   article, kind=kind, quantity=quantity, unit_cents=unit_cents, payer=payer)
+    return FeeLine(
+        f"{label} ({quantity} {what} × {format_brl(unit_cents)})",
+        unit_cents * quantity,
+        article,
+        kind=kind,
+        quantity=quantity,
+        unit_cents=unit_cents,
+        payer=payer,
+    )
 
 
 def _times_line(line: FeeLine, animals: int) -> FeeLine:
     """A per-animal line multiplied by the number of animals of the same size."""
-    return FeeLine(f"{line.label} × {animals} {_('animais')}", line.amount_cents * animals,
-                   line.article, kind=line.kind, quantity=line.quantity * animals,
-                   unit_cents=line.unit_cents or line.amount_cents)
+    return FeeLine(
+        f"{line.label} × {animals} {_('animais')}",
+        line.amount_cents * animals,
+        line.article,
+        kind=line.kind,
+        quantity=line.quantity * animals,
+        unit_cents=line.unit_cents or line.amount_cents,
+    )
 
 
 def _price_label(kind: str) -> str:
@@ -742,8 +921,11 @@ def _holidays(inputs: dict[str, Any]) -> list[date]:
         return [d if isinstance(d, date) else date.fromisoformat(str(d)) for d in given]
     from portal.services.municipal_holidays import municipal_holidays
 
-    around = [d for d in (_optional_date(inputs, "apprehended_on"),
-                          _optional_date(inputs, "reclaimed_on")) if d is not None]
+    around = [
+        d
+        for d in (_optional_date(inputs, "apprehended_on"), _optional_date(inputs, "reclaimed_on"))
+        if d is not None
+    ]
     return municipal_holidays(around)  # yearly holidays expanded for the years of the term
 
 
@@ -811,4 +993,3 @@ def _non_negative_int(inputs: dict[str, Any], name: str, default: int | None) ->
     if number < 0:
         raise FeeError(name, "invalid", _("Informe um número inteiro (zero ou mais)."))
     return number
-

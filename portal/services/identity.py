@@ -59,9 +59,21 @@ def clean_cep(value: str) -> str | None:
 
 
 _STREET_WORDS = {
-    "r": "rua", "av": "avenida", "avda": "avenida", "al": "alameda", "tv": "travessa",
-    "trav": "travessa", "est": "estrada", "rod": "rodovia", "pca": "praca", "pc": "praca",
-    "lgo": "largo", "vl": "vila", "jd": "jardim", "dr": "doutor", "prof": "professor",
+    "r": "rua",
+    "av": "avenida",
+    "avda": "avenida",
+    "al": "alameda",
+    "tv": "travessa",
+    "trav": "travessa",
+    "est": "estrada",
+    "rod": "rodovia",
+    "pca": "praca",
+    "pc": "praca",
+    "lgo": "largo",
+    "vl": "vila",
+    "jd": "jardim",
+    "dr": "doutor",
+    "prof": "professor",
 }
 
 
@@ -71,8 +83,9 @@ def _fold(text: str) -> str:
     return " ".join(_STREET_WORDS.get(w, w) for w in words)
 
 
-def residence_key(cep: str | None, street: str | None, number: str | None,
-                  complement: str | None) -> str:
+def residence_key(
+    cep: str | None, street: str | None, number: str | None, complement: str | None
+) -> str:
     """One key per dwelling, the same however the address was typed.
 
     CEP digits + folded street + number + folded complement ("Apto 12" and "ap. 12" match).

@@ -33,14 +33,26 @@ def _jsonable(value: Any) -> Any:
 def export_person(user: User) -> dict[str, Any]:
     data: dict[str, Any] = {
         "conta": {
-            "nome": user.full_name, "cpf": user.cpf, "rg": user.rg, "nascimento": user.birth_date,
-            "email": user.email, "telefone": user.phone,
+            "nome": user.full_name,
+            "cpf": user.cpf,
+            "rg": user.rg,
+            "nascimento": user.birth_date,
+            "email": user.email,
+            "telefone": user.phone,
             "email_confirmado_em": user.email_confirmed_at,
             "aviso_privacidade_aceito_em": user.privacy_accepted_at,
-            "criada_em": user.created_at, "papeis": sorted(user.roles),
-            "endereco": {"cep": user.cep, "logradouro": user.street, "numero": user.number,
-                         "complemento": user.complement, "bairro": user.district,
-                         "cidade": user.city, "uf": user.state, "moradia": user.housing_type},
+            "criada_em": user.created_at,
+            "papeis": sorted(user.roles),
+            "endereco": {
+                "cep": user.cep,
+                "logradouro": user.street,
+                "numero": user.number,
+                "complemento": user.complement,
+                "bairro": user.district,
+                "cidade": user.city,
+                "uf": user.state,
+                "moradia": user.housing_type,
+            },
         }
     }
     for section, exporter in _EXPORTERS.items():

@@ -42,7 +42,7 @@ def strip_links(text: str | None) -> str:
     pieces: list[str] = []
     last = 0
     for email in _EMAIL.finditer(text):
-        pieces.append(_LINK.sub(placeholder, text[last:email.start()]))
+        pieces.append(_LINK.sub(placeholder, text[last : email.start()]))
         pieces.append(email.group(0))
         last = email.end()
     pieces.append(_LINK.sub(placeholder, text[last:]))

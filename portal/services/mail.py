@@ -75,8 +75,9 @@ def deliver(messages: Iterable[OutboxMessage]) -> tuple[int, int]:
         if message.sent_at is not None:
             continue
         if not current_app.config.get("SMTP_HOST"):
-            current_app.logger.info("E-mail (no SMTP configured) to=%s subject=%s",
-                                    message.to, message.subject)
+            current_app.logger.info(
+                "E-mail (no SMTP configured) to=%s subject=%s", message.to, message.subject
+            )
             continue
         message.attempts += 1
         message.last_attempt_at = utcnow()
@@ -98,13 +99,21 @@ def due_messages(limit: int = 200) -> list[OutboxMessage]:
     """Unsent messages whose next try is due: 1, 2, 4, 8… minutes after the last attempt."""
     now = utcnow()
     candidates = db.session.scalars(
-        select(OutboxMessage).where(OutboxMessage.sent_at.is_(None),
-                                    OutboxMessage.attempts < MAX_ATTEMPTS,
-                                    or_(OutboxMessage.last_attempt_at.is_(None),
-                                        OutboxMessage.last_attempt_at < now))
-        .order_by(OutboxMessage.id).limit(limit))
-    return [m for m in candidates if m.last_attempt_at is None
-            or m.last_attempt_at + timedelta(minutes=2 ** max(m.attempts - 1, 0)) <= now]
+        select(OutboxMessage)
+        .where(
+            OutboxMessage.sent_at.is_(None),
+            OutboxMessage.attempts < MAX_ATTEMPTS,
+            or_(OutboxMessage.last_attempt_at.is_(None), OutboxMessage.last_attempt_at < now),
+        )
+        .order_by(OutboxMessage.id)
+        .limit(limit)
+    )
+    return [
+        m
+        for m in candidates
+        if m.last_attempt_at is None
+        or m.last_attempt_at + timedelta(minutes=2 ** max(m.attempts - 1, 0)) <= now
+    ]
 
 
 def deliver_committed() -> None:

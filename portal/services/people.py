@@ -15,10 +15,15 @@ def find_people(term: str, *, limit: int = 50) -> list[User]:
     if len(term) < 2:
         return []
     lowered = term.lower()
-    conditions = [func.lower(User.full_name).contains(lowered),
-                  func.lower(User.email).contains(lowered)]
+    conditions = [
+        func.lower(User.full_name).contains(lowered),
+        func.lower(User.email).contains(lowered),
+    ]
     cpf = clean_cpf(term)
     if cpf:
         conditions.append(User.cpf == cpf)
-    return list(db.session.scalars(select(User).where(or_(*conditions))
-                                   .order_by(User.full_name).limit(limit)))
+    return list(
+        db.session.scalars(
+            select(User).where(or_(*conditions)).order_by(User.full_name).limit(limit)
+        )
+    )

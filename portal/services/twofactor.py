@@ -30,8 +30,9 @@ def required_for(user: User) -> bool:
     """Every staff and admin role must use a second factor."""
     from flask import current_app
 
-    return bool(current_app.config.get("STAFF_2FA_REQUIRED", True)) and \
-        user.has_role(*STAFF_2FA_ROLES)
+    return bool(current_app.config.get("STAFF_2FA_REQUIRED", True)) and user.has_role(
+        *STAFF_2FA_ROLES
+    )
 
 
 def secret_of(user: User) -> TotpSecret | None:
@@ -58,8 +59,9 @@ def start_enrolment(user: User) -> TotpSecret:
 
 
 def provisioning_uri(user: User, record: TotpSecret, municipality: str) -> str:
-    return pyotp.TOTP(record.secret).provisioning_uri(name=user.email or str(user.id),
-                                                      issuer_name=f"{ISSUER} {municipality}")
+    return pyotp.TOTP(record.secret).provisioning_uri(
+        name=user.email or str(user.id), issuer_name=f"{ISSUER} {municipality}"
+    )
 
 
 def qr_svg(uri: str) -> str:
@@ -107,17 +109,22 @@ def confirm_enrolment(user: User, code: str) -> list[str] | None:
 
 def new_recovery_codes(user: User) -> list[str]:
     db.session.execute(delete(RecoveryCode).where(RecoveryCode.user_id == user.id))
-    codes = [f"{secrets.token_hex(2)}-{secrets.token_hex(2)}".upper()
-             for _ in range(RECOVERY_CODES)]
+    codes = [
+        f"{secrets.token_hex(2)}-{secrets.token_hex(2)}".upper() for _ in range(RECOVERY_CODES)
+    ]
     db.session.add_all(RecoveryCode(user_id=user.id, code_hash=_hash(c)) for c in codes)
     db.session.flush()
     return codes
 
 
 def use_recovery_code(user: User, code: str) -> bool:
-    record = db.session.scalar(select(RecoveryCode).where(
-        RecoveryCode.user_id == user.id, RecoveryCode.code_hash == _hash(code),
-        RecoveryCode.used_at.is_(None)))
+    record = db.session.scalar(
+        select(RecoveryCode).where(
+            RecoveryCode.user_id == user.id,
+            RecoveryCode.code_hash == _hash(code),
+            RecoveryCode.used_at.is_(None),
+        )
+    )
     if record is None:
         return False
     record.used_at = utcnow()

@@ -53,9 +53,13 @@ class ImageTooLarge(UploadError):
 
 
 def _too_large(max_pixels: int) -> ImageTooLarge:
-    return ImageTooLarge(_("Imagem com resolução grande demais: o limite é de %(mp)d megapixels. "
-                           "Reduza a imagem (ou tire a foto com resolução menor) e envie de novo.",
-                           mp=max_pixels // 1_000_000))
+    return ImageTooLarge(
+        _(
+            "Imagem com resolução grande demais: o limite é de %(mp)d megapixels. "
+            "Reduza a imagem (ou tire a foto com resolução menor) e envie de novo.",
+            mp=max_pixels // 1_000_000,
+        )
+    )
 
 
 def _read_limited(stream: IO[bytes], limit: int) -> bytes:
@@ -63,7 +67,9 @@ def _read_limited(stream: IO[bytes], limit: int) -> bytes:
     if not data:
         raise UploadError(_("O arquivo está vazio."))
     if len(data) > limit:
-        raise UploadError(_("Arquivo grande demais: o limite é %(mb)d MB.", mb=limit // (1024 * 1024)))
+        raise UploadError(
+            _("Arquivo grande demais: o limite é %(mb)d MB.", mb=limit // (1024 * 1024))
+        )
     return data
 
 
@@ -90,11 +96,18 @@ def _open_image(data: bytes, max_pixels: int) -> Image.Image:
             with Image.open(io.BytesIO(data)) as probe:
                 fmt = probe.format
                 width, height = probe.size
-    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning,
-            OSError, ValueError) as err:
+    except (
+        UnidentifiedImageError,
+        Image.DecompressionBombError,
+        Image.DecompressionBombWarning,
+        OSError,
+        ValueError,
+    ) as err:
         if isinstance(err, (Image.DecompressionBombError, Image.DecompressionBombWarning)):
             raise _too_large(max_pixels) from err
-        raise UploadError(_("O arquivo não é uma imagem válida (use JPEG, PNG, WebP ou HEIC).")) from err
+        raise UploadError(
+            _("O arquivo não é uma imagem válida (use JPEG, PNG, WebP ou HEIC).")
+        ) from err
     if fmt not in ACCEPTED_IMAGE_FORMATS:
         raise UploadError(_("Formato de imagem não aceito (use JPEG, PNG, WebP ou HEIC)."))
     if width * height > max_pixels:
@@ -122,10 +135,16 @@ def _clean(image: Image.Image) -> Image.Image:
     return clean
 
 
-def store_image(stream: IO[bytes], *, purpose: str, owner_id: int | None, public: bool,
-                filename: str | None = None,
-                sizes: dict[str, int] | None = None,
-                max_pixels: int = MAX_PHOTO_PIXELS) -> StoredFile:
+def store_image(
+    stream: IO[bytes],
+    *,
+    purpose: str,
+    owner_id: int | None,
+    public: bool,
+    filename: str | None = None,
+    sizes: dict[str, int] | None = None,
+    max_pixels: int = MAX_PHOTO_PIXELS,
+) -> StoredFile:
     """Validate, clean and store an image as JPEG in several sizes. Raises UploadError
     (ImageTooLarge above ``max_pixels``, checked before decoding)."""
     data = _read_limited(stream, MAX_IMAGE_BYTES)
@@ -140,16 +159,24 @@ def store_image(stream: IO[bytes], *, purpose: str, owner_id: int | None, public
         path = folder / f"{token}-{name}.jpg"
         copy.save(path, "JPEG", quality=85, optimize=True, progressive=True)
         variants[name] = str(path.relative_to(_upload_dir()))
-    stored = StoredFile(token=token, owner_id=owner_id, purpose=purpose, content_type="image/jpeg",
-                        original_name=_safe_name(filename), size_bytes=len(data),
-                        variants=variants, public=public)
+    stored = StoredFile(
+        token=token,
+        owner_id=owner_id,
+        purpose=purpose,
+        content_type="image/jpeg",
+        original_name=_safe_name(filename),
+        size_bytes=len(data),
+        variants=variants,
+        public=public,
+    )
     db.session.add(stored)
     db.session.flush()
     return stored
 
 
-def store_document(stream: IO[bytes], *, purpose: str, owner_id: int | None,
-                   filename: str | None = None) -> StoredFile:
+def store_document(
+    stream: IO[bytes], *, purpose: str, owner_id: int | None, filename: str | None = None
+) -> StoredFile:
     """A proof document: a PDF (kept as sent) or an image (re-encoded). Never public."""
     data = _read_limited(stream, MAX_DOCUMENT_BYTES)
     if data.startswith(b"%PDF-"):
@@ -158,22 +185,35 @@ def store_document(stream: IO[bytes], *, purpose: str, owner_id: int | None,
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{token}.pdf"
         path.write_bytes(data)
-        stored = StoredFile(token=token, owner_id=owner_id, purpose=purpose,
-                            content_type="application/pdf",
-                            original_name=_safe_name(filename), size_bytes=len(data),
-                            variants={"original": str(path.relative_to(_upload_dir()))},
-                            public=False)
+        stored = StoredFile(
+            token=token,
+            owner_id=owner_id,
+            purpose=purpose,
+            content_type="application/pdf",
+            original_name=_safe_name(filename),
+            size_bytes=len(data),
+            variants={"original": str(path.relative_to(_upload_dir()))},
+            public=False,
+        )
         db.session.add(stored)
         db.session.flush()
         return stored
     try:
-        return store_image(io.BytesIO(data), purpose=purpose, owner_id=owner_id, public=False,
-                           filename=filename, sizes={"large": 2000, "thumbnail": 320},
-                           max_pixels=MAX_PIXELS)
+        return store_image(
+            io.BytesIO(data),
+            purpose=purpose,
+            owner_id=owner_id,
+            public=False,
+            filename=filename,
+            sizes={"large": 2000, "thumbnail": 320},
+            max_pixels=MAX_PIXELS,
+        )
     except ImageTooLarge:
         raise  # its own message says what to do; the generic one below would not
     except UploadError as err:
-        raise UploadError(_("Envie um PDF ou uma foto (JPEG, PNG, WebP ou HEIC) do documento.")) from err
+        raise UploadError(
+            _("Envie um PDF ou uma foto (JPEG, PNG, WebP ou HEIC) do documento.")
+        ) from err
 
 
 def file_path(stored: StoredFile, variant: str) -> Path | None:

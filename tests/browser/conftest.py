@@ -14,9 +14,15 @@ import pytest
 from werkzeug.serving import make_server
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 ROOT = Path(__file__).resolve().parents[2]
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # Without the gov.br DS stylesheet the pages would be audited and measured unstyled: fail instead.
@@ -86,8 +92,10 @@ def run_axe(page) -> list[dict]:  # type: ignore[no-untyped-def]
         """async () => await axe.run(document, {runOnly: {type: 'tag',
              values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"""
     )
-    return [{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
-            for v in result["violations"]]
+    return [
+        {"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+    ]
 
 
 @functools.cache

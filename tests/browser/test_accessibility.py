@@ -17,10 +17,25 @@ from tests.browser.conftest import run_axe
 # Public GET pages that are not HTML pages of their own: the health check answers JSON, the toggles
 # redirect back (and /contraste would switch high contrast on for every page audited after it).
 NOT_PAGES = ("/healthz", "/contraste", "/dev/")
-KNOWN_PUBLIC_PAGES = {"/", "/regras", "/acessibilidade", "/privacidade", "/conta/entrar",
-                      "/conta/cadastro", "/conta/senha/esqueci"}
-SMALL_SCREEN_PAGES = ["/", "/regras", "/conta/cadastro", "/conta/entrar", "/acessibilidade",
-                      "/privacidade", "/conta/senha/esqueci", "/pagina-que-nao-existe"]
+KNOWN_PUBLIC_PAGES = {
+    "/",
+    "/regras",
+    "/acessibilidade",
+    "/privacidade",
+    "/conta/entrar",
+    "/conta/cadastro",
+    "/conta/senha/esqueci",
+}
+SMALL_SCREEN_PAGES = [
+    "/",
+    "/regras",
+    "/conta/cadastro",
+    "/conta/entrar",
+    "/acessibilidade",
+    "/privacidade",
+    "/conta/senha/esqueci",
+    "/pagina-que-nao-existe",
+]
 
 
 def public_pages(app) -> list[str]:  # type: ignore[no-untyped-def]
@@ -28,8 +43,11 @@ def public_pages(app) -> list[str]:  # type: ignore[no-untyped-def]
     pages = set()
     for rule in app.url_map.iter_rules():
         view = app.view_functions[rule.endpoint]
-        if ("GET" not in (rule.methods or ()) or rule.arguments
-                or getattr(view, "access_policy", None) != "public"):
+        if (
+            "GET" not in (rule.methods or ())
+            or rule.arguments
+            or getattr(view, "access_policy", None) != "public"
+        ):
             continue
         path = rule.rule
         if path.startswith(NOT_PAGES) or path.startswith("/api/") or path.endswith(".json"):
@@ -58,8 +76,9 @@ def test_axe_finds_no_wcag_violation_on_any_public_page(live_server, page) -> No
             continue  # a JSON or file endpoint: nothing for axe to read
         audited += 1
         if response.status >= 500:
-            violations[path] = [{"id": f"HTTP {response.status}", "help": "server error",
-                                 "nodes": []}]
+            violations[path] = [
+                {"id": f"HTTP {response.status}", "help": "server error", "nodes": []}
+            ]
             continue
         if found := run_axe(page):
             violations[path] = found
@@ -99,8 +118,7 @@ def test_axe_account_page_of_a_signed_in_citizen_has_no_violation(live_server, p
     from tests.browser.test_account_journey import PASSWORD, log_in
 
     with live_server.app.app_context():
-        factories.user(email="conta.a11y@example.com", password=PASSWORD,
-                       email_confirmed_at=None)
+        factories.user(email="conta.a11y@example.com", password=PASSWORD, email_confirmed_at=None)
         db.session.commit()
     log_in(page, live_server.url, "conta.a11y@example.com")
     page.goto(live_server.url + "/minha-conta/")
@@ -130,12 +148,14 @@ def test_signup_with_errors_fits_320px(live_server, page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
 
 
-def test_tab_reaches_the_skip_link_first_and_it_moves_focus_to_the_content(live_server,
-                                                                           page) -> None:
+def test_tab_reaches_the_skip_link_first_and_it_moves_focus_to_the_content(
+    live_server, page
+) -> None:
     page.goto(live_server.url + "/regras")
     page.keyboard.press("Tab")
-    focused = page.evaluate("[document.activeElement.getAttribute('href'),"
-                            " document.activeElement.textContent.trim()]")
+    focused = page.evaluate(
+        "[document.activeElement.getAttribute('href'), document.activeElement.textContent.trim()]"
+    )
     assert focused[0] == "#conteudo"
     assert focused[1].startswith("Ir para o conteúdo")
     skip = page.locator(".br-skiplink a[href='#conteudo']")
@@ -150,8 +170,9 @@ def test_tab_reaches_the_skip_link_first_and_it_moves_focus_to_the_content(live_
 
 
 @pytest.mark.parametrize("path", ["/", "/regras", "/conta/entrar"])
-def test_emag_accesskeys_1_to_4_lead_to_content_menu_search_and_footer(live_server, page,
-                                                                     path) -> None:
+def test_emag_accesskeys_1_to_4_lead_to_content_menu_search_and_footer(
+    live_server, page, path
+) -> None:
     page.goto(live_server.url + path)
     targets = page.evaluate(
         """() => [1, 2, 3, 4].map(n => {
@@ -176,10 +197,15 @@ def press_accesskey(page, digit: str) -> None:  # type: ignore[no-untyped-def]
     event that carries its text; Playwright's ``keyboard.press("Alt+2")`` sends none, so the event
     goes in through the DevTools protocol."""
     cdp = page.context.new_cdp_session(page)
-    key = {"modifiers": 1, "key": digit, "code": f"Digit{digit}",
-           "windowsVirtualKeyCode": ord(digit)}
-    cdp.send("Input.dispatchKeyEvent", {"type": "keyDown", "text": digit, "unmodifiedText": digit,
-                                        **key})
+    key = {
+        "modifiers": 1,
+        "key": digit,
+        "code": f"Digit{digit}",
+        "windowsVirtualKeyCode": ord(digit),
+    }
+    cdp.send(
+        "Input.dispatchKeyEvent", {"type": "keyDown", "text": digit, "unmodifiedText": digit, **key}
+    )
     cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", **key})
     cdp.detach()
 
@@ -192,14 +218,16 @@ def _outline(page) -> tuple[str, float]:  # type: ignore[no-untyped-def]
     return style[0], style[1]
 
 
-def test_keyboard_focus_is_visible_on_links_buttons_inputs_and_checkboxes(live_server,
-                                                                          page) -> None:
+def test_keyboard_focus_is_visible_on_links_buttons_inputs_and_checkboxes(
+    live_server, page
+) -> None:
     page.goto(live_server.url + "/conta/cadastro")
     seen = set()
     for _ in range(60):
         page.keyboard.press("Tab")
-        tag, kind = page.evaluate("[document.activeElement.tagName,"
-                                  " document.activeElement.type || '']")
+        tag, kind = page.evaluate(
+            "[document.activeElement.tagName, document.activeElement.type || '']"
+        )
         if tag == "INPUT" and kind == "checkbox":
             # gov.br DS hides the real checkbox and draws it on the label: the ring is drawn there.
             ring = page.evaluate(
@@ -221,12 +249,22 @@ def test_keyboard_focus_is_visible_on_links_buttons_inputs_and_checkboxes(live_s
 # --- Signed-in pages of every role (issue 15) ---------------------------------------------------
 
 ROLE_ACCOUNTS = {  # the demo accounts (flask seed-demo), one per role
-    "citizen": "cidada@demo.ccz", "ngo": "ong@demo.ccz", "agent": "agente@demo.ccz",
-    "vet": "vet@demo.ccz", "coordinator": "coord@demo.ccz", "admin": "admin@demo.ccz",
+    "citizen": "cidada@demo.ccz",
+    "ngo": "ong@demo.ccz",
+    "agent": "agente@demo.ccz",
+    "vet": "vet@demo.ccz",
+    "coordinator": "coord@demo.ccz",
+    "admin": "admin@demo.ccz",
 }
 # GET routes that are not pages to audit: toggles that change the session, sign-out, and files.
-NOT_SIGNED_IN_PAGES = ("main.set_language", "main.toggle_contrast", "dev.", "api.", "open311.",
-                       "files.")
+NOT_SIGNED_IN_PAGES = (
+    "main.set_language",
+    "main.toggle_contrast",
+    "dev.",
+    "api.",
+    "open311.",
+    "files.",
+)
 FILE_SUFFIXES = (".pdf", ".csv", ".json", ".zip", ".png", ".svg", ".txt")
 
 
@@ -237,13 +275,18 @@ def _pages_for(app, role: str) -> list[str]:  # type: ignore[no-untyped-def]
     pages = []
     for rule in app.url_map.iter_rules():
         policy = getattr(app.view_functions[rule.endpoint], "access_policy", "")
-        if ("GET" not in (rule.methods or ()) or rule.arguments
-                or rule.endpoint.startswith(NOT_SIGNED_IN_PAGES)
-                or rule.rule.endswith(FILE_SUFFIXES)):
+        if (
+            "GET" not in (rule.methods or ())
+            or rule.arguments
+            or rule.endpoint.startswith(NOT_SIGNED_IN_PAGES)
+            or rule.rule.endswith(FILE_SUFFIXES)
+        ):
             continue
-        allowed = (policy == "signed_in"
-                   or (policy.startswith("roles:") and role in policy[6:].split(","))
-                   or (policy == "staff" and role in STAFF))
+        allowed = (
+            policy == "signed_in"
+            or (policy.startswith("roles:") and role in policy[6:].split(","))
+            or (policy == "staff" and role in STAFF)
+        )
         if allowed:
             pages.append(rule.rule)
     return sorted(pages)
@@ -254,8 +297,9 @@ def _linked_pages(page, app, seen_endpoints: set[str]) -> list[str]:  # type: ig
     payment…), so pages about one record are audited too."""
     adapter = app.url_map.bind("localhost")
     found = []
-    hrefs = page.eval_on_selector_all("main a[href^='/']",
-                                      "els => els.map(e => e.getAttribute('href'))")
+    hrefs = page.eval_on_selector_all(
+        "main a[href^='/']", "els => els.map(e => e.getAttribute('href'))"
+    )
     for href in hrefs:
         path = href.split("#")[0].split("?")[0]
         if not path or path.endswith(FILE_SUFFIXES):
@@ -284,8 +328,9 @@ def test_axe_and_360px_layout_on_the_signed_in_pages_of_every_role(live_server, 
     audited: set[str] = set()
     seen: set[str] = set()  # endpoints with URL arguments already queued
     for role, email in ROLE_ACCOUNTS.items():
-        context = browser.new_context(viewport={"width": 360, "height": 740}, locale="pt-BR",
-                                      timezone_id="America/Sao_Paulo")
+        context = browser.new_context(
+            viewport={"width": 360, "height": 740}, locale="pt-BR", timezone_id="America/Sao_Paulo"
+        )
         page = context.new_page()
         page.goto(live_server.url + "/conta/entrar")
         page.get_by_role("textbox", name="E-mail").fill(email)
@@ -293,7 +338,8 @@ def test_axe_and_360px_layout_on_the_signed_in_pages_of_every_role(live_server, 
         page.get_by_role("main").get_by_role("button", name="Entrar").click()
         # Password hashing is slow on purpose, and slower on a busy machine: a generous wait.
         expect(page.get_by_role("banner").get_by_role("button", name="Sair")).to_be_visible(
-            timeout=20_000)
+            timeout=20_000
+        )
         queue = _pages_for(live_server.app, role)
         while queue:
             path = queue.pop(0)

@@ -23,7 +23,8 @@ def fill_signup(page: Page, *, cpf: str, email: str, name: str = "Maria da Silva
     """Fill the sign-up form the way a person does: by the Portuguese labels."""
     page.get_by_role("textbox", name="Nome completo").fill(name)
     page.get_by_role("textbox", name="CPF", exact=True).fill(
-        f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}")
+        f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}"
+    )
     page.get_by_label("Data de nascimento").fill("1985-03-21")
     page.get_by_role("textbox", name="E-mail").fill(email)
     page.get_by_role("textbox", name="Telefone").fill("(11) 98765-4321")
@@ -31,8 +32,9 @@ def fill_signup(page: Page, *, cpf: str, email: str, name: str = "Maria da Silva
     page.get_by_label(re.compile("^Repita a senha")).fill(PASSWORD)
     # gov.br DS draws the box on the label (the input itself is transparent): click what shows.
     page.get_by_text("Li e aceito o aviso de privacidade (LGPD)").click()
-    expect(page.get_by_role("checkbox", name="Li e aceito o aviso de privacidade (LGPD)")
-           ).to_be_checked()
+    expect(
+        page.get_by_role("checkbox", name="Li e aceito o aviso de privacidade (LGPD)")
+    ).to_be_checked()
 
 
 def log_in(page: Page, base: str, email: str) -> None:
@@ -57,7 +59,8 @@ def test_sign_up_confirm_email_log_out_log_in_log_out(live_server, page: Page) -
     fill_signup(page, cpf=make_cpf(9101), email="maria.souza@example.com")
     page.get_by_role("button", name="Criar conta").click()
     expect(page.locator("#mensagens")).to_contain_text(
-        "Conta criada. Enviamos um link de confirmação para maria.souza@example.com.")
+        "Conta criada. Enviamos um link de confirmação para maria.souza@example.com."
+    )
     expect(page.get_by_role("banner").get_by_role("button", name="Sair")).to_be_visible()
 
     # The confirmation link arrives in the dev mailbox (no SMTP in tests); follow it.
@@ -87,8 +90,9 @@ def test_log_in_and_out_without_javascript(live_server, new_context) -> None:
     from tests import factories
 
     with live_server.app.app_context():
-        person = factories.user(email="sem.js@example.com", password=PASSWORD,
-                                full_name="João Sem Script")
+        person = factories.user(
+            email="sem.js@example.com", password=PASSWORD, full_name="João Sem Script"
+        )
         db.session.commit()
         assert person.id
     context = new_context(java_script_enabled=False)
@@ -98,8 +102,9 @@ def test_log_in_and_out_without_javascript(live_server, new_context) -> None:
     log_out(page)
 
 
-def test_csrf_failure_shows_the_signup_form_again_with_what_was_typed(live_server,
-                                                                     page: Page) -> None:
+def test_csrf_failure_shows_the_signup_form_again_with_what_was_typed(
+    live_server, page: Page
+) -> None:
     base = live_server.url
     page.goto(base + "/conta/cadastro")
     cpf = make_cpf(9102)
@@ -111,17 +116,21 @@ def test_csrf_failure_shows_the_signup_form_again_with_what_was_typed(live_serve
     assert answer.value.status == 400
 
     expect(page.locator("#mensagens")).to_contain_text(
-        "Por segurança, confira os dados e envie o formulário de novo")
+        "Por segurança, confira os dados e envie o formulário de novo"
+    )
     expect(page.locator("#erros-formulario")).to_contain_text(
-        "A sessão expirou; envie o formulário de novo.")
+        "A sessão expirou; envie o formulário de novo."
+    )
     expect(page.get_by_role("textbox", name="Nome completo")).to_have_value("Ana Lima")
     expect(page.get_by_role("textbox", name="CPF", exact=True)).to_have_value(
-        f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}")
+        f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}"
+    )
     expect(page.get_by_label("Data de nascimento")).to_have_value("1985-03-21")
     expect(page.get_by_role("textbox", name="E-mail")).to_have_value("ana.lima@example.com")
     expect(page.get_by_role("textbox", name="Telefone")).to_have_value("(11) 98765-4321")
-    expect(page.get_by_role("checkbox", name="Li e aceito o aviso de privacidade (LGPD)")
-           ).to_be_checked()
+    expect(
+        page.get_by_role("checkbox", name="Li e aceito o aviso de privacidade (LGPD)")
+    ).to_be_checked()
     # Passwords are never sent back to the browser.
     expect(password_field(page)).to_have_value("")
     expect(page.get_by_label(re.compile("^Repita a senha"))).to_have_value("")
@@ -130,7 +139,8 @@ def test_csrf_failure_shows_the_signup_form_again_with_what_was_typed(live_serve
     page.get_by_label(re.compile("^Repita a senha")).fill(PASSWORD)
     page.get_by_role("button", name="Criar conta").click()
     expect(page.locator("#mensagens")).to_contain_text(
-        "Conta criada. Enviamos um link de confirmação para ana.lima@example.com.")
+        "Conta criada. Enviamos um link de confirmação para ana.lima@example.com."
+    )
 
 
 def test_csrf_failure_on_login_keeps_the_email(live_server, page: Page) -> None:
@@ -140,7 +150,8 @@ def test_csrf_failure_on_login_keeps_the_email(live_server, page: Page) -> None:
     page.evaluate("document.querySelector('input[name=csrf_token]').remove()")
     page.get_by_role("main").get_by_role("button", name="Entrar").click()
     expect(page.locator("#erros-formulario")).to_contain_text(
-        "A sessão expirou; envie o formulário de novo.")
+        "A sessão expirou; envie o formulário de novo."
+    )
     expect(page.get_by_role("textbox", name="E-mail")).to_have_value("quem@example.com")
     expect(password_field(page)).to_have_value("")
     # The wrong-password message is not shown: the credentials were never checked.

@@ -22,32 +22,45 @@ def _login(page: Page, base: str, email: str) -> None:
     page.get_by_role("button", name="Entrar").click()
 
 
-def test_handover_rga_is_definitive_with_the_listing_vaccination(live_server,
-                                                                  page: Page) -> None:
+def test_handover_rga_is_definitive_with_the_listing_vaccination(live_server, page: Page) -> None:
     base = live_server.url
     app = live_server.app
     with app.app_context():
         profile = app.extensions["portal_profile"]
         reviewer, org = ngo_user("ONG Patinhas")
-        listing = make_listing(org, name="Amora", species="cat", sex="female", size="small",
-                               color="Tricolor", author=reviewer)  # two years old
+        listing = make_listing(
+            org,
+            name="Amora",
+            species="cat",
+            sex="female",
+            size="small",
+            color="Tricolor",
+            author=reviewer,
+        )  # two years old
         adopter = eligible_person(full_name="Helena Adotante")
-        answers = apps.Answers(home_type="house", other_animals="none", caretaker="Eu",
-                               holidays="Com minha mãe")
-        application = apps.submit_application(profile, adopter, listing, answers, True,
-                                              date.today())
+        answers = apps.Answers(
+            home_type="house", other_animals="none", caretaker="Eu", holidays="Com minha mãe"
+        )
+        application = apps.submit_application(
+            profile, adopter, listing, answers, True, date.today()
+        )
         apps.approve_application(profile, application, reviewer, date.today())
         db.session.commit()
-        application_id, reviewer_email, adopter_email = (application.id, reviewer.email,
-                                                         adopter.email)
+        application_id, reviewer_email, adopter_email = (
+            application.id,
+            reviewer.email,
+            adopter.email,
+        )
 
     # The NGO confirms the vaccination date only: it vouches for the vaccination it gave.
     _login(page, base, reviewer_email)
     page.goto(f"{base}/adocao/gestao/pedidos/{application_id}/entrega")
     vaccinated_on = date.today() - timedelta(days=12)
     page.get_by_label("Data da vacinação").fill(vaccinated_on.isoformat())
-    page.locator("label", has_text=re.compile(
-        "^Confirmo que o animal foi entregue à pessoa adotante( \\*)?$")).click()
+    page.locator(
+        "label",
+        has_text=re.compile("^Confirmo que o animal foi entregue à pessoa adotante( \\*)?$"),
+    ).click()
     page.get_by_role("button", name="Registrar a entrega e concluir a adoção").click()
     expect(page.get_by_text(re.compile(r"RGA \S+ emitido para Helena Adotante"))).to_be_visible()
     rga = re.search(r"RGA (\S+) emitido", page.content()).group(1)

@@ -36,17 +36,34 @@ def _logout(page: Page) -> None:
 def adoption_world(live_server):  # type: ignore[no-untyped-def]
     with live_server.app.app_context():
         reviewer, org = ngo_user("ONG Patinhas")
-        make_listing(org, name="Amora", species="cat", sex="female", size="small",
-                     color="Tricolor", district="Vila Galvão", author=reviewer)
-        make_listing(org, name="Trovão", species="dog", sex="male", size="large",
-                     color="Preto", district="Bonsucesso", author=reviewer)
+        make_listing(
+            org,
+            name="Amora",
+            species="cat",
+            sex="female",
+            size="small",
+            color="Tricolor",
+            district="Vila Galvão",
+            author=reviewer,
+        )
+        make_listing(
+            org,
+            name="Trovão",
+            species="dog",
+            sex="male",
+            size="large",
+            color="Preto",
+            district="Bonsucesso",
+            author=reviewer,
+        )
         adopter = eligible_person(full_name="Helena Adotante")
         db.session.commit()
         return reviewer.email, adopter.email
 
 
-def test_search_apply_approve_hand_over_and_see_the_rga(live_server, page: Page,
-                                                       adoption_world) -> None:
+def test_search_apply_approve_hand_over_and_see_the_rga(
+    live_server, page: Page, adoption_world
+) -> None:
     reviewer_email, adopter_email = adoption_world
     base = live_server.url
 

@@ -16,8 +16,15 @@ from tests.factories import make_listing, make_org
 def listings(live_server):  # type: ignore[no-untyped-def]
     with live_server.app.app_context():
         org = make_org(name="ONG Patinhas")
-        make_listing(org, name="Amora", species="cat", sex="female", size="small",
-                     color="Tricolor", story="Convive com cachorros.")
+        make_listing(
+            org,
+            name="Amora",
+            species="cat",
+            sex="female",
+            size="small",
+            color="Tricolor",
+            story="Convive com cachorros.",
+        )
         make_listing(org, name="Frajola", species="cat", sex="male", size="small", color="Preto")
         make_listing(None, name="Trovão", species="dog", sex="male", size="large", color="Preto")
         db.session.commit()
@@ -30,8 +37,7 @@ def _search_from_home(page: Page, base: str, words: str) -> None:
     expect(page).to_have_url(re.compile(r"/adocao\?"))
 
 
-def test_search_for_gato_from_the_home_finds_the_cats(live_server, page: Page,
-                                                     listings) -> None:
+def test_search_for_gato_from_the_home_finds_the_cats(live_server, page: Page, listings) -> None:
     page.set_viewport_size({"width": 360, "height": 740})
     _search_from_home(page, live_server.url, "gato")
     results = page.locator(".adocao-card-title")

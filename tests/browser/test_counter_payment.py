@@ -33,10 +33,21 @@ def test_registration_fee_paid_with_the_counter_slip(live_server, page: Page) ->
         citizen = factories.user(full_name="Helena Balcão", cpf="52998224725")
         staff = factories.user(roles=("agent",), full_name="Ana Caixa")
         item = create_payment_item(
-            kind="registration", amount_cents=2500, description="Registro do animal Bolt (RGA)",
-            payer=citizen, subject_type="animal", subject_id=1,
-            breakdown=[{"label": "Registro do animal (RGA)", "amount_cents": 2500,
-                        "article": "GRU 22 I", "kind": "fee"}])
+            kind="registration",
+            amount_cents=2500,
+            description="Registro do animal Bolt (RGA)",
+            payer=citizen,
+            subject_type="animal",
+            subject_id=1,
+            breakdown=[
+                {
+                    "label": "Registro do animal (RGA)",
+                    "amount_cents": 2500,
+                    "article": "GRU 22 I",
+                    "kind": "fee",
+                }
+            ],
+        )
         db.session.commit()
         citizen_email, staff_email = citizen.email, staff.email
         item_id, reference = item.id, item.reference
@@ -57,7 +68,7 @@ def test_registration_fee_paid_with_the_counter_slip(live_server, page: Page) ->
 
     # Staff find it by the reference typed as printed (groups of four) and mark it paid.
     _login(page, base, staff_email, "/pagamentos/ccz/balcao")
-    grouped = " ".join(reference[i:i + 4] for i in range(0, 12, 4))
+    grouped = " ".join(reference[i : i + 4] for i in range(0, 12, 4))
     page.get_by_label("Referência da guia (12 dígitos)").fill(grouped)
     page.get_by_role("button", name="Buscar guia").click()
     expect(page.get_by_text("Helena Balcão")).to_be_visible()

@@ -98,8 +98,7 @@ def test_notice_defence_decision_appeal_final_and_fine_paid(live_server, page: P
     page.get_by_label("Suas razões").fill("Peço a revisão da multa.")
     page.get_by_role("button", name="Enviar").click()
     expect(page.get_by_text(re.compile("Suspensa por recurso"))).to_be_visible()
-    penalty_path = page.url.replace(base, "").replace("/minhas-notificacoes/",
-                                                      "/ccz/fiscalizacao/")
+    penalty_path = page.url.replace(base, "").replace("/minhas-notificacoes/", "/ccz/fiscalizacao/")
     _logout(page)
 
     # Second instance: final.
@@ -117,8 +116,9 @@ def test_notice_defence_decision_appeal_final_and_fine_paid(live_server, page: P
 
         from portal.models import PaymentItem
 
-        reference = db.session.scalar(select(PaymentItem.reference).where(
-            PaymentItem.kind == "fine"))
+        reference = db.session.scalar(
+            select(PaymentItem.reference).where(PaymentItem.kind == "fine")
+        )
     _logout(page)
     _login(page, base, agent_email, "/pagamentos/ccz/balcao")
     page.get_by_label("Referência da guia (12 dígitos)").fill(reference)

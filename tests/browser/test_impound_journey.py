@@ -27,16 +27,23 @@ def _sign_in(page: Page, base: str, email: str) -> None:
 
 
 def test_gru_82_capture_tagged_dog_owner_emailed_reclaims_online_pays_released_at_360px(
-        live_server, page: Page, tmp_path) -> None:
+    live_server, page: Page, tmp_path
+) -> None:
     base, app = live_server.url, live_server.app
     with app.app_context():
         agent = factories.user(roles=("agent",), full_name="Ana Agente")
         owner = factories.user(full_name="Olga Dona")
         pet = factories.animal(owner, name="Thor")
-        pet.vaccinations.append(Vaccination(
-            vaccine_name="Rabisin", batch="L1", vet_name="Dra. Ana", vet_crmv="CRMV-SP 1",
-            applied_on=local_today() - timedelta(days=30),
-            next_due_on=local_today() + timedelta(days=300)))
+        pet.vaccinations.append(
+            Vaccination(
+                vaccine_name="Rabisin",
+                batch="L1",
+                vet_name="Dra. Ana",
+                vet_crmv="CRMV-SP 1",
+                applied_on=local_today() - timedelta(days=30),
+                next_due_on=local_today() + timedelta(days=300),
+            )
+        )
         db.session.commit()
         agent_email, owner_email, rga = agent.email, owner.email, pet.rga
     photo = tmp_path / "cao.png"
@@ -73,8 +80,9 @@ def test_gru_82_capture_tagged_dog_owner_emailed_reclaims_online_pays_released_a
     with app.app_context():
         reclaim = db.session.scalar(select(ReclaimRecord))
         cashier = factories.user(roles=("agent",))
-        mark_paid_at_counter(reclaim.payment_item, receipt_number="BANCO-1",
-                             paid_on=local_today(), actor=cashier)  # the guia paid at the bank
+        mark_paid_at_counter(
+            reclaim.payment_item, receipt_number="BANCO-1", paid_on=local_today(), actor=cashier
+        )  # the guia paid at the bank
         db.session.commit()
 
     _sign_in(page, base, agent_email)
@@ -94,11 +102,24 @@ def test_gru_88_nobody_comes_adoption_listing_draft_at_360px(live_server, page: 
     with app.app_context():
         agent = factories.user(roles=("agent",))
         day = local_today() - timedelta(days=20)
-        capture = services.record_capture(app.extensions["portal_profile"], services.CaptureData(
-            species="dog", size="medium", sex="female", color="Preta", place="Praça X",
-            district="Centro", captured_at=datetime(day.year, day.month, day.day, 12, tzinfo=UTC),
-            captured_on=day, reason="loose", condition="good",
-            photos=[(factories.png_bytes(), "cao.png")]), agent=agent, today=day)
+        capture = services.record_capture(
+            app.extensions["portal_profile"],
+            services.CaptureData(
+                species="dog",
+                size="medium",
+                sex="female",
+                color="Preta",
+                place="Praça X",
+                district="Centro",
+                captured_at=datetime(day.year, day.month, day.day, 12, tzinfo=UTC),
+                captured_on=day,
+                reason="loose",
+                condition="good",
+                photos=[(factories.png_bytes(), "cao.png")],
+            ),
+            agent=agent,
+            today=day,
+        )
         db.session.commit()
         email, protocol = agent.email, capture.protocol
 

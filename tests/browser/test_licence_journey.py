@@ -30,15 +30,24 @@ def _household(app, count: int) -> tuple[str, list[str]]:
     """A citizen with ``count`` adult vaccinated dogs at home; returns their e-mail and RGAs."""
     with app.app_context():
         today = animals.local_today(app.extensions["portal_profile"])
-        owner = factories.user(full_name="Clara Muitos Bichos", street="Rua dos Cães",
-                               number="77", cep="07020000")
+        owner = factories.user(
+            full_name="Clara Muitos Bichos", street="Rua dos Cães", number="77", cep="07020000"
+        )
         rgas = []
         for i in range(count):
-            pet = factories.animal(owner, birth_date=today - timedelta(days=600),
-                                   name=f"Cão {i + 1}")
-            pet.vaccinations.append(Vaccination(
-                vaccine_name="Rabisin", batch="L1", vet_name="Dra. Ana", vet_crmv="CRMV-SP 1",
-                applied_on=today - timedelta(days=20), next_due_on=today + timedelta(days=340)))
+            pet = factories.animal(
+                owner, birth_date=today - timedelta(days=600), name=f"Cão {i + 1}"
+            )
+            pet.vaccinations.append(
+                Vaccination(
+                    vaccine_name="Rabisin",
+                    batch="L1",
+                    vet_name="Dra. Ana",
+                    vet_crmv="CRMV-SP 1",
+                    applied_on=today - timedelta(days=20),
+                    next_due_on=today + timedelta(days=340),
+                )
+            )
             rgas.append(pet.rga)
         db.session.commit()
         return owner.email, rgas
@@ -90,12 +99,23 @@ def _fill_new_animal(page: Page, index: int, name: str, today: date, sterilisati
         page.locator(f"#{prefix}-sterilisation_proof").set_input_files(_PDF)
 
 
-_PDF = {"name": "comprovante.pdf", "mimeType": "application/pdf",
-        "buffer": b"%PDF-1.4\n% comprovante\n"}
+_PDF = {
+    "name": "comprovante.pdf",
+    "mimeType": "application/pdf",
+    "buffer": b"%PDF-1.4\n% comprovante\n",
+}
 
 
-def _journey(server: LiveServer, page: Page, browser: Browser, context_args: dict, *,
-             base_count: int, refused_code: str, refusal_text: str) -> None:
+def _journey(
+    server: LiveServer,
+    page: Page,
+    browser: Browser,
+    context_args: dict,
+    *,
+    base_count: int,
+    refused_code: str,
+    refusal_text: str,
+) -> None:
     base, app = server.url, server.app
     profile = app.extensions["portal_profile"]
     sterilisation = "sterilisation_proofs" in profile.licence.requires
@@ -123,11 +143,14 @@ def _journey(server: LiveServer, page: Page, browser: Browser, context_args: dic
     for index, name in enumerate(("Mel", "Bia", "Lua")):
         _fill_new_animal(page, index, name, today, sterilisation)
     page.get_by_label("Descrição do alojamento e dos cuidados com os animais").fill(
-        "Casa com quintal coberto de 200 m², canis limpos todos os dias, ração e água à vontade.")
-    page.locator("#photos").set_input_files({"name": "quintal.png", "mimeType": "image/png",
-                                             "buffer": factories.png_bytes().getvalue()})
+        "Casa com quintal coberto de 200 m², canis limpos todos os dias, ração e água à vontade."
+    )
+    page.locator("#photos").set_input_files(
+        {"name": "quintal.png", "mimeType": "image/png", "buffer": factories.png_bytes().getvalue()}
+    )
     page.get_by_label("Quantos cães e gatos a residência quer manter, no total").fill(
-        str(base_count + 3))
+        str(base_count + 3)
+    )
     page.get_by_role("button", name="Enviar o pedido").click()
     expect(page.locator("#mensagens")).to_contain_text("Pedido enviado")
     with app.app_context():
@@ -139,9 +162,12 @@ def _journey(server: LiveServer, page: Page, browser: Browser, context_args: dic
         agent = factories.user(roles=("agent",), full_name="Agente Sanitário Souza")
         for animal in inside:
             if animal.fee_item_id:
-                mark_paid_at_counter(db.session.get(PaymentItem, animal.fee_item_id),
-                                     receipt_number=f"R-{animal.id}", paid_on=today,
-                                     actor=agent)
+                mark_paid_at_counter(
+                    db.session.get(PaymentItem, animal.fee_item_id),
+                    receipt_number=f"R-{animal.id}",
+                    paid_on=today,
+                    actor=agent,
+                )
         db.session.commit()
         agent_email = agent.email
 
@@ -159,8 +185,7 @@ def _journey(server: LiveServer, page: Page, browser: Browser, context_args: dic
     staff.get_by_text("Condições satisfatórias").click()
     staff.get_by_role("button", name="Registrar vistoria").click()
     expect(staff.locator("#mensagens")).to_contain_text("Vistoria registrada")
-    expect(staff.get_by_label("Número de cães e gatos aprovado")).to_have_value(
-        str(base_count + 3))
+    expect(staff.get_by_label("Número de cães e gatos aprovado")).to_have_value(str(base_count + 3))
     staff.get_by_role("button", name="Aprovar", exact=True).click()
     expect(staff.locator("#mensagens")).to_contain_text("Licença aprovada")
     staff_context.close()
@@ -169,8 +194,9 @@ def _journey(server: LiveServer, page: Page, browser: Browser, context_args: dic
     with app.app_context():
         licence = db.session.get(ExcessLicence, licence_id)
         assert licence.status == LicenceStatus.APPROVED and licence.max_animals == base_count + 3
-        assert not any(link.animal.provisional for link in licence.animals
-                       if link.registered_inside)
+        assert not any(
+            link.animal.provisional for link in licence.animals if link.registered_inside
+        )
 
     # 5. the next animal is refused: on the web...
     _wizard_until_address(page, base, today, "Mais um")
@@ -179,21 +205,43 @@ def _journey(server: LiveServer, page: Page, browser: Browser, context_args: dic
     with app.app_context():
         _client, token = issue_client("establishment", "Clínica Vizinha")
         db.session.commit()
-    owner_data = {"name": "Clara Muitos Bichos", "email": email,
-                  "address": {"cep": "07020-000", "street": "Rua dos Cães", "number": "77",
-                              "district": "Centro", "city": profile.municipality,
-                              "state": profile.state}}
+    owner_data = {
+        "name": "Clara Muitos Bichos",
+        "email": email,
+        "address": {
+            "cep": "07020-000",
+            "street": "Rua dos Cães",
+            "number": "77",
+            "district": "Centro",
+            "city": profile.municipality,
+            "state": profile.state,
+        },
+    }
     with app.app_context():
         owner_data["cpf"] = db.session.scalars(db.select(ExcessLicence)).one().holder.cpf
-    response = page.request.post(base + "/api/v1/registrations", headers={
-        "Authorization": f"Bearer {token}"}, data={
-        "animal": {"name": "Nono", "species": "cat", "sex": "female", "breed": "SRD",
-                   "color": "Preta", "birth_date": (today - timedelta(days=300)).isoformat(),
-                   "size": "small"},
-        "owner": owner_data,
-        "rabies_vaccination": {"date": (today - timedelta(days=3)).isoformat(),
-                               "vaccine": "Rabisin", "batch": "L9", "vet_name": "Dr. Vet",
-                               "vet_crmv": "CRMV-SP 4321"}})
+    response = page.request.post(
+        base + "/api/v1/registrations",
+        headers={"Authorization": f"Bearer {token}"},
+        data={
+            "animal": {
+                "name": "Nono",
+                "species": "cat",
+                "sex": "female",
+                "breed": "SRD",
+                "color": "Preta",
+                "birth_date": (today - timedelta(days=300)).isoformat(),
+                "size": "small",
+            },
+            "owner": owner_data,
+            "rabies_vaccination": {
+                "date": (today - timedelta(days=3)).isoformat(),
+                "vaccine": "Rabisin",
+                "batch": "L9",
+                "vet_name": "Dr. Vet",
+                "vet_crmv": "CRMV-SP 4321",
+            },
+        },
+    )
     assert response.status == 422
     assert response.json()["errors"][0]["code"] == refused_code
 
@@ -204,10 +252,18 @@ def _journey(server: LiveServer, page: Page, browser: Browser, context_args: dic
     assert run_axe(page) == []
 
 
-def test_gru_37_licence_journey(live_server, page: Page, browser: Browser,
-                                browser_context_args: dict) -> None:
-    _journey(live_server, page, browser, browser_context_args, base_count=5,
-             refused_code="licence_new_acquisition", refusal_text="cancelaria a licença")
+def test_gru_37_licence_journey(
+    live_server, page: Page, browser: Browser, browser_context_args: dict
+) -> None:
+    _journey(
+        live_server,
+        page,
+        browser,
+        browser_context_args,
+        base_count=5,
+        refused_code="licence_new_acquisition",
+        refusal_text="cancelaria a licença",
+    )
 
 
 @pytest.fixture
@@ -215,8 +271,9 @@ def bjp_server(make_app) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def
     """BJP with the licence requests reopened (as a municipal decree would, BJP 17 §6)."""
     app = make_app(WTF_CSRF_ENABLED=True, PORTAL_PROFILE="bjp")
     profile = app.extensions["portal_profile"]
-    app.extensions["portal_profile"] = profile.model_copy(update={
-        "licence": profile.licence.model_copy(update={"requests_accepted_until": None})})
+    app.extensions["portal_profile"] = profile.model_copy(
+        update={"licence": profile.licence.model_copy(update={"requests_accepted_until": None})}
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"
     app.config["PUBLIC_BASE_URL"] = url
@@ -230,7 +287,15 @@ def bjp_server(make_app) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def
 
 
 @pytest.mark.real_commits
-def test_bjp_17_licence_journey_10_plus_3(bjp_server, page: Page, browser: Browser,
-                                          browser_context_args: dict) -> None:
-    _journey(bjp_server, page, browser, browser_context_args, base_count=10,
-             refused_code="household_limit", refusal_text="a licença da residência permite 13")
+def test_bjp_17_licence_journey_10_plus_3(
+    bjp_server, page: Page, browser: Browser, browser_context_args: dict
+) -> None:
+    _journey(
+        bjp_server,
+        page,
+        browser,
+        browser_context_args,
+        base_count=10,
+        refused_code="household_limit",
+        refusal_text="a licença da residência permite 13",
+    )

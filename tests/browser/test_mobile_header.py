@@ -24,12 +24,16 @@ def people(live_server):  # type: ignore[no-untyped-def]
     from portal.blueprints.billing.services import create_payment_item
 
     with live_server.app.app_context():
-        staff = factories.user(full_name="Coordenadora Ana", roles=("citizen", "coordinator",
-                                                                     "admin"))
+        staff = factories.user(
+            full_name="Coordenadora Ana", roles=("citizen", "coordinator", "admin")
+        )
         citizen = factories.user(full_name="Joana Pagadora")
-        create_payment_item(kind="registration", amount_cents=2500,
-                            description="Registro do animal Rex (RGA) – taxa anual",
-                            payer=citizen)
+        create_payment_item(
+            kind="registration",
+            amount_cents=2500,
+            description="Registro do animal Rex (RGA) – taxa anual",
+            payer=citizen,
+        )
         db.session.commit()
         return staff.email, citizen.email
 

@@ -79,7 +79,8 @@ def test_report_triage_inspect_and_follow(live_server, page: Page, browser, tmp_
     expect(staff.get_by_role("img", name=re.compile("Foto 1"))).to_be_visible()
     staff.get_by_label("Agente", exact=True).select_option(label="Agente Armando")
     staff.locator("#inspection_on").fill(
-        staff.evaluate("new Date().toLocaleDateString('sv-SE', {timeZone: 'America/Sao_Paulo'})"))
+        staff.evaluate("new Date().toLocaleDateString('sv-SE', {timeZone: 'America/Sao_Paulo'})")
+    )
     staff.get_by_role("button", name="Programar vistoria").click()
     expect(staff.locator("#situacao")).to_have_text("Atribuída")
     staff.get_by_role("button", name="Sair").click()

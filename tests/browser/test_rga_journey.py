@@ -21,7 +21,8 @@ def _continue(page: Page) -> None:
 
 
 def test_sign_up_register_download_card_transfer_and_accept(
-        live_server, page: Page, browser: Browser, browser_context_args: dict) -> None:
+    live_server, page: Page, browser: Browser, browser_context_args: dict
+) -> None:
     base = live_server.url
     with live_server.app.app_context():
         today = services.local_today(live_server.app.extensions["portal_profile"])
@@ -87,7 +88,8 @@ def test_sign_up_register_download_card_transfer_and_accept(
     page.get_by_text("Confirmo que quero transferir este animal").click()
     page.get_by_role("button", name="Enviar a transferência").click()
     expect(page.locator("#mensagens")).to_contain_text(
-        f"Transferência enviada para o CPF ***.{new_owner_cpf[3:6]}.{new_owner_cpf[6:9]}-**")
+        f"Transferência enviada para o CPF ***.{new_owner_cpf[3:6]}.{new_owner_cpf[6:9]}-**"
+    )
     expect(page.get_by_role("main")).not_to_contain_text("Beto")
 
     # 5. the new owner accepts in a second browser
@@ -125,16 +127,22 @@ def _fits_320(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
 
 
-def test_wizard_on_a_320px_phone_without_javascript(live_server, browser: Browser,
-                                                   browser_context_args: dict) -> None:
+def test_wizard_on_a_320px_phone_without_javascript(
+    live_server, browser: Browser, browser_context_args: dict
+) -> None:
     base = live_server.url
     with live_server.app.app_context():
         today = services.local_today(live_server.app.extensions["portal_profile"])
         person = factories.user(full_name="Clara Celular")
         db.session.commit()
         email = person.email
-    context = browser.new_context(**{**browser_context_args, "java_script_enabled": False,
-                                     "viewport": {"width": 320, "height": 640}})
+    context = browser.new_context(
+        **{
+            **browser_context_args,
+            "java_script_enabled": False,
+            "viewport": {"width": 320, "height": 640},
+        }
+    )
     try:
         page = context.new_page()
         page.goto(base + "/conta/entrar")

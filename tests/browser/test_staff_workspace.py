@@ -24,9 +24,15 @@ def test_staff_enrols_totp_and_lands_on_the_painel_at_360px(live_server, page: P
         owner = factories.user()
         animal = factories.animal(owner)
         requested = date.today() - timedelta(days=50)  # past GRU 19's 45 days
-        db.session.add(DocumentCopyRequest(animal=animal, kind="card", requested_on=requested,
-                                           requested_at=utcnow() - timedelta(days=50),
-                                           valid_until=requested + timedelta(days=45)))
+        db.session.add(
+            DocumentCopyRequest(
+                animal=animal,
+                kind="card",
+                requested_on=requested,
+                requested_at=utcnow() - timedelta(days=50),
+                valid_until=requested + timedelta(days=45),
+            )
+        )
         db.session.commit()
         email = agent.email
 
@@ -68,15 +74,35 @@ def test_every_workspace_page_passes_axe_at_360_and_1280(live_server, page: Page
         admin.add_role("coordinator")
         owner = factories.user()
         profile = live_server.app.extensions["portal_profile"]
-        place = establishments.request_cadastro(owner, establishments.CadastroData(
-            cnpj="11222333000181", legal_name="Clínica Vet Ltda", trade_name="Vet Bairro",
-            kinds=["clinic"], facilities="Consultório", cep="07000000", street="Rua A",
-            number="1", complement=None, district="Centro", phone=None, email=None,
-            opening_hours=None, vet_name="Dra. Ana", vet_crmv="CRMV-SP 1",
-            vet_term_valid_until=date.today() + timedelta(days=200)),
-            profile=profile, today=date.today(), sketch=store_document(
-                io.BytesIO(b"%PDF-1.4\n"), purpose="establishment_sketch", owner_id=owner.id,
-                filename="croqui.pdf"))
+        place = establishments.request_cadastro(
+            owner,
+            establishments.CadastroData(
+                cnpj="11222333000181",
+                legal_name="Clínica Vet Ltda",
+                trade_name="Vet Bairro",
+                kinds=["clinic"],
+                facilities="Consultório",
+                cep="07000000",
+                street="Rua A",
+                number="1",
+                complement=None,
+                district="Centro",
+                phone=None,
+                email=None,
+                opening_hours=None,
+                vet_name="Dra. Ana",
+                vet_crmv="CRMV-SP 1",
+                vet_term_valid_until=date.today() + timedelta(days=200),
+            ),
+            profile=profile,
+            today=date.today(),
+            sketch=store_document(
+                io.BytesIO(b"%PDF-1.4\n"),
+                purpose="establishment_sketch",
+                owner_id=owner.id,
+                filename="croqui.pdf",
+            ),
+        )
         db.session.commit()
         email, place_id = admin.email, place.id
 
@@ -85,9 +111,17 @@ def test_every_workspace_page_passes_axe_at_360_and_1280(live_server, page: Page
     page.get_by_label("Senha").fill(factories.PASSWORD)
     page.get_by_role("button", name="Entrar").click()
     expect(page.get_by_role("heading", name="Painel do CCZ", exact=True)).to_be_visible()
-    paths = ["/admin/", "/ccz/busca", "/ccz/indicadores", "/ccz/filas/rga-segundas-vias",
-             "/ccz/filas/adocao-ccz", "/ccz/estabelecimentos",
-             f"/ccz/estabelecimentos/{place_id}", "/admin/emails", "/conta/lembretes"]
+    paths = [
+        "/admin/",
+        "/ccz/busca",
+        "/ccz/indicadores",
+        "/ccz/filas/rga-segundas-vias",
+        "/ccz/filas/adocao-ccz",
+        "/ccz/estabelecimentos",
+        f"/ccz/estabelecimentos/{place_id}",
+        "/admin/emails",
+        "/conta/lembretes",
+    ]
     for width in (360, 1280):
         page.set_viewport_size({"width": width, "height": 800})
         for path in paths:
@@ -97,7 +131,8 @@ def test_every_workspace_page_passes_axe_at_360_and_1280(live_server, page: Page
                 assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
     page.goto(f"{base}/ccz/busca")
     page.get_by_label("CPF, nome, e-mail, RGA, microchip, CNPJ ou número de protocolo").fill(
-        "Vet Bairro")
+        "Vet Bairro"
+    )
     page.get_by_role("button", name="Buscar").last.click()
     expect(page.get_by_role("heading", name="Estabelecimentos (1)")).to_be_visible()
     assert run_axe(page) == []

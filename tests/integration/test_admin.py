@@ -12,11 +12,21 @@ from tests import factories
 
 def test_admin_records_a_unit_value_used_from_its_effective_date(client, auth) -> None:
     auth.login(roles=("admin",))
-    response = client.post("/admin/unidades", data={"unit": "UFG", "value": "1.234,56",
-                                                    "effective_from": "2027-01-01", "note": "Decreto"})
+    response = client.post(
+        "/admin/unidades",
+        data={
+            "unit": "UFG",
+            "value": "1.234,56",
+            "effective_from": "2027-01-01",
+            "note": "Decreto",
+        },
+    )
     assert response.status_code == 302
-    value = db.session.scalar(select(UnitValue).where(UnitValue.unit == "UFG",
-                                                      UnitValue.effective_from == date(2027, 1, 1)))
+    value = db.session.scalar(
+        select(UnitValue).where(
+            UnitValue.unit == "UFG", UnitValue.effective_from == date(2027, 1, 1)
+        )
+    )
     assert value.value_cents == 123456
     assert units_to_cents(2, "UFG", date(2027, 3, 1)) == 246912
     assert db.session.scalar(select(AuditEvent).where(AuditEvent.action == "unit_value.created"))
@@ -24,23 +34,27 @@ def test_admin_records_a_unit_value_used_from_its_effective_date(client, auth) -
 
 def test_unit_value_with_bad_amount_keeps_the_form(client, auth) -> None:
     auth.login(roles=("admin",))
-    html = client.post("/admin/unidades", data={"unit": "UFM", "value": "doze",
-                                                "effective_from": "2027-01-01"}).get_data(as_text=True)
+    html = client.post(
+        "/admin/unidades", data={"unit": "UFM", "value": "doze", "effective_from": "2027-01-01"}
+    ).get_data(as_text=True)
     assert "Valor inválido" in html and 'value="doze"' in html
 
 
 def test_admin_adds_a_municipal_holiday(client, auth) -> None:
     auth.login(roles=("admin",))
     client.post("/admin/feriados", data={"day": "2026-12-08", "name": "Nossa Senhora da Conceição"})
-    assert db.session.scalar(select(MunicipalHoliday).where(MunicipalHoliday.day == date(2026, 12, 8)))
+    assert db.session.scalar(
+        select(MunicipalHoliday).where(MunicipalHoliday.day == date(2026, 12, 8))
+    )
 
 
 def test_admin_grants_a_staff_role_and_it_is_audited(client, auth) -> None:
     auth.login(roles=("admin",))
     person = factories.user()
     db.session.commit()
-    client.post(f"/admin/usuarios/{person.id}", data={"role_citizen": "y", "role_agent": "y",
-                                                      "active": "y"})
+    client.post(
+        f"/admin/usuarios/{person.id}", data={"role_citizen": "y", "role_agent": "y", "active": "y"}
+    )
     db.session.refresh(person)
     assert person.roles == {"citizen", "agent"}
     assert db.session.scalar(select(AuditEvent).where(AuditEvent.action == "admin.roles_changed"))
@@ -84,8 +98,12 @@ def test_every_audited_action_has_a_portuguese_label() -> None:
     for path in root.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         for call in re.findall(r"audit\.record\(\s*(.{0,160})", text, re.S):
-            found.update(re.findall(r'"([a-z_]+\.[a-z_.]+)"', call.split(",", 1)[0]
-                                    if " if " not in call.split(",", 1)[0] else call[:160]))
+            found.update(
+                re.findall(
+                    r'"([a-z_]+\.[a-z_.]+)"',
+                    call.split(",", 1)[0] if " if " not in call.split(",", 1)[0] else call[:160],
+                )
+            )
     assert found, "the scan found no audited actions"
     assert sorted(found - set(ACTION_LABELS)) == []
 
@@ -94,8 +112,9 @@ def _payment_viewed(staff) -> tuple:  # type: ignore[no-untyped-def]
     from portal.blueprints.billing.services import create_payment_item
     from portal.services import audit
 
-    item = create_payment_item(kind="registration", amount_cents=2500, description="Registro",
-                               payer=factories.user())
+    item = create_payment_item(
+        kind="registration", amount_cents=2500, description="Registro", payer=factories.user()
+    )
     audit.record("payment.viewed", item, actor_id=staff.id)
     audit.record("holiday.created", None, actor_id=staff.id)
     db.session.commit()
@@ -133,9 +152,9 @@ def test_audit_log_filters_by_action_who_object_and_period(client, auth) -> None
     assert "Cancelou cobrança" in by_who and "Consultou cobrança" not in by_who
     by_object = rows(objeto=item.formatted_reference)
     assert "Cancelou cobrança" in by_object and "Cadastrou feriado" not in by_object
-    assert "Nenhum RGA, protocolo ou guia" in client.get("/admin/auditoria",
-                                              query_string={"objeto": "9999"}).get_data(
-        as_text=True)
+    assert "Nenhum RGA, protocolo ou guia" in client.get(
+        "/admin/auditoria", query_string={"objeto": "9999"}
+    ).get_data(as_text=True)
     by_type = rows(tipo="PaymentItem")
     assert "Cadastrou feriado" not in by_type and "Consultou cobrança" in by_type
     tomorrow = (date.today() + timedelta(days=2)).isoformat()
@@ -147,7 +166,8 @@ def test_audit_log_filters_by_action_who_object_and_period(client, auth) -> None
 def test_audit_log_refuses_a_cpf_in_the_who_filter(client, auth) -> None:
     auth.login(roles=("admin",))
     html = client.get("/admin/auditoria", query_string={"quem": "529.982.247-25"}).get_data(
-        as_text=True)
+        as_text=True
+    )
     assert "não pelo CPF" in html
 
 

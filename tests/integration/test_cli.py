@@ -7,9 +7,21 @@ from portal.models import UnitValue, User
 
 
 def test_create_user_with_several_roles(app) -> None:
-    result = app.test_cli_runner().invoke(args=[
-        "create-user", "--email", "chefe@ccz.example", "--name", "Chefe", "--password", "x1y2z3w4",
-        "--role", "admin", "--role", "coordinator"])
+    result = app.test_cli_runner().invoke(
+        args=[
+            "create-user",
+            "--email",
+            "chefe@ccz.example",
+            "--name",
+            "Chefe",
+            "--password",
+            "x1y2z3w4",
+            "--role",
+            "admin",
+            "--role",
+            "coordinator",
+        ]
+    )
     assert result.exit_code == 0, result.output
     user = db.session.scalar(select(User).where(User.email == "chefe@ccz.example"))
     assert user.roles == {"admin", "coordinator"}

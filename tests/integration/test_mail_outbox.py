@@ -12,7 +12,6 @@ from sqlalchemy import func, select
 from portal.extensions import db
 from portal.models import OutboxMessage
 from portal.services import mail
-
 from tests import factories
 
 
@@ -59,8 +58,11 @@ def test_smtp_failure_keeps_the_action_and_is_retried(app, smtp) -> None:
     smtp.fail = True
     assert mail.deliver(mail.due_messages()) == (0, 1)
     message = db.session.scalar(select(OutboxMessage))
-    assert message.sent_at is None and message.attempts == 1 and "connection lost" in \
-        message.last_error
+    assert (
+        message.sent_at is None
+        and message.attempts == 1
+        and "connection lost" in message.last_error
+    )
     assert db.session.get(type(person), person.id).full_name == "Depois"
     assert mail.due_messages() == []  # waits a minute before the next try
     message.last_attempt_at -= timedelta(minutes=2)

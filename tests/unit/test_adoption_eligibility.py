@@ -65,10 +65,19 @@ def test_one_result_per_rule_in_a_fixed_order(gru) -> None:
     listing = make_listing(on=ON)
     results = check_eligibility(gru, person, listing, ON)
     assert [r.rule for r in results] == [
-        "adult", "identity", "proof_of_address", "proof_of_income", "bar_commitment",
-        "bar_maltreatment", "bar_apprehension", "household_limit", "adoption_term"]
-    assert all(r.status in (PASS, FAIL, NEEDS_DOCUMENT) and r.message and r.article
-               for r in results)
+        "adult",
+        "identity",
+        "proof_of_address",
+        "proof_of_income",
+        "bar_commitment",
+        "bar_maltreatment",
+        "bar_apprehension",
+        "household_limit",
+        "adoption_term",
+    ]
+    assert all(
+        r.status in (PASS, FAIL, NEEDS_DOCUMENT) and r.message and r.article for r in results
+    )
 
 
 def test_eligible_person_only_lacks_the_term_until_submitting(gru) -> None:
@@ -125,8 +134,11 @@ def test_vv_28_par2_identity_document_must_be_uploaded(vv) -> None:
 
 def test_vv_28_par2_proof_of_address_older_than_90_days_fails(vv) -> None:
     person = eligible_person()
-    for doc in db.session.scalars(select(svc.ApplicantDocument).where(
-            svc.ApplicantDocument.kind == DocumentKind.PROOF_OF_ADDRESS)):
+    for doc in db.session.scalars(
+        select(svc.ApplicantDocument).where(
+            svc.ApplicantDocument.kind == DocumentKind.PROOF_OF_ADDRESS
+        )
+    ):
         doc.issued_on = ON - timedelta(days=91)
     result = _rule(check_eligibility(vv, person, make_listing(on=ON), ON), "proof_of_address")
     assert result.status == FAIL
@@ -135,8 +147,11 @@ def test_vv_28_par2_proof_of_address_older_than_90_days_fails(vv) -> None:
 
 def test_vv_28_par2_proof_of_address_of_exactly_90_days_passes(vv) -> None:
     person = eligible_person()
-    for doc in db.session.scalars(select(svc.ApplicantDocument).where(
-            svc.ApplicantDocument.kind == DocumentKind.PROOF_OF_ADDRESS)):
+    for doc in db.session.scalars(
+        select(svc.ApplicantDocument).where(
+            svc.ApplicantDocument.kind == DocumentKind.PROOF_OF_ADDRESS
+        )
+    ):
         doc.issued_on = ON - timedelta(days=90)
     result = _rule(check_eligibility(vv, person, make_listing(on=ON), ON), "proof_of_address")
     assert result.status == PASS
@@ -144,11 +159,17 @@ def test_vv_28_par2_proof_of_address_of_exactly_90_days_passes(vv) -> None:
 
 def test_vv_28_par2_a_fresh_proof_of_address_beats_an_old_accepted_one(vv) -> None:
     person = factories.user()
-    old = add_document(person, DocumentKind.PROOF_OF_ADDRESS, issued_on=ON - timedelta(days=80),
-                       on=ON)
+    old = add_document(
+        person, DocumentKind.PROOF_OF_ADDRESS, issued_on=ON - timedelta(days=80), on=ON
+    )
     old.issued_on = ON - timedelta(days=120)  # it was accepted months ago
-    add_document(person, DocumentKind.PROOF_OF_ADDRESS, status=DocumentStatus.PENDING,
-                 issued_on=ON - timedelta(days=3), on=ON)
+    add_document(
+        person,
+        DocumentKind.PROOF_OF_ADDRESS,
+        status=DocumentStatus.PENDING,
+        issued_on=ON - timedelta(days=3),
+        on=ON,
+    )
     result = _rule(check_eligibility(vv, person, make_listing(on=ON), ON), "proof_of_address")
     assert result.status == NEEDS_DOCUMENT and result.awaiting_review
 
@@ -156,22 +177,29 @@ def test_vv_28_par2_a_fresh_proof_of_address_beats_an_old_accepted_one(vv) -> No
 def test_vv_28_par2_proof_of_address_older_than_90_days_is_refused_at_upload(vv) -> None:
     person = factories.user()
     with pytest.raises(svc.AdoptionError) as err:
-        add_document(person, DocumentKind.PROOF_OF_ADDRESS, issued_on=ON - timedelta(days=91),
-                     on=ON)
+        add_document(
+            person, DocumentKind.PROOF_OF_ADDRESS, issued_on=ON - timedelta(days=91), on=ON
+        )
     assert err.value.field == "issued_on" and "90 dias" in err.value.message
 
 
 def test_vv_28_par2_proof_waiting_for_review_does_not_block_submission(vv) -> None:
     person = factories.user()
-    for kind in (DocumentKind.IDENTITY, DocumentKind.PROOF_OF_ADDRESS,
-                 DocumentKind.PROOF_OF_INCOME):
+    for kind in (
+        DocumentKind.IDENTITY,
+        DocumentKind.PROOF_OF_ADDRESS,
+        DocumentKind.PROOF_OF_INCOME,
+    ):
         add_document(person, kind, status=DocumentStatus.PENDING, on=ON)
     results = check_eligibility(vv, person, make_listing(on=ON), ON)
     income = _rule(results, "proof_of_income")
     assert income.status == NEEDS_DOCUMENT and income.awaiting_review
     assert submission_blockers(results) == []
-    assert {r.rule for r in approval_blockers(results)} >= {"identity", "proof_of_address",
-                                                            "proof_of_income"}
+    assert {r.rule for r in approval_blockers(results)} >= {
+        "identity",
+        "proof_of_address",
+        "proof_of_income",
+    }
 
 
 def test_vv_28_par2_proof_of_income_must_be_uploaded(vv) -> None:
@@ -199,8 +227,9 @@ def test_vv_28_par2_refused_proof_of_income_asks_for_another(vv) -> None:
 def test_vv_28_par2_term_is_accepted_with_the_application(vv) -> None:
     person = eligible_person()
     listing = make_listing(on=ON)
-    assert _rule(check_eligibility(vv, person, listing, ON), "adoption_term").status == \
-        NEEDS_DOCUMENT
+    assert (
+        _rule(check_eligibility(vv, person, listing, ON), "adoption_term").status == NEEDS_DOCUMENT
+    )
     application = apps.submit_application(vv, person, listing, _answers(), True, ON)
     assert application.term_version and application.term_accepted_at
     assert application.term_accepted_by_id == person.id
@@ -223,8 +252,9 @@ def _staff():  # type: ignore[no-untyped-def]
 
 def test_vv_23_v_commitment_bar_blocks_adoption(vv) -> None:
     person = eligible_person()
-    svc.record_bar(person.cpf, BarKind.COMMITMENT_NEVER_KEEP, "Termo assinado no auto 12/2026.",
-                   _staff())
+    svc.record_bar(
+        person.cpf, BarKind.COMMITMENT_NEVER_KEEP, "Termo assinado no auto 12/2026.", _staff()
+    )
     results = check_eligibility(vv, person, make_listing(on=ON), ON)
     result = _rule(results, "bar_commitment")
     assert result.status == FAIL and result.article == "VV 23 V" and result.in_local_law
@@ -244,10 +274,10 @@ def test_bjp_30_par_unico_lost_possession_cites_bjp(make_app) -> None:
     profile, ctx = _profile_for(make_app, "bjp")
     try:
         person = eligible_person()
-        svc.record_bar(person.cpf, BarKind.LOST_POSSESSION_MALTREATMENT, "Reincidência.",
-                       _staff())
-        result = _rule(check_eligibility(profile, person, make_listing(on=ON), ON),
-                       "bar_maltreatment")
+        svc.record_bar(person.cpf, BarKind.LOST_POSSESSION_MALTREATMENT, "Reincidência.", _staff())
+        result = _rule(
+            check_eligibility(profile, person, make_listing(on=ON), ON), "bar_maltreatment"
+        )
         assert result.status == FAIL and result.article == "BJP 30 §ú" and result.in_local_law
     finally:
         ctx.pop()
@@ -257,8 +287,13 @@ def test_gru_88_par4_person_who_caused_apprehension_cannot_adopt_that_animal(gru
     person = eligible_person()
     seized = make_listing(on=ON, name="Rex")
     other = make_listing(on=ON, name="Luna")
-    svc.record_bar(person.cpf, BarKind.CAUSED_DEFINITIVE_APPREHENSION,
-                   "Apreensão definitiva, processo 55/2026.", _staff(), listing=seized)
+    svc.record_bar(
+        person.cpf,
+        BarKind.CAUSED_DEFINITIVE_APPREHENSION,
+        "Apreensão definitiva, processo 55/2026.",
+        _staff(),
+        listing=seized,
+    )
     on_seized = _rule(check_eligibility(gru, person, seized, ON), "bar_apprehension")
     assert on_seized.status == FAIL and on_seized.article == "GRU 88 §4" and on_seized.in_local_law
     # GRU 88 §4 bars the possession of that animal only: another one may be adopted.
@@ -267,8 +302,9 @@ def test_gru_88_par4_person_who_caused_apprehension_cannot_adopt_that_animal(gru
 
 def test_gru_88_par4_bar_needs_the_animal(gru) -> None:
     with pytest.raises(svc.InvalidData) as err:
-        svc.record_bar(factories.make_cpf(777), BarKind.CAUSED_DEFINITIVE_APPREHENSION, "x",
-                       _staff())
+        svc.record_bar(
+            factories.make_cpf(777), BarKind.CAUSED_DEFINITIVE_APPREHENSION, "x", _staff()
+        )
     assert err.value.errors[0][0] == "listing_id"
 
 
@@ -285,8 +321,10 @@ def test_bars_are_found_by_cpf_even_for_people_without_account(gru) -> None:
     cpf = factories.make_cpf(4242)
     svc.record_bar(cpf, BarKind.COMMITMENT_NEVER_KEEP, "Termo.", _staff())
     later = eligible_person(cpf=cpf)  # signs up afterwards with that CPF
-    assert _rule(check_eligibility(gru, later, make_listing(on=ON), ON),
-                 "bar_commitment").status == FAIL
+    assert (
+        _rule(check_eligibility(gru, later, make_listing(on=ON), ON), "bar_commitment").status
+        == FAIL
+    )
 
 
 # -- household limit (DOMAIN §4) -----------------------------------------------------------------
@@ -295,8 +333,10 @@ def test_bars_are_found_by_cpf_even_for_people_without_account(gru) -> None:
 def test_gru_37_household_limit_still_holds_after_adopting(gru) -> None:
     person = eligible_person()
     fill_household(person, 4, on=ON)
-    assert _rule(check_eligibility(gru, person, make_listing(on=ON), ON),
-                 "household_limit").status == PASS
+    assert (
+        _rule(check_eligibility(gru, person, make_listing(on=ON), ON), "household_limit").status
+        == PASS
+    )
     fill_household(person, 1, on=ON)
     result = _rule(check_eligibility(gru, person, make_listing(on=ON), ON), "household_limit")
     assert result.status == FAIL and result.article.startswith("GRU 37")
@@ -306,8 +346,10 @@ def test_gru_37_household_limit_still_holds_after_adopting(gru) -> None:
 def test_gru_37_par2_condo_flat_is_outside_the_household_limit(gru) -> None:
     person = eligible_person(housing_type="apartment_condo")
     fill_household(person, 6, on=ON)
-    assert _rule(check_eligibility(gru, person, make_listing(on=ON), ON),
-                 "household_limit").status == PASS
+    assert (
+        _rule(check_eligibility(gru, person, make_listing(on=ON), ON), "household_limit").status
+        == PASS
+    )
 
 
 def test_vv_has_no_household_limit(vv) -> None:
@@ -327,14 +369,20 @@ def test_household_limit_needs_an_address(gru) -> None:
 
 
 def _answers() -> apps.Answers:
-    return apps.Answers(home_type="house_yard", other_animals="none", caretaker="Eu",
-                        holidays="Minha irmã")
+    return apps.Answers(
+        home_type="house_yard", other_animals="none", caretaker="Eu", holidays="Minha irmã"
+    )
 
 
 def _health(**changes: object) -> apps.HealthRecord:
-    values: dict[str, object] = {"vaccinated": True, "vaccinated_on": ON - timedelta(days=5),
-                                 "dewormed": True, "dewormed_on": ON - timedelta(days=5),
-                                 "sterilized": True, "sterilized_on": ON - timedelta(days=30)}
+    values: dict[str, object] = {
+        "vaccinated": True,
+        "vaccinated_on": ON - timedelta(days=5),
+        "dewormed": True,
+        "dewormed_on": ON - timedelta(days=5),
+        "sterilized": True,
+        "sterilized_on": ON - timedelta(days=30),
+    }
     values.update(changes)
     return apps.HealthRecord(**values)  # type: ignore[arg-type]
 
@@ -351,8 +399,9 @@ def _approved(profile, **listing_fields):  # type: ignore[no-untyped-def]
 def test_vv_28_par1_completion_refused_unless_sterilised(vv) -> None:
     application, reviewer = _approved(vv, sterilized=False)
     with pytest.raises(apps.DeliveryRefused) as err:
-        apps.complete_adoption(vv, application, reviewer,
-                               _health(sterilized=False, sterilized_on=None), ON)
+        apps.complete_adoption(
+            vv, application, reviewer, _health(sterilized=False, sterilized_on=None), ON
+        )
     assert [(f, a) for f, _m, a in err.value.problems] == [("sterilized", "VV 28 §1")]
     assert "esterilizado" in err.value.problems[0][1]
     assert application.status == "approved" and application.listing.state == "reserved"
@@ -361,8 +410,13 @@ def test_vv_28_par1_completion_refused_unless_sterilised(vv) -> None:
 def test_vv_28_par1_completion_refused_unless_vaccinated_and_dewormed(vv) -> None:
     application, reviewer = _approved(vv)
     with pytest.raises(apps.DeliveryRefused) as err:
-        apps.complete_adoption(vv, application, reviewer, _health(
-            vaccinated=False, vaccinated_on=None, dewormed=False, dewormed_on=None), ON)
+        apps.complete_adoption(
+            vv,
+            application,
+            reviewer,
+            _health(vaccinated=False, vaccinated_on=None, dewormed=False, dewormed_on=None),
+            ON,
+        )
     assert [f for f, _m, _a in err.value.problems] == ["vaccinated", "dewormed"]
 
 
@@ -377,8 +431,13 @@ def test_vv_28_par1_sterilised_at_the_hand_over_completes(vv) -> None:
 def test_gru_85_vaccination_is_guarulhos_law_sterilisation_a_programme_rule(gru) -> None:
     application, reviewer = _approved(gru, vaccinated=False, sterilized=False)
     with pytest.raises(apps.DeliveryRefused) as err:
-        apps.complete_adoption(gru, application, reviewer, _health(
-            vaccinated=False, vaccinated_on=None, sterilized=False, sterilized_on=None), ON)
+        apps.complete_adoption(
+            gru,
+            application,
+            reviewer,
+            _health(vaccinated=False, vaccinated_on=None, sterilized=False, sterilized_on=None),
+            ON,
+        )
     articles = {f: a for f, _m, a in err.value.problems}
     assert articles == {"vaccinated": "GRU 85, 88 §2", "sterilized": "VV 28 §1"}
     assert "regra do programa" in dict((f, m) for f, m, _a in err.value.problems)["sterilized"]
@@ -389,8 +448,9 @@ def test_cabo_14_adopted_animal_must_be_vaccinated(make_app) -> None:
     try:
         application, reviewer = _approved(profile, vaccinated=False)
         with pytest.raises(apps.DeliveryRefused) as err:
-            apps.complete_adoption(profile, application, reviewer,
-                                   _health(vaccinated=False, vaccinated_on=None), ON)
+            apps.complete_adoption(
+                profile, application, reviewer, _health(vaccinated=False, vaccinated_on=None), ON
+            )
         assert [(f, a) for f, _m, a in err.value.problems] == [("vaccinated", "CABO 14")]
     finally:
         ctx.pop()
@@ -474,13 +534,23 @@ def test_gru_88_par4_bar_on_the_rga_record_follows_the_animal_into_a_new_listing
 
     person = eligible_person()
     owner = factories.user()
-    animal = Animal(rga="C-2026-000099-1", species="dog", name="Rex", sex="male",
-                    birth_date=ON - timedelta(days=700), size="large", registered_on=ON,
-                    owner=owner, residence_key="x", activated_at=utcnow())
+    animal = Animal(
+        rga="C-2026-000099-1",
+        species="dog",
+        name="Rex",
+        sex="male",
+        birth_date=ON - timedelta(days=700),
+        size="large",
+        registered_on=ON,
+        owner=owner,
+        residence_key="x",
+        activated_at=utcnow(),
+    )
     db.session.add(animal)
     db.session.flush()
-    svc.record_bar(person.cpf, BarKind.CAUSED_DEFINITIVE_APPREHENSION, "Auto.", _staff(),
-                   animal_id=animal.id)
+    svc.record_bar(
+        person.cpf, BarKind.CAUSED_DEFINITIVE_APPREHENSION, "Auto.", _staff(), animal_id=animal.id
+    )
     listing = make_listing(on=ON, name="Rex")
     listing.animal = animal
     result = _rule(check_eligibility(gru, person, listing, ON), "bar_apprehension")

@@ -65,55 +65,78 @@ def test_state_holidays_of_each_profile_state():
 
 def test_gru_114_start_on_a_national_holiday_moves_and_end_on_may_day_moves():
     # Tiradentes (Tue 21 Apr) -> the term starts from Wed 22; + 10 = Sat 2 May -> Mon 4 May.
-    assert deadline(TIRADENTES, 10, "calendar", state="SP",
-                    moves_to_business_day=True) == date(2026, 5, 4)
+    assert deadline(TIRADENTES, 10, "calendar", state="SP", moves_to_business_day=True) == date(
+        2026, 5, 4
+    )
     # Without GRU 114 §ú: 21 Apr + 10 = Fri 1 May (Labour Day) and it stays there.
-    assert deadline(TIRADENTES, 10, "calendar", state="SP",
-                    moves_to_business_day=False) == date(2026, 5, 1)
+    assert deadline(TIRADENTES, 10, "calendar", state="SP", moves_to_business_day=False) == date(
+        2026, 5, 1
+    )
 
 
 def test_gru_114_start_and_end_on_municipal_holidays():
     # A municipal holiday on Mon 2 Mar: start from Tue 3; + 3 = Fri 6.
-    assert deadline(date(2026, 3, 2), 3, "calendar", state="SP", moves_to_business_day=True,
-                    municipal_holidays=[date(2026, 3, 2)]) == date(2026, 3, 6)
+    assert deadline(
+        date(2026, 3, 2),
+        3,
+        "calendar",
+        state="SP",
+        moves_to_business_day=True,
+        municipal_holidays=[date(2026, 3, 2)],
+    ) == date(2026, 3, 6)
     # End on a municipal holiday (Thu 5 Mar): moves to Fri 6.
-    assert deadline(date(2026, 3, 2), 3, "calendar", state="SP", moves_to_business_day=True,
-                    municipal_holidays=[date(2026, 3, 5)]) == date(2026, 3, 6)
+    assert deadline(
+        date(2026, 3, 2),
+        3,
+        "calendar",
+        state="SP",
+        moves_to_business_day=True,
+        municipal_holidays=[date(2026, 3, 5)],
+    ) == date(2026, 3, 6)
     # The same holiday with moves_to_business_day=False changes nothing: Thu 5.
-    assert deadline(date(2026, 3, 2), 3, "calendar", state="SP", moves_to_business_day=False,
-                    municipal_holidays=[date(2026, 3, 5)]) == date(2026, 3, 5)
+    assert deadline(
+        date(2026, 3, 2),
+        3,
+        "calendar",
+        state="SP",
+        moves_to_business_day=False,
+        municipal_holidays=[date(2026, 3, 5)],
+    ) == date(2026, 3, 5)
 
 
 def test_gru_114_zero_day_term_from_a_saturday_is_monday():
     # "Imediatamente" on a Saturday: the act can only be done on Monday 9 Mar.
-    assert deadline(SATURDAY, 0, "calendar", state="SP",
-                    moves_to_business_day=True) == date(2026, 3, 9)
-    assert deadline(SATURDAY, 0, "business", state="SP",
-                    moves_to_business_day=True) == date(2026, 3, 9)
+    assert deadline(SATURDAY, 0, "calendar", state="SP", moves_to_business_day=True) == date(
+        2026, 3, 9
+    )
+    assert deadline(SATURDAY, 0, "business", state="SP", moves_to_business_day=True) == date(
+        2026, 3, 9
+    )
     assert deadline(SATURDAY, 0, "calendar", state="SP", moves_to_business_day=False) == SATURDAY
 
 
 def test_business_term_from_a_saturday_without_the_start_shift():
     # VV 22 §5: 5 business days from Sat 7 Mar: Mon 9 ... Fri 13.
-    assert deadline(SATURDAY, 5, "business", state="ES",
-                    moves_to_business_day=False) == date(2026, 3, 13)
+    assert deadline(SATURDAY, 5, "business", state="ES", moves_to_business_day=False) == date(
+        2026, 3, 13
+    )
     # 1, 2 and 4 business days: Mon 9, Tue 10, Thu 12.
     for days, end in ((1, date(2026, 3, 9)), (2, date(2026, 3, 10)), (4, date(2026, 3, 12))):
-        assert deadline(SATURDAY, days, "business", state="ES",
-                        moves_to_business_day=False) == end
+        assert deadline(SATURDAY, days, "business", state="ES", moves_to_business_day=False) == end
 
 
 def test_calendar_inclusive_counts_1_2_and_4_days():
     # BJP 25: the apprehension day is day 1.
     for days, end in ((1, SATURDAY), (2, date(2026, 3, 8)), (4, date(2026, 3, 10))):
-        assert deadline(SATURDAY, days, "calendar_inclusive", state="SP",
-                        moves_to_business_day=False) == end
+        assert (
+            deadline(SATURDAY, days, "calendar_inclusive", state="SP", moves_to_business_day=False)
+            == end
+        )
 
 
 def test_calendar_counts_1_2_and_4_days():
     for days, end in ((1, date(2026, 3, 8)), (2, date(2026, 3, 9)), (4, date(2026, 3, 11))):
-        assert deadline(SATURDAY, days, "calendar", state="SP",
-                        moves_to_business_day=False) == end
+        assert deadline(SATURDAY, days, "calendar", state="SP", moves_to_business_day=False) == end
 
 
 def test_deadline_errors():
@@ -162,10 +185,12 @@ def test_vv_22_3_hold_from_a_state_holiday_is_calendar_days():
 
 def test_vv_22_5_free_term_skips_the_espirito_santo_holiday():
     # Thu 9 Apr + 5 business days in ES: Fri 10, (Mon 13 Penha), Tue 14, Wed 15, Thu 16, Fri 17.
-    assert deadline(date(2026, 4, 9), 5, "business", state="ES",
-                    moves_to_business_day=False) == date(2026, 4, 17)
-    assert deadline(date(2026, 4, 9), 5, "business", state="SP",
-                    moves_to_business_day=False) == date(2026, 4, 16)
+    assert deadline(
+        date(2026, 4, 9), 5, "business", state="ES", moves_to_business_day=False
+    ) == date(2026, 4, 17)
+    assert deadline(
+        date(2026, 4, 9), 5, "business", state="SP", moves_to_business_day=False
+    ) == date(2026, 4, 16)
 
 
 def test_cabo_10_hold_over_the_pernambuco_holiday_is_calendar_days():

@@ -10,12 +10,15 @@ import pytest
 from portal.blueprints.establishments.services import anniversary, next_term_end
 
 
-@pytest.mark.parametrize(("first", "expected"), [
-    (date(2026, 3, 10), date(2027, 3, 10)),  # the same date next year, not +365 days
-    (date(2027, 3, 10), date(2028, 3, 10)),  # across 29 Feb 2028: still the same date
-    (date(2028, 2, 29), date(2029, 2, 28)),  # a leap day: 28 Feb of the common year
-    (date(2026, 12, 31), date(2027, 12, 31)),
-])
+@pytest.mark.parametrize(
+    ("first", "expected"),
+    [
+        (date(2026, 3, 10), date(2027, 3, 10)),  # the same date next year, not +365 days
+        (date(2027, 3, 10), date(2028, 3, 10)),  # across 29 Feb 2028: still the same date
+        (date(2028, 2, 29), date(2029, 2, 28)),  # a leap day: 28 Feb of the common year
+        (date(2026, 12, 31), date(2027, 12, 31)),
+    ],
+)
 def test_gru_11_2_one_year_is_the_same_date_next_year(first: date, expected: date) -> None:
     assert anniversary(first, 1) == expected
 

@@ -16,7 +16,6 @@ ISSUE_DAY = date(2026, 3, 16)
 MONDAY = date(2026, 3, 2)  # no national, SP, ES or MG holiday in the weeks used below
 
 
-
 @pytest.fixture
 def profile_of(_schema) -> Iterator:  # type: ignore[no-untyped-def]
     """Push an app for a profile key and return its profile; 2026 unit values are seeded."""
@@ -40,8 +39,15 @@ def test_gru_22_registration_uses_the_city_price_list(profile_of) -> None:
 
 def test_gru_22_price_set_by_the_city_applies_from_its_effective_date(profile_of) -> None:
     gru = profile_of("guarulhos")
-    db.session.add(PriceOverride(profile_key="guarulhos", key="registration", amount_cents=3190,
-                                 effective_from=date(2026, 4, 1), note="Decreto 1/2026"))
+    db.session.add(
+        PriceOverride(
+            profile_key="guarulhos",
+            key="registration",
+            amount_cents=3190,
+            effective_from=date(2026, 4, 1),
+            note="Decreto 1/2026",
+        )
+    )
     db.session.flush()
     assert compute_fee(gru, "registration", {}, date(2026, 3, 31)).total_cents == 2500
     assert compute_fee(gru, "registration", {}, date(2026, 4, 1)).total_cents == 3190
@@ -67,15 +73,16 @@ def test_gru_23_unemployed_exempt(profile_of) -> None:
 
 def test_gru_23_income_below_two_minimum_wages_exempt(profile_of) -> None:
     gru = profile_of("guarulhos")
-    fee = compute_fee(gru, "registration", {"exemption": "income_below_2_minimum_wages"},
-                      ISSUE_DAY)
+    fee = compute_fee(gru, "registration", {"exemption": "income_below_2_minimum_wages"}, ISSUE_DAY)
     assert fee.total_cents == 0
 
 
 def test_gru_23_exemptions_are_offered_on_registration_only(profile_of) -> None:
     gru = profile_of("guarulhos")
     assert {e.code for e in compute_fee(gru, "registration", {}, ISSUE_DAY).exemptions} == {
-        "unemployed_3_months", "income_below_2_minimum_wages"}
+        "unemployed_3_months",
+        "income_below_2_minimum_wages",
+    }
     with pytest.raises(FeeError) as err:
         compute_fee(gru, "card_copy", {"exemption": "unemployed_3_months"}, ISSUE_DAY)
     assert err.value.field == "exemption"
@@ -131,9 +138,14 @@ def test_gru_88_adoption_is_free(profile_of) -> None:
 
 
 def _reclaim(profile, size: str, days: int, capture: int = 1, **extra):  # type: ignore[no-untyped-def]
-    inputs = {"size": size, "apprehended_on": MONDAY,
-              "reclaimed_on": date.fromordinal(MONDAY.toordinal() + days),
-              "capture_number": capture, "municipal_holidays": [], **extra}
+    inputs = {
+        "size": size,
+        "apprehended_on": MONDAY,
+        "reclaimed_on": date.fromordinal(MONDAY.toordinal() + days),
+        "capture_number": capture,
+        "municipal_holidays": [],
+        **extra,
+    }
     return compute_fee(profile, "reclaim", inputs, ISSUE_DAY)
 
 
@@ -254,21 +266,32 @@ def test_reclaim_rejects_a_reclaim_before_the_apprehension(profile_of) -> None:
 
 def test_gru_69_fine_graded_within_42_to_42000_ufg(profile_of) -> None:
     gru = profile_of("guarulhos")
-    fee = compute_fee(gru, "fine", {"severity": "grave", "units": 100, "units_reason": "dano"},
-                      ISSUE_DAY)
+    fee = compute_fee(
+        gru, "fine", {"severity": "grave", "units": 100, "units_reason": "dano"}, ISSUE_DAY
+    )
     assert fee.total_cents == 100 * 480
     assert fee.lines[0].article == "GRU 69 II"
     for units in (41, 42001):
         with pytest.raises(FeeError) as err:
-            compute_fee(gru, "fine", {"severity": "grave", "units": units, "units_reason": "x"},
-                        ISSUE_DAY)
+            compute_fee(
+                gru, "fine", {"severity": "grave", "units": units, "units_reason": "x"}, ISSUE_DAY
+            )
         assert err.value.field == "units"
 
 
 def test_gru_80_repeat_fine_doubled(profile_of) -> None:
     gru = profile_of("guarulhos")
-    fee = compute_fee(gru, "fine", {"severity": "medio", "units": 100, "units_reason": "risco",
-                                    "previous_offence_on": date(2024, 6, 1)}, ISSUE_DAY)
+    fee = compute_fee(
+        gru,
+        "fine",
+        {
+            "severity": "medio",
+            "units": 100,
+            "units_reason": "risco",
+            "previous_offence_on": date(2024, 6, 1),
+        },
+        ISSUE_DAY,
+    )
     assert _amounts(fee) == [48000, 48000]
     assert fee.total_cents == 2 * 48000
     assert fee.lines[1].article == "GRU 80"
@@ -276,12 +299,25 @@ def test_gru_80_repeat_fine_doubled(profile_of) -> None:
 
 def test_gru_79_repeat_only_within_3_years(profile_of) -> None:
     gru = profile_of("guarulhos")
-    fee = compute_fee(gru, "fine", {"severity": "medio", "units": 100, "units_reason": "risco",
-                                    "previous_offence_on": date(2023, 3, 15)}, ISSUE_DAY)
+    fee = compute_fee(
+        gru,
+        "fine",
+        {
+            "severity": "medio",
+            "units": 100,
+            "units_reason": "risco",
+            "previous_offence_on": date(2023, 3, 15),
+        },
+        ISSUE_DAY,
+    )
     assert fee.total_cents == 48000
     with pytest.raises(FeeError) as err:  # a bare "repeat" cannot be checked against the window
-        compute_fee(gru, "fine", {"severity": "medio", "units": 100, "units_reason": "risco",
-                                  "repeat": True}, ISSUE_DAY)
+        compute_fee(
+            gru,
+            "fine",
+            {"severity": "medio", "units": 100, "units_reason": "risco", "repeat": True},
+            ISSUE_DAY,
+        )
     assert err.value.field == "previous_offence_on"
 
 
@@ -293,8 +329,9 @@ def test_cab_40_fine_by_severity_in_ufm(profile_of) -> None:
 
 def test_cab_40_par2_repeat_doubles_the_previous_penalty(profile_of) -> None:
     cab = profile_of("cabeceira")
-    fee = compute_fee(cab, "fine", {"severity": "leve", "repeat": True,
-                                    "previous_amount_cents": 50000}, ISSUE_DAY)
+    fee = compute_fee(
+        cab, "fine", {"severity": "leve", "repeat": True, "previous_amount_cents": 50000}, ISSUE_DAY
+    )
     assert fee.total_cents == 100000
     assert fee.lines[1].article == "CAB 40 §2"
 
@@ -306,14 +343,27 @@ def test_cabo_39_fine_above_the_minimum_of_its_severity(profile_of) -> None:
     assert fee.total_cents == 212
     with pytest.raises(FeeError):  # "grave: > 1" UFIR
         compute_fee(cabo, "fine", {"severity": "grave", "units": 1, **why}, ISSUE_DAY)
-    assert compute_fee(cabo, "fine", {"severity": "leve", "units": "0.1", **why},
-                       ISSUE_DAY).total_cents == 11
+    assert (
+        compute_fee(
+            cabo, "fine", {"severity": "leve", "units": "0.1", **why}, ISSUE_DAY
+        ).total_cents
+        == 11
+    )
 
 
 def test_cabo_39_par2_repeat_fine_doubled(profile_of) -> None:
     cabo = profile_of("cabo")
-    fee = compute_fee(cabo, "fine", {"severity": "gravissima", "units": 10, "repeat": True,
-                                     "units_reason": "animal mordedor solto"}, ISSUE_DAY)
+    fee = compute_fee(
+        cabo,
+        "fine",
+        {
+            "severity": "gravissima",
+            "units": 10,
+            "repeat": True,
+            "units_reason": "animal mordedor solto",
+        },
+        ISSUE_DAY,
+    )
     assert fee.total_cents == 2 * 1060
     assert fee.lines[1].article == "CABO 39 §2"
 
@@ -334,15 +384,18 @@ def test_vv_23_specific_fine_is_not_doubled(profile_of) -> None:
 
 def test_vv_33_per_animal_fine(profile_of) -> None:
     vv = profile_of("vilavelha")
-    fee = compute_fee(vv, "fine", {"specific": "unsafe_walking_or_faeces", "animals": 3},
-                      ISSUE_DAY)
+    fee = compute_fee(vv, "fine", {"specific": "unsafe_walking_or_faeces", "animals": 3}, ISSUE_DAY)
     assert fee.total_cents == 3 * 16210
 
 
 def test_bjp_16_par4_repeat_adds_50_percent(profile_of) -> None:
     bjp = profile_of("bjp")
-    fee = compute_fee(bjp, "fine", {"specific": "inadequate_keeping", "repeat": True,
-                                    "notified_on": date(2026, 1, 5)}, ISSUE_DAY)
+    fee = compute_fee(
+        bjp,
+        "fine",
+        {"specific": "inadequate_keeping", "repeat": True, "notified_on": date(2026, 1, 5)},
+        ISSUE_DAY,
+    )
     assert _amounts(fee) == [5000, 2500]
     assert fee.lines[1].article == "BJP 16 §4 III"
 

@@ -99,8 +99,10 @@ def test_vv_34_2_i_fine_only_after_the_30_days_to_comply(profile_of) -> None:
     keeping = {"specific": "inadequate_keeping", "notified_on": date(2026, 2, 13)}
     err = _error(vv, "fine", {**keeping, "infraction_on": date(2026, 3, 15)})
     assert (err.field, err.code) == ("infraction_on", "term_running")
-    assert err.message == ("O prazo de 30 dias para regularizar vai até 15/03/2026 (VV 34 §2 I): a "
-                           "multa só cabe depois dele.")
+    assert err.message == (
+        "O prazo de 30 dias para regularizar vai até 15/03/2026 (VV 34 §2 I): a "
+        "multa só cabe depois dele."
+    )
     assert _fine(vv, **keeping, infraction_on=date(2026, 3, 16)).total_cents == 16210
 
 
@@ -122,8 +124,11 @@ def test_bjp_17_2_i_no_fine_within_the_30_days_to_comply(profile_of) -> None:
 
 def test_bjp_17_2_ii_new_30_day_term_after_the_first_fine(profile_of) -> None:
     bjp = profile_of("bjp")
-    limit = {"specific": "above_household_limit", "notified_on": date(2026, 1, 5),
-             "previous_offences": [date(2026, 2, 5)]}
+    limit = {
+        "specific": "above_household_limit",
+        "notified_on": date(2026, 1, 5),
+        "previous_offences": [date(2026, 2, 5)],
+    }
     # II: "estabelecer novo prazo de 30 dias": fined 5 Feb + 30 = Saturday 7 Mar, still inside.
     err = _error(bjp, "fine", {**limit, "infraction_on": date(2026, 3, 7)})
     assert (err.code, "07/03/2026 (BJP 17 §2 II)" in err.message) == ("term_running", True)
@@ -138,12 +143,14 @@ def test_bjp_17_2_iii_doubles_at_each_repeat(profile_of) -> None:
     fines = [date(2026, 2, 5), date(2026, 3, 8), date(2026, 4, 8), date(2026, 5, 9)]
     limit = {"specific": "above_household_limit", "notified_on": date(2026, 1, 5)}
     # 3rd fine (2 earlier): 1 UFM x 2 x 2 = 4 UFM = R$ 200,00
-    fee = _fine(bjp, date(2026, 6, 1), **limit, previous_offences=fines[:2],
-                infraction_on=date(2026, 5, 1))
+    fee = _fine(
+        bjp, date(2026, 6, 1), **limit, previous_offences=fines[:2], infraction_on=date(2026, 5, 1)
+    )
     assert fee.total_cents == 20000
     # 5th fine (4 earlier): 1 UFM x 2^4 = 16 UFM = R$ 800,00
-    fee = _fine(bjp, date(2026, 6, 20), **limit, previous_offences=fines,
-                infraction_on=date(2026, 6, 10))
+    fee = _fine(
+        bjp, date(2026, 6, 20), **limit, previous_offences=fines, infraction_on=date(2026, 6, 10)
+    )
     assert _amounts(fee) == [5000, 75000]
 
 
@@ -151,8 +158,9 @@ def test_bjp_17_2_i_needs_the_intimation_date(profile_of) -> None:
     bjp = profile_of("bjp")
     err = _error(bjp, "fine", {"specific": "above_household_limit"})
     assert (err.field, err.code) == ("notified_on", "required")
-    err = _error(bjp, "fine", {"specific": "above_household_limit",
-                               "notified_on": date(2026, 3, 17)})
+    err = _error(
+        bjp, "fine", {"specific": "above_household_limit", "notified_on": date(2026, 3, 17)}
+    )
     assert (err.field, err.code) == ("notified_on", "after_infraction")
 
 
@@ -178,7 +186,9 @@ def test_bjp_19_1_owner_and_unregistered_trainer_are_two_fines(profile_of) -> No
     # I: 1 UFM to the owner; II: 1 UFM to the unregistered trainer.
     assert _amounts(fee) == [5000, 5000]
     assert [(line.article, line.payer) for line in fee.lines] == [
-        ("BJP 19 §1 I", "owner"), ("BJP 19 §1 II", "trainer")]
+        ("BJP 19 §1 I", "owner"),
+        ("BJP 19 §1 II", "trainer"),
+    ]
     assert [row["payer"] for row in fee.breakdown()] == ["owner", "trainer"]
     # Without an unregistered trainer only the owner is fined.
     alone = _fine(bjp, specific="street_training")
@@ -187,8 +197,12 @@ def test_bjp_19_1_owner_and_unregistered_trainer_are_two_fines(profile_of) -> No
 
 def test_bjp_19_1_each_person_has_their_own_repeat(profile_of) -> None:
     bjp = profile_of("bjp")
-    fee = _fine(bjp, specific="street_training", previous_offences=_days(1),
-                joint=[{"code": "unregistered_trainer", "previous_offences": _days(2)}])
+    fee = _fine(
+        bjp,
+        specific="street_training",
+        previous_offences=_days(1),
+        joint=[{"code": "unregistered_trainer", "previous_offences": _days(2)}],
+    )
     # Owner, 1st repeat, "dobrada": 2 UFM = 50,00 + 50,00. Trainer, 2nd repeat: 4 UFM = 200,00.
     by_payer: dict[str, int] = {}
     for line in fee.lines:
@@ -205,8 +219,11 @@ def test_bjp_19_1_joint_fine_must_be_one_the_law_links(profile_of) -> None:
     assert err.code == "not_joint"
     err = _error(bjp, "fine", {"specific": "street_training", "joint": "unregistered_trainer"})
     assert (err.field, err.code) == ("joint", "invalid")
-    err = _error(bjp, "fine", {"specific": "street_training",
-                               "joint": [{"code": "unregistered_trainer", "units": 3}]})
+    err = _error(
+        bjp,
+        "fine",
+        {"specific": "street_training", "joint": [{"code": "unregistered_trainer", "units": 3}]},
+    )
     assert (err.field, err.code) == ("joint", "invalid")
 
 
@@ -275,9 +292,13 @@ def test_vv_death_doubling_only_where_the_law_says_so(profile_of) -> None:
 
 def _reclaim(profile, size: str, days: int, capture: int | None = 1, **extra):  # type: ignore[no-untyped-def]
     monday = date(2026, 3, 2)
-    inputs = {"size": size, "apprehended_on": monday,
-              "reclaimed_on": date.fromordinal(monday.toordinal() + days),
-              "municipal_holidays": [], **extra}
+    inputs = {
+        "size": size,
+        "apprehended_on": monday,
+        "reclaimed_on": date.fromordinal(monday.toordinal() + days),
+        "municipal_holidays": [],
+        **extra,
+    }
     if capture is not None:
         inputs["capture_number"] = capture
     return compute_fee(profile, "reclaim", inputs, ISSUE_DAY)
@@ -299,8 +320,16 @@ def test_vv_22_6_repeat_capture_away_from_home_charged_once(profile_of) -> None:
 
 def test_vv_22_6_repeat_capture_needs_to_know_if_away_from_home(profile_of) -> None:
     vv = profile_of("vilavelha")
-    err = _error(vv, "reclaim", {"size": "small", "apprehended_on": date(2026, 3, 2),
-                                 "capture_number": 2, "municipal_holidays": []})
+    err = _error(
+        vv,
+        "reclaim",
+        {
+            "size": "small",
+            "apprehended_on": date(2026, 3, 2),
+            "capture_number": 2,
+            "municipal_holidays": [],
+        },
+    )
     assert (err.field, err.code) == ("away_from_home", "required")
     # A first capture has no such fine: the question is not asked.
     assert _reclaim(vv, "small", 1).lines == ()
@@ -311,8 +340,12 @@ def test_vv_22_5_free_term_with_a_start_on_a_holiday(profile_of) -> None:
     # Apprehended on Tiradentes (Tue 21 Apr 2026). 5 business days, start excluded: Wed 22, Thu 23,
     # Fri 24, Mon 27, Tue 28. Reclaimed Thu 30 Apr: 2 days charged x 1 % MW (16,21) = 32,42.
     inputs = {"size": "small", "apprehended_on": date(2026, 4, 21), "municipal_holidays": []}
-    assert compute_fee(vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 4, 28)},
-                       ISSUE_DAY).total_cents == 0
+    assert (
+        compute_fee(
+            vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 4, 28)}, ISSUE_DAY
+        ).total_cents
+        == 0
+    )
     fee = compute_fee(vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 4, 30)}, ISSUE_DAY)
     assert (fee.total_cents, fee.lines[0].quantity) == (3242, 2)
 
@@ -322,10 +355,18 @@ def test_vv_22_5_free_term_with_a_start_on_a_saturday(profile_of) -> None:
     # Saturday 7 Mar: VV 22 §5 counts business days from the apprehension (no GRU 114 shift):
     # Mon 9, Tue 10, Wed 11, Thu 12, Fri 13. Reclaimed Fri 13: free; Sat 14: 1 day = 16,21.
     inputs = {"size": "small", "apprehended_on": date(2026, 3, 7), "municipal_holidays": []}
-    assert compute_fee(vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 3, 13)},
-                       ISSUE_DAY).total_cents == 0
-    assert compute_fee(vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 3, 14)},
-                       ISSUE_DAY).total_cents == 1621
+    assert (
+        compute_fee(
+            vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 3, 13)}, ISSUE_DAY
+        ).total_cents
+        == 0
+    )
+    assert (
+        compute_fee(
+            vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 3, 14)}, ISSUE_DAY
+        ).total_cents
+        == 1621
+    )
 
 
 # -- GRU 79, 80, 113: repeat window, doubling, prescription --------------------------------------
@@ -348,21 +389,48 @@ def test_gru_79_window_runs_from_the_earlier_offence_across_29_february(profile_
     on = date(2028, 3, 10)
     # From 29 Feb 2024, three years end on 1 Mar 2027 (Código Civil 132 §3: no 29 Feb -> the next
     # day). An infraction on 1 Mar 2027 repeats; on 2 Mar 2027 it does not.
-    assert _fine(gru, on, **GRU_FINE, infraction_on=date(2027, 3, 1),
-                 previous_offences=[date(2024, 2, 29)]).total_cents == 96000
-    assert _fine(gru, on, **GRU_FINE, infraction_on=date(2027, 3, 2),
-                 previous_offences=[date(2024, 2, 29)]).total_cents == 48000
+    assert (
+        _fine(
+            gru,
+            on,
+            **GRU_FINE,
+            infraction_on=date(2027, 3, 1),
+            previous_offences=[date(2024, 2, 29)],
+        ).total_cents
+        == 96000
+    )
+    assert (
+        _fine(
+            gru,
+            on,
+            **GRU_FINE,
+            infraction_on=date(2027, 3, 2),
+            previous_offences=[date(2024, 2, 29)],
+        ).total_cents
+        == 48000
+    )
     # From 28 Feb 2025, three years end on 28 Feb 2028: 29 Feb 2028 is outside.
-    assert _fine(gru, on, **GRU_FINE, infraction_on=date(2028, 2, 29),
-                 previous_offences=[date(2025, 2, 28)]).total_cents == 48000
+    assert (
+        _fine(
+            gru,
+            on,
+            **GRU_FINE,
+            infraction_on=date(2028, 2, 29),
+            previous_offences=[date(2025, 2, 28)],
+        ).total_cents
+        == 48000
+    )
 
 
 def test_gru_80_doubles_the_fine_once_not_at_each_repeat(profile_of) -> None:
     gru = profile_of("guarulhos")
     # GRU 80: "o dobro do valor definido para a respectiva infração": 2 x 480,00 with 1, 2 or 4
     # earlier offences inside the window.
-    for previous in ([date(2025, 6, 1)], [date(2024, 6, 1), date(2025, 6, 1)],
-                     [date(2023, 6, 1), date(2024, 1, 1), date(2024, 6, 1), date(2025, 6, 1)]):
+    for previous in (
+        [date(2025, 6, 1)],
+        [date(2024, 6, 1), date(2025, 6, 1)],
+        [date(2023, 6, 1), date(2024, 1, 1), date(2024, 6, 1), date(2025, 6, 1)],
+    ):
         fee = _fine(gru, **GRU_FINE, previous_offences=previous)
         assert _amounts(fee) == [48000, 48000]
         assert all(type(amount) is int for amount in _amounts(fee))  # centavos, never float
@@ -374,8 +442,10 @@ def test_gru_79_only_offences_inside_the_window_count(profile_of) -> None:
     gru = profile_of("guarulhos")
     # 1 Jan 2023 is outside the three years before 16 Mar 2026; 1 Jan 2024 is inside.
     assert _fine(gru, **GRU_FINE, previous_offences=[date(2023, 1, 1)]).total_cents == 48000
-    assert _fine(gru, **GRU_FINE, previous_offences=[date(2023, 1, 1),
-                                                     date(2024, 1, 1)]).total_cents == 96000
+    assert (
+        _fine(gru, **GRU_FINE, previous_offences=[date(2023, 1, 1), date(2024, 1, 1)]).total_cents
+        == 96000
+    )
     # Same day as the infraction: it is a previous penalty of the same day, still a repeat.
     assert _fine(gru, **GRU_FINE, previous_offences=[ISSUE_DAY]).total_cents == 96000
 
@@ -404,25 +474,31 @@ def test_gru_113_infraction_prescribes_after_five_years(profile_of) -> None:
     assert (err.field, err.code) == ("infraction_on", "prescribed")
     assert err.message == "A infração prescreveu: passaram mais de 5 anos (GRU 113)."
     # §1: a notice on 1 Jun 2021 interrupted it; five years run again from there.
-    fee = _fine(gru, **GRU_FINE, infraction_on=date(2021, 3, 15),
-                prescription_interrupted_on=date(2021, 6, 1))
+    fee = _fine(
+        gru,
+        **GRU_FINE,
+        infraction_on=date(2021, 3, 15),
+        prescription_interrupted_on=date(2021, 6, 1),
+    )
     assert fee.total_cents == 40000
     for bad in (date(2021, 3, 14), date(2026, 3, 17)):
-        err = _error(gru, "fine", {**GRU_FINE, "infraction_on": date(2021, 3, 15),
-                                   "prescription_interrupted_on": bad})
+        err = _error(
+            gru,
+            "fine",
+            {**GRU_FINE, "infraction_on": date(2021, 3, 15), "prescription_interrupted_on": bad},
+        )
         assert (err.field, err.code) == ("prescription_interrupted_on", "invalid")
 
 
 def test_gru_113_prescribed_offence_never_counts_as_a_repeat(profile_of) -> None:
     gru = profile_of("guarulhos")
     # A city profile without a repeat window still stops at the five-year prescription.
-    no_window = gru.model_copy(update={
-        "fines": gru.fines.model_copy(update={"repeat_window_years": None})})
+    no_window = gru.model_copy(
+        update={"fines": gru.fines.model_copy(update={"repeat_window_years": None})}
+    )
     # 16 Mar 2021 + 5 years = 16 Mar 2026: not yet prescribed on the infraction day -> doubled.
-    assert _fine(no_window, **GRU_FINE,
-                 previous_offences=[date(2021, 3, 16)]).total_cents == 96000
-    assert _fine(no_window, **GRU_FINE,
-                 previous_offences=[date(2021, 3, 15)]).total_cents == 48000
+    assert _fine(no_window, **GRU_FINE, previous_offences=[date(2021, 3, 16)]).total_cents == 96000
+    assert _fine(no_window, **GRU_FINE, previous_offences=[date(2021, 3, 15)]).total_cents == 48000
 
 
 def test_gru_79_a_bare_repeat_flag_is_refused(profile_of) -> None:
@@ -475,16 +551,18 @@ def test_cabo_39_minimums_of_each_severity(profile_of) -> None:
     why = {"units_reason": "natureza da infração"}
     # Leve: from 0,1 UFIR (0,1 x 1,06 = 0,106 -> R$ 0,11); 0,09 is below.
     assert _fine(cabo, severity="leve", units="0.1", **why).total_cents == 11
-    assert _error(cabo, "fine", {"severity": "leve", "units": "0.09", **why}).code == \
-        "below_minimum"
+    assert (
+        _error(cabo, "fine", {"severity": "leve", "units": "0.09", **why}).code == "below_minimum"
+    )
     # Grave: above 1 (1 itself is refused; 1,01 x 1,06 = 1,0706 -> R$ 1,07).
     err = _error(cabo, "fine", {"severity": "grave", "units": 1, **why})
     assert (err.field, err.code) == ("units", "below_minimum")
     assert "acima de 1" in err.message
     assert _fine(cabo, severity="grave", units="1.01", **why).total_cents == 107
     # Gravíssima: above 5 (5,5 x 1,06 = R$ 5,83).
-    assert _error(cabo, "fine", {"severity": "gravissima", "units": 5, **why}).code == \
-        "below_minimum"
+    assert (
+        _error(cabo, "fine", {"severity": "gravissima", "units": 5, **why}).code == "below_minimum"
+    )
     assert _fine(cabo, severity="gravissima", units="5.5", **why).total_cents == 583
     err = _error(cabo, "fine", {"severity": "leve", "units": "0.05", **why})
     assert "a partir de 0,1" in err.message
@@ -494,8 +572,9 @@ def test_fixed_fines_refuse_an_amount_from_the_agent(profile_of) -> None:
     cab = profile_of("cabeceira")
     err = _error(cab, "fine", {"severity": "leve", "units": 7})  # CAB 40 I: 5 UFM, fixed
     assert (err.field, err.code) == ("units", "fixed_by_law")
-    assert err.message == ("O valor desta multa é fixado em lei (CAB 40): não há faixa para "
-                           "escolher.")
+    assert err.message == (
+        "O valor desta multa é fixado em lei (CAB 40): não há faixa para escolher."
+    )
 
 
 def test_bjp_and_vv_fixed_fines_refuse_an_amount_from_the_agent(profile_of) -> None:
@@ -524,10 +603,12 @@ def test_cab_40_2_doubles_the_previous_penalty_at_each_repeat(profile_of) -> Non
 def test_cab_40_2_previous_penalty_given_in_money(profile_of) -> None:
     cab = profile_of("cabeceira")
     # Previous penalty R$ 600,00 -> 1.200,00 now; never less than this infraction's own fine.
-    assert _fine(cab, severity="leve", repeat=True,
-                 previous_amount_cents=60000).total_cents == 120000
-    assert _fine(cab, severity="leve", repeat=True,
-                 previous_amount_cents=10000).total_cents == 25000
+    assert (
+        _fine(cab, severity="leve", repeat=True, previous_amount_cents=60000).total_cents == 120000
+    )
+    assert (
+        _fine(cab, severity="leve", repeat=True, previous_amount_cents=10000).total_cents == 25000
+    )
     # Not a repeat: the previous amount plays no part.
     assert _fine(cab, severity="leve", previous_amount_cents=60000).total_cents == 25000
     err = _error(cab, "fine", {"severity": "leve", "repeat": True, "previous_amount_cents": -1})
@@ -581,9 +662,15 @@ def test_specific_fine_uses_the_unit_value_of_the_infraction_date(profile_of) ->
 
 def test_cabo_41_expenses_itemised_with_the_reclaim(profile_of) -> None:
     cabo = profile_of("cabo")
-    fee = _reclaim(cabo, "small", 2, expenses=[
-        {"kind": "transport", "amount_cents": 4500, "description": "Viatura, 12 km"},
-        {"kind": "veterinary", "amount_cents": 12000}])
+    fee = _reclaim(
+        cabo,
+        "small",
+        2,
+        expenses=[
+            {"kind": "transport", "amount_cents": 4500, "description": "Viatura, 12 km"},
+            {"kind": "veterinary", "amount_cents": 12000},
+        ],
+    )
     # CABO 44: 2 days x 5,65 = 11,30; plus 45,00 and 120,00 of expenses.
     assert _amounts(fee) == [1130, 4500, 12000]
     assert [line.kind for line in fee.lines] == ["fee", "expense", "expense"]
@@ -594,13 +681,26 @@ def test_cabo_41_expenses_itemised_with_the_reclaim(profile_of) -> None:
 
 def test_cabo_41_expenses_itemised_with_the_fine(profile_of) -> None:
     cabo = profile_of("cabo")
-    fee = _fine(cabo, severity="leve", units=1, units_reason="x",
-                expenses=[{"kind": "food", "amount_cents": 3000}])
+    fee = _fine(
+        cabo,
+        severity="leve",
+        units=1,
+        units_reason="x",
+        expenses=[{"kind": "food", "amount_cents": 3000}],
+    )
     assert _amounts(fee) == [106, 3000]
     assert (fee.lines[1].article, fee.lines[1].kind) == ("CABO 41", "expense")
     # 41 lists transport, food, veterinary care "e outras"; storage is the GRU word, not CABO's.
-    err = _error(cabo, "fine", {"severity": "leve", "units": 1, "units_reason": "x",
-                                "expenses": [{"kind": "storage", "amount_cents": 100}]})
+    err = _error(
+        cabo,
+        "fine",
+        {
+            "severity": "leve",
+            "units": 1,
+            "units_reason": "x",
+            "expenses": [{"kind": "storage", "amount_cents": 100}],
+        },
+    )
     assert (err.field, err.code) == ("expenses", "not_recoverable")
 
 
@@ -614,9 +714,16 @@ def test_gru_72_1_expenses_paid_back_before_the_return(profile_of) -> None:
     waived = _reclaim(gru, "small", 1, expenses=expenses, exemption="unemployed_3_months")
     assert _amounts(waived) == [5000, 2000, 900, -5000]
     assert waived.total_cents == 2900
-    err = _error(gru, "reclaim", {"size": "small", "apprehended_on": date(2026, 3, 2),
-                                  "municipal_holidays": [],
-                                  "expenses": [{"kind": "veterinary", "amount_cents": 100}]})
+    err = _error(
+        gru,
+        "reclaim",
+        {
+            "size": "small",
+            "apprehended_on": date(2026, 3, 2),
+            "municipal_holidays": [],
+            "expenses": [{"kind": "veterinary", "amount_cents": 100}],
+        },
+    )
     assert (err.field, err.code) == ("expenses", "not_recoverable")
     assert err.message == "Esta despesa não está entre as previstas em GRU 72 §1."
 
@@ -626,21 +733,42 @@ def test_expenses_only_where_the_law_lets_the_city_recover_them(profile_of) -> N
     err = _error(gru, "fine", {**GRU_FINE, "expenses": [{"kind": "capture", "amount_cents": 1}]})
     assert (err.field, err.code) == ("expenses", "not_recoverable")
     bjp = load_profile("bjp")
-    err = _error(bjp, "reclaim", {"size": "small", "apprehended_on": date(2026, 3, 2),
-                                  "expenses": [{"kind": "transport", "amount_cents": 1}]})
+    err = _error(
+        bjp,
+        "reclaim",
+        {
+            "size": "small",
+            "apprehended_on": date(2026, 3, 2),
+            "expenses": [{"kind": "transport", "amount_cents": 1}],
+        },
+    )
     assert (err.field, err.code) == ("expenses", "not_recoverable")
     assert _reclaim(gru, "small", 1, expenses=[]).total_cents == 5000
 
 
-@pytest.mark.parametrize("expenses", [
-    "transport", [{"kind": "transport"}], [{"kind": "transport", "amount_cents": 0}],
-    [{"kind": "transport", "amount_cents": True}], [{"kind": "transport", "amount_cents": 12.5}],
-    ["transport"],
-])
+@pytest.mark.parametrize(
+    "expenses",
+    [
+        "transport",
+        [{"kind": "transport"}],
+        [{"kind": "transport", "amount_cents": 0}],
+        [{"kind": "transport", "amount_cents": True}],
+        [{"kind": "transport", "amount_cents": 12.5}],
+        ["transport"],
+    ],
+)
 def test_cabo_41_expense_needs_a_kind_and_a_positive_amount(profile_of, expenses) -> None:
     cabo = profile_of("cabo")
-    err = _error(cabo, "reclaim", {"size": "small", "apprehended_on": date(2026, 3, 2),
-                                   "municipal_holidays": [], "expenses": expenses})
+    err = _error(
+        cabo,
+        "reclaim",
+        {
+            "size": "small",
+            "apprehended_on": date(2026, 3, 2),
+            "municipal_holidays": [],
+            "expenses": expenses,
+        },
+    )
     assert (err.field, err.code) == ("expenses", "invalid")
 
 
@@ -691,8 +819,13 @@ def test_omitted_capture_number_is_a_first_capture(profile_of) -> None:
 def test_reclaim_inputs_are_checked(profile_of) -> None:
     cabo = profile_of("cabo")
     base = {"size": "small", "apprehended_on": date(2026, 3, 2), "municipal_holidays": []}
-    for name, value in (("capture_number", 0), ("capture_number", "dois"), ("animals", 0),
-                        ("animals", True), ("capture_number", 1.5)):
+    for name, value in (
+        ("capture_number", 0),
+        ("capture_number", "dois"),
+        ("animals", 0),
+        ("animals", True),
+        ("capture_number", 1.5),
+    ):
         err = _error(cabo, "reclaim", {**base, name: value})
         assert (err.field, err.code) == (name, "invalid")
     err = _error(cabo, "reclaim", {"size": "small", "municipal_holidays": []})
@@ -704,10 +837,16 @@ def test_reclaim_inputs_are_checked(profile_of) -> None:
     # The reclaim day defaults to the issue day: Mon 2 -> Mon 16 Mar = 14 days x 5,65 = 79,10.
     assert compute_fee(cabo, "reclaim", base, ISSUE_DAY).total_cents == 7910
     # Same-day reclaim: one day; reclaim one day later: one day (nights in the kennel).
-    assert compute_fee(cabo, "reclaim", {**base, "reclaimed_on": date(2026, 3, 2)},
-                       ISSUE_DAY).total_cents == 565
-    assert compute_fee(cabo, "reclaim", {**base, "reclaimed_on": "2026-03-03"},
-                       ISSUE_DAY).total_cents == 565
+    assert (
+        compute_fee(
+            cabo, "reclaim", {**base, "reclaimed_on": date(2026, 3, 2)}, ISSUE_DAY
+        ).total_cents
+        == 565
+    )
+    assert (
+        compute_fee(cabo, "reclaim", {**base, "reclaimed_on": "2026-03-03"}, ISSUE_DAY).total_cents
+        == 565
+    )
 
 
 # -- GRU 82 §4-5 with GRU 114 and the holidays staff keep ----------------------------------------
@@ -715,8 +854,7 @@ def test_reclaim_inputs_are_checked(profile_of) -> None:
 
 def test_gru_82_5_municipal_holiday_rows_extend_the_hold(profile_of) -> None:
     gru = profile_of("guarulhos")
-    inputs = {"size": "small", "apprehended_on": date(2026, 3, 2),
-              "reclaimed_on": date(2026, 3, 7)}
+    inputs = {"size": "small", "apprehended_on": date(2026, 3, 2), "reclaimed_on": date(2026, 3, 7)}
     # Mon 2 Mar + 3 business days = Thu 5; reclaimed Sat 7: 2 days beyond x 15,00.
     assert _amounts(compute_fee(gru, "reclaim", inputs, ISSUE_DAY)) == [5000, 3000]
     # Staff enter a municipal holiday on Wed 4 Mar: the hold ends Fri 6, 1 day beyond.
@@ -724,10 +862,12 @@ def test_gru_82_5_municipal_holiday_rows_extend_the_hold(profile_of) -> None:
     db.session.flush()
     assert _amounts(compute_fee(gru, "reclaim", inputs, ISSUE_DAY)) == [5000, 1500]
     # Holidays given by the caller replace the table.
-    assert _amounts(compute_fee(gru, "reclaim", {**inputs, "municipal_holidays": []},
-                                ISSUE_DAY)) == [5000, 3000]
-    assert _amounts(compute_fee(gru, "reclaim", {**inputs, "municipal_holidays": ["2026-03-04"]},
-                                ISSUE_DAY)) == [5000, 1500]
+    assert _amounts(
+        compute_fee(gru, "reclaim", {**inputs, "municipal_holidays": []}, ISSUE_DAY)
+    ) == [5000, 3000]
+    assert _amounts(
+        compute_fee(gru, "reclaim", {**inputs, "municipal_holidays": ["2026-03-04"]}, ISSUE_DAY)
+    ) == [5000, 1500]
 
 
 def test_gru_82_4_hold_from_a_saturday_and_from_a_state_holiday(profile_of) -> None:
@@ -735,22 +875,28 @@ def test_gru_82_4_hold_from_a_saturday_and_from_a_state_holiday(profile_of) -> N
     # Saturday 7 Mar: GRU 114 §ú moves the start to Mon 9; 3 business days: Tue 10, Wed 11,
     # Thu 12. Reclaimed Thu 12: no daily charge; Fri 13: one day (15,00).
     saturday = {"size": "small", "apprehended_on": date(2026, 3, 7), "municipal_holidays": []}
-    assert _amounts(compute_fee(gru, "reclaim", {**saturday, "reclaimed_on": date(2026, 3, 12)},
-                                ISSUE_DAY)) == [5000]
-    assert _amounts(compute_fee(gru, "reclaim", {**saturday, "reclaimed_on": date(2026, 3, 13)},
-                                ISSUE_DAY)) == [5000, 1500]
+    assert _amounts(
+        compute_fee(gru, "reclaim", {**saturday, "reclaimed_on": date(2026, 3, 12)}, ISSUE_DAY)
+    ) == [5000]
+    assert _amounts(
+        compute_fee(gru, "reclaim", {**saturday, "reclaimed_on": date(2026, 3, 13)}, ISSUE_DAY)
+    ) == [5000, 1500]
     # Wed 8 Jul; Thu 9 Jul is a São Paulo holiday: Fri 10, Mon 13, Tue 14 -> Wed 15 is beyond.
     july = {"size": "small", "apprehended_on": date(2026, 7, 8), "municipal_holidays": []}
-    assert _amounts(compute_fee(gru, "reclaim", {**july, "reclaimed_on": date(2026, 7, 14)},
-                                ISSUE_DAY)) == [5000]
-    assert _amounts(compute_fee(gru, "reclaim", {**july, "reclaimed_on": date(2026, 7, 15)},
-                                ISSUE_DAY)) == [5000, 1500]
+    assert _amounts(
+        compute_fee(gru, "reclaim", {**july, "reclaimed_on": date(2026, 7, 14)}, ISSUE_DAY)
+    ) == [5000]
+    assert _amounts(
+        compute_fee(gru, "reclaim", {**july, "reclaimed_on": date(2026, 7, 15)}, ISSUE_DAY)
+    ) == [5000, 1500]
     # Medium animals: 5 business days from Wed 8 Jul: 10, 13, 14, 15, 16 -> Fri 17 is beyond.
     medium = {**july, "size": "medium"}
-    assert _amounts(compute_fee(gru, "reclaim", {**medium, "reclaimed_on": date(2026, 7, 16)},
-                                ISSUE_DAY)) == [5000]
-    assert _amounts(compute_fee(gru, "reclaim", {**medium, "reclaimed_on": date(2026, 7, 17)},
-                                ISSUE_DAY)) == [5000, 1500]
+    assert _amounts(
+        compute_fee(gru, "reclaim", {**medium, "reclaimed_on": date(2026, 7, 16)}, ISSUE_DAY)
+    ) == [5000]
+    assert _amounts(
+        compute_fee(gru, "reclaim", {**medium, "reclaimed_on": date(2026, 7, 17)}, ISSUE_DAY)
+    ) == [5000, 1500]
 
 
 def test_bjp_28_untagged_and_tagged_reclaim_price_is_the_same(profile_of) -> None:
@@ -766,8 +912,14 @@ def test_bjp_28_untagged_and_tagged_reclaim_price_is_the_same(profile_of) -> Non
 def test_gru_22_one_citys_override_does_not_apply_to_another(profile_of) -> None:
     gru = profile_of("guarulhos")
     bjp = load_profile("bjp")
-    db.session.add(PriceOverride(profile_key="guarulhos", key="registration", amount_cents=3190,
-                                 effective_from=date(2026, 2, 1)))
+    db.session.add(
+        PriceOverride(
+            profile_key="guarulhos",
+            key="registration",
+            amount_cents=3190,
+            effective_from=date(2026, 2, 1),
+        )
+    )
     db.session.flush()
     assert compute_fee(gru, "registration", {}, ISSUE_DAY).total_cents == 3190
     # Bom Jesus dos Perdões keeps its own (shipped) price: R$ 25,00.
@@ -777,10 +929,20 @@ def test_gru_22_one_citys_override_does_not_apply_to_another(profile_of) -> None
 
 def test_gru_22_the_latest_override_in_force_wins(profile_of) -> None:
     gru = profile_of("guarulhos")
-    for cents, day in ((3500, date(2026, 3, 1)), (3000, date(2026, 2, 1)),
-                       (9999, date(2026, 4, 1))):
-        db.session.add(PriceOverride(profile_key="guarulhos", key="card_copy", amount_cents=cents,
-                                     effective_from=day, note=f"Decreto {cents}"))
+    for cents, day in (
+        (3500, date(2026, 3, 1)),
+        (3000, date(2026, 2, 1)),
+        (9999, date(2026, 4, 1)),
+    ):
+        db.session.add(
+            PriceOverride(
+                profile_key="guarulhos",
+                key="card_copy",
+                amount_cents=cents,
+                effective_from=day,
+                note=f"Decreto {cents}",
+            )
+        )
     db.session.flush()
     assert compute_fee(gru, "card_copy", {}, date(2026, 1, 31)).total_cents == 1000  # shipped
     assert compute_fee(gru, "card_copy", {}, date(2026, 2, 1)).total_cents == 3000
@@ -789,7 +951,10 @@ def test_gru_22_the_latest_override_in_force_wins(profile_of) -> None:
     assert compute_fee(gru, "card_copy", {}, date(2026, 3, 31)).total_cents == 3500
     entry = price_cents(gru, "card_copy", date(2026, 3, 31))
     assert (entry.effective_from, entry.note, entry.example) == (
-        date(2026, 3, 1), "Decreto 3500", False)
+        date(2026, 3, 1),
+        "Decreto 3500",
+        False,
+    )
     # The tag copy is a separate line of the list (GRU 22 II) and keeps its price.
     assert compute_fee(gru, "tag_copy", {}, date(2026, 3, 31)).total_cents == 1000
 
@@ -814,15 +979,21 @@ def test_price_missing_from_the_list_is_an_error(profile_of) -> None:
 def test_breakdown_rows_carry_quantity_only_for_multiplied_lines(profile_of) -> None:
     cab = profile_of("cabeceira")
     single = _reclaim(cab, "small", 1).breakdown()[0]
-    assert single == {"label": "Taxa por cabeça e por dia de apreensão", "amount_cents": 2500,
-                      "article": "CAB 17", "kind": "fee"}
+    assert single == {
+        "label": "Taxa por cabeça e por dia de apreensão",
+        "amount_cents": 2500,
+        "article": "CAB 17",
+        "kind": "fee",
+    }
     # 2 days: 2 x 25,00 -> the quantity and the unit price are kept.
     two_days = _reclaim(cab, "small", 2).breakdown()[0]
     assert (two_days["quantity"], two_days["unit_cents"]) == (2, 2500)
     # One day for 2 animals: per-head line x 2.
     heads = _reclaim(cab, "medium", 1, animals=2)
     assert [(r["quantity"], r["unit_cents"], r["kind"]) for r in heads.breakdown()] == [
-        (2, 2500, "fee"), (2, 10000, "fine")]
+        (2, 2500, "fee"),
+        (2, 10000, "fine"),
+    ]
     assert heads.lines[1].label.endswith("× 2 animais")
     assert heads.lines[1].article == "CAB 19 §1"
 
@@ -831,8 +1002,13 @@ def test_breakdown_row_of_a_hand_made_line() -> None:
     from portal.services.fees import FeeLine
 
     assert FeeLine("Multa", 100, "GRU 69 II", quantity=2).as_dict() == {
-        "label": "Multa", "amount_cents": 100, "article": "GRU 69 II", "kind": "fee",
-        "quantity": 2, "unit_cents": None}
+        "label": "Multa",
+        "amount_cents": 100,
+        "article": "GRU 69 II",
+        "kind": "fee",
+        "quantity": 2,
+        "unit_cents": None,
+    }
     assert FeeLine("Multa", 100, "GRU 69 II", unit_cents=50).as_dict()["quantity"] == 1
     assert "payer" not in FeeLine("Taxa", 100, "GRU 22 I").as_dict()
 
@@ -856,11 +1032,16 @@ def test_expense_labels_name_each_kind_the_law_lists(profile_of) -> None:
     kinds = ["capture", "transport", "food", "veterinary", "other"]
     fee = _reclaim(cabo, "small", 0, expenses=[{"kind": k, "amount_cents": 100} for k in kinds])
     assert [line.label for line in fee.lines[1:]] == [
-        "Despesa: captura e remoção", "Despesa: transporte", "Despesa: alimentação",
-        "Despesa: assistência veterinária", "Despesa: outras despesas"]
+        "Despesa: captura e remoção",
+        "Despesa: transporte",
+        "Despesa: alimentação",
+        "Despesa: assistência veterinária",
+        "Despesa: outras despesas",
+    ]
     gru = load_profile("guarulhos")
-    fee = _reclaim(gru, "small", 0, expenses=[{"kind": "storage", "amount_cents": 100,
-                                               "description": "  "}])
+    fee = _reclaim(
+        gru, "small", 0, expenses=[{"kind": "storage", "amount_cents": 100, "description": "  "}]
+    )
     assert fee.lines[-1].label == "Despesa: depósito"
     assert fee.lines[-1].payer is None  # the owner who reclaims
 
@@ -888,15 +1069,19 @@ def test_bjp_16_4_iii_list_and_single_date_both_count(profile_of) -> None:
     bjp = profile_of("bjp")
     keeping = {"specific": "inadequate_keeping", "notified_on": date(2026, 1, 5)}
     # Two earlier penalties (a tuple of dates and one more date): 1 UFM x 1,5^2 = 112,50.
-    fee = _fine(bjp, **keeping, previous_offences=(date(2025, 1, 10),),
-                previous_offence_on="2025-06-10")
+    fee = _fine(
+        bjp, **keeping, previous_offences=(date(2025, 1, 10),), previous_offence_on="2025-06-10"
+    )
     assert fee.total_cents == 11250
 
 
 def test_bjp_17_2_ii_new_term_runs_from_the_latest_fine(profile_of) -> None:
     bjp = profile_of("bjp")
-    limit = {"specific": "above_household_limit", "notified_on": date(2026, 1, 5),
-             "previous_offences": [date(2026, 3, 8), date(2026, 2, 5)]}
+    limit = {
+        "specific": "above_household_limit",
+        "notified_on": date(2026, 1, 5),
+        "previous_offences": [date(2026, 3, 8), date(2026, 2, 5)],
+    }
     # The latest fine was 8 Mar: its new term ends 7 Apr, so 5 Apr is too early (even though
     # 30 days from the first fine, 5 Feb, ended long before).
     err = _error(bjp, "fine", {**limit, "infraction_on": date(2026, 4, 5)}, date(2026, 4, 10))
@@ -918,14 +1103,30 @@ def test_comply_term_moves_off_weekends_and_holidays_where_the_law_says_so(profi
     moving = bjp.model_copy(update={"notices": notices})
     limit = {"specific": "above_household_limit", "municipal_holidays": [date(2026, 4, 6)]}
     # Fri 6 Mar + 30 = Sun 5 Apr -> Mon 6 Apr is a municipal holiday -> Tue 7 Apr.
-    err = _error(moving, "fine", {**limit, "notified_on": date(2026, 3, 6),
-                                  "infraction_on": date(2026, 4, 7)}, date(2026, 4, 10))
+    err = _error(
+        moving,
+        "fine",
+        {**limit, "notified_on": date(2026, 3, 6), "infraction_on": date(2026, 4, 7)},
+        date(2026, 4, 10),
+    )
     assert err.code == "term_running" and "07/04/2026" in err.message
-    assert _fine(moving, date(2026, 4, 10), **limit, notified_on=date(2026, 3, 6),
-                 infraction_on=date(2026, 4, 8)).total_cents == 5000
+    assert (
+        _fine(
+            moving,
+            date(2026, 4, 10),
+            **limit,
+            notified_on=date(2026, 3, 6),
+            infraction_on=date(2026, 4, 8),
+        ).total_cents
+        == 5000
+    )
     # Tue 9 Jun + 30 = Thu 9 Jul, the São Paulo state holiday -> Fri 10 Jul.
-    err = _error(moving, "fine", {**limit, "notified_on": date(2026, 6, 9),
-                                  "infraction_on": date(2026, 7, 10)}, date(2026, 7, 20))
+    err = _error(
+        moving,
+        "fine",
+        {**limit, "notified_on": date(2026, 6, 9), "infraction_on": date(2026, 7, 10)},
+        date(2026, 7, 20),
+    )
     assert "10/07/2026" in err.message
 
 
@@ -934,17 +1135,25 @@ def test_bjp_19_1_the_owners_record_is_not_the_trainers(profile_of) -> None:
     fee = _fine(bjp, specific="street_training", repeat=1, joint=["unregistered_trainer"])
     # Owner: 1st repeat, 2 UFM. Trainer: no record of their own, 1 UFM.
     assert [(line.payer, line.amount_cents) for line in fee.lines] == [
-        ("owner", 5000), ("owner", 5000), ("trainer", 5000)]
+        ("owner", 5000),
+        ("owner", 5000),
+        ("trainer", 5000),
+    ]
 
 
 def test_bjp_14_per_animal_fine_line_shows_the_count(profile_of) -> None:
     bjp = profile_of("bjp")
     fee = _fine(bjp, specific="no_leash_or_tag", animals=2)
     line = fee.lines[0]
-    assert line.label == ("Multa: Animal sem coleira, guia ou plaqueta em via pública "
-                          "(2 animais × R$ 50,00)")
+    assert line.label == (
+        "Multa: Animal sem coleira, guia ou plaqueta em via pública (2 animais × R$ 50,00)"
+    )
     assert (line.kind, line.article, line.quantity, line.unit_cents) == (
-        "fine", "BJP 14 §ú", 2, 5000)
+        "fine",
+        "BJP 14 §ú",
+        2,
+        5000,
+    )
 
 
 def test_death_and_repeat_together_compound(profile_of) -> None:
@@ -973,12 +1182,16 @@ def test_empty_units_on_a_fixed_fine_is_no_choice(profile_of) -> None:
 def test_joint_fine_shares_the_facts_of_the_case(profile_of) -> None:
     bjp = profile_of("bjp")
     # If the second person's fine were per animal, the animals of the case would count for it.
-    specific = [f.model_copy(update={"per_animal": True}) if f.code == "unregistered_trainer"
-                else f for f in bjp.fines.specific]
+    specific = [
+        f.model_copy(update={"per_animal": True}) if f.code == "unregistered_trainer" else f
+        for f in bjp.fines.specific
+    ]
     per_head = bjp.model_copy(update={"fines": bjp.fines.model_copy(update={"specific": specific})})
     fee = _fine(per_head, specific="street_training", animals=3, joint=["unregistered_trainer"])
     assert [(line.payer, line.amount_cents) for line in fee.lines] == [
-        ("owner", 5000), ("trainer", 15000)]
+        ("owner", 5000),
+        ("trainer", 15000),
+    ]
     # No one else fined: an empty answer is no joint fine.
     for nobody in ("", [], (), None):
         assert _amounts(_fine(bjp, specific="street_training", joint=nobody)) == [5000]
@@ -990,24 +1203,37 @@ def test_bjp_17_2_ii_new_term_message_cites_its_own_provision(profile_of) -> Non
     cites = {**fine.cites, "renewed_comply_days": "BJP 17 §2 II, III"}
     specific = [fine.model_copy(update={"cites": cites})]
     cited = bjp.model_copy(update={"fines": bjp.fines.model_copy(update={"specific": specific})})
-    err = _error(cited, "fine", {"specific": "above_household_limit",
-                                 "notified_on": date(2026, 1, 5),
-                                 "previous_offences": [date(2026, 2, 5)],
-                                 "infraction_on": date(2026, 3, 7)})
+    err = _error(
+        cited,
+        "fine",
+        {
+            "specific": "above_household_limit",
+            "notified_on": date(2026, 1, 5),
+            "previous_offences": [date(2026, 2, 5)],
+            "infraction_on": date(2026, 3, 7),
+        },
+    )
     assert "(BJP 17 §2 II, III)" in err.message
 
 
 def test_joint_entries_name_their_fine(profile_of) -> None:
     bjp = profile_of("bjp")
-    err = _error(bjp, "fine", {"specific": "street_training",
-                               "joint": [{"previous_offences": [date(2025, 1, 1)]}]})
+    err = _error(
+        bjp,
+        "fine",
+        {"specific": "street_training", "joint": [{"previous_offences": [date(2025, 1, 1)]}]},
+    )
     assert (err.field, err.code) == ("joint", "not_joint")
-    err = _error(bjp, "fine", {"specific": "street_training",
-                               "joint": [{"code": "unregistered_trainer", "animals": 2}]})
+    err = _error(
+        bjp,
+        "fine",
+        {"specific": "street_training", "joint": [{"code": "unregistered_trainer", "animals": 2}]},
+    )
     assert err.message == "Informe as outras pessoas multadas pelo mesmo fato."
     err = _error(bjp, "fine", {"specific": "abandonment", "units": 2})
-    assert err.message == ("O valor desta multa é fixado em lei (BJP 21): não há faixa para "
-                           "escolher.")
+    assert err.message == (
+        "O valor desta multa é fixado em lei (BJP 21): não há faixa para escolher."
+    )
 
 
 def test_vv_32_1_ii_every_line_is_a_fine_of_the_same_person(profile_of) -> None:
@@ -1038,8 +1264,9 @@ def test_gru_82_4_untagged_hold_extended_by_the_ccz(profile_of) -> None:
     # GRU 82 §4: the CCZ may extend the term for animals without RGA (here to 5 business days).
     from portal.profiles.schema import HoldDays
 
-    impound = gru.impound.model_copy(update={"untagged_hold_days": HoldDays(small=5, medium=5,
-                                                                            large=5)})
+    impound = gru.impound.model_copy(
+        update={"untagged_hold_days": HoldDays(small=5, medium=5, large=5)}
+    )
     extended = gru.model_copy(update={"impound": impound})
     # Mon 2 Mar: tagged hold ends Thu 5; untagged Mon 9. Reclaimed Tue 10.
     assert _amounts(_reclaim(extended, "small", 8, tagged=True)) == [5000, 5 * 1500]
@@ -1051,17 +1278,32 @@ def test_gru_23_exemption_line_names_the_exemption(profile_of) -> None:
     fee = compute_fee(gru, "registration", {"exemption": "unemployed_3_months"}, ISSUE_DAY)
     line = fee.lines[-1]
     assert (line.label, line.kind, line.amount_cents) == (
-        "Isenção: Desempregado há mais de três meses", "exemption", -2500)
+        "Isenção: Desempregado há mais de três meses",
+        "exemption",
+        -2500,
+    )
     err = _error(gru, "card_copy", {"exemption": "unemployed_3_months"})
     assert (err.field, err.code) == ("exemption", "unknown_exemption")
 
 
 def test_gru_23_exemption_of_a_free_or_one_centavo_price(profile_of) -> None:
     gru = profile_of("guarulhos")
-    db.session.add(PriceOverride(profile_key="guarulhos", key="registration", amount_cents=0,
-                                 effective_from=date(2026, 2, 1)))
-    db.session.add(PriceOverride(profile_key="guarulhos", key="registration", amount_cents=1,
-                                 effective_from=date(2026, 3, 1)))
+    db.session.add(
+        PriceOverride(
+            profile_key="guarulhos",
+            key="registration",
+            amount_cents=0,
+            effective_from=date(2026, 2, 1),
+        )
+    )
+    db.session.add(
+        PriceOverride(
+            profile_key="guarulhos",
+            key="registration",
+            amount_cents=1,
+            effective_from=date(2026, 3, 1),
+        )
+    )
     db.session.flush()
     waived = {"exemption": "income_below_2_minimum_wages"}
     # Nothing to waive on a free registration: no exemption line.
@@ -1073,8 +1315,13 @@ def test_expense_of_one_centavo_and_its_payer(profile_of) -> None:
     cabo = profile_of("cabo")
     fee = _reclaim(cabo, "small", 0, expenses=[{"kind": "transport", "amount_cents": 1}])
     assert _amounts(fee) == [565, 1]
-    fee = _fine(cabo, severity="leve", units=1, units_reason="x",
-                expenses=[{"kind": "transport", "amount_cents": 700}])
+    fee = _fine(
+        cabo,
+        severity="leve",
+        units=1,
+        units_reason="x",
+        expenses=[{"kind": "transport", "amount_cents": 700}],
+    )
     assert [line.payer for line in fee.lines] == ["offender", "offender"]
     assert _reclaim(cabo, "small", 0, expenses="").total_cents == 565
 
@@ -1092,7 +1339,15 @@ def test_vv_22_5_free_term_skips_the_espirito_santo_holiday(profile_of) -> None:
     vv = profile_of("vilavelha")
     # Thu 9 Apr + 5 business days in ES: Fri 10, (Mon 13 Penha), Tue 14, Wed 15, Thu 16, Fri 17.
     inputs = {"size": "small", "apprehended_on": date(2026, 4, 9), "municipal_holidays": []}
-    assert compute_fee(vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 4, 17)},
-                       ISSUE_DAY).total_cents == 0
-    assert compute_fee(vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 4, 18)},
-                       ISSUE_DAY).total_cents == 1621
+    assert (
+        compute_fee(
+            vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 4, 17)}, ISSUE_DAY
+        ).total_cents
+        == 0
+    )
+    assert (
+        compute_fee(
+            vv, "reclaim", {**inputs, "reclaimed_on": date(2026, 4, 18)}, ISSUE_DAY
+        ).total_cents
+        == 1621
+    )

@@ -7,7 +7,12 @@ import pytest
 from portal.extensions import db
 from portal.models import UnitValue
 from portal.services.money import (
-    UnitValueMissing, format_brl, parse_brl, percent_of_cents, units_to_cents)
+    UnitValueMissing,
+    format_brl,
+    parse_brl,
+    percent_of_cents,
+    units_to_cents,
+)
 
 
 def test_format_and_parse_brl_round_trip() -> None:
@@ -20,8 +25,12 @@ def test_format_and_parse_brl_round_trip() -> None:
 
 
 def test_unit_value_in_force_on_the_issue_day_is_used(app) -> None:
-    db.session.add_all([UnitValue(unit="UFM", value_cents=10000, effective_from=date(2025, 1, 1)),
-                        UnitValue(unit="UFM", value_cents=11000, effective_from=date(2026, 1, 1))])
+    db.session.add_all(
+        [
+            UnitValue(unit="UFM", value_cents=10000, effective_from=date(2025, 1, 1)),
+            UnitValue(unit="UFM", value_cents=11000, effective_from=date(2026, 1, 1)),
+        ]
+    )
     db.session.flush()
     assert units_to_cents("0.5", "UFM", date(2025, 12, 31)) == 5000
     assert units_to_cents("0.5", "UFM", date(2026, 1, 1)) == 5500

@@ -53,17 +53,26 @@ def test_cabo_3_xi_and_cab_2_xiv_define_maus_tratos_by_examples(key: str, articl
 def test_every_profile_has_categories_checklist_and_deadlines(key: str) -> None:
     reports = load_profile(key).reports
     assert reports.categories[-1].code == "other"
-    assert [i.code for i in reports.checklist] == ["shelter", "water", "food", "hygiene", "chain",
-                                                   "space", "wounds", "care"]
+    assert [i.code for i in reports.checklist] == [
+        "shelter",
+        "water",
+        "food",
+        "hygiene",
+        "chain",
+        "space",
+        "wounds",
+        "care",
+    ]
     assert reports.triage_days >= 1 and reports.inspection_days >= 1
     assert reports.cite("triage_days").endswith("—")  # the laws set no deadline: service targets
 
 
 def test_a_sixth_city_needs_only_a_toml_file(tmp_path: Path) -> None:
     text = (PROFILE_DIR / "guarulhos.toml").read_text(encoding="utf-8")
-    text = text.replace('{ code = "capture_harm", article = "GRU 10 V l" },',
-                        '{ code = "balloons", article = "GRU 10 V l", '
-                        'label = "Soltura de balões" },')
+    text = text.replace(
+        '{ code = "capture_harm", article = "GRU 10 V l" },',
+        '{ code = "balloons", article = "GRU 10 V l", label = "Soltura de balões" },',
+    )
     (tmp_path / "sorocaba.toml").write_text(text, encoding="utf-8")
     profile = load_profile("sorocaba", tmp_path)
     assert profile.reports.category("balloons").label == "Soltura de balões"
@@ -71,8 +80,10 @@ def test_a_sixth_city_needs_only_a_toml_file(tmp_path: Path) -> None:
 
 def test_an_unknown_category_without_label_is_a_profile_error(tmp_path: Path) -> None:
     text = (PROFILE_DIR / "guarulhos.toml").read_text(encoding="utf-8")
-    text = text.replace('{ code = "capture_harm", article = "GRU 10 V l" },',
-                        '{ code = "balloons", article = "GRU 10 V l" },')
+    text = text.replace(
+        '{ code = "capture_harm", article = "GRU 10 V l" },',
+        '{ code = "balloons", article = "GRU 10 V l" },',
+    )
     (tmp_path / "guarulhos.toml").write_text(text, encoding="utf-8")
     with pytest.raises(ProfileError, match="balloons"):
         load_profile("guarulhos", tmp_path)

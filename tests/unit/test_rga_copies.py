@@ -29,8 +29,9 @@ def gru(app):
 
 def test_gru_19_provisional_copy_valid_45_days(gru) -> None:
     owner = factories.user()
-    copy = services.request_copy(factories.animal(owner), "card", requested_by=owner,
-                                 profile=gru, today=TODAY)
+    copy = services.request_copy(
+        factories.animal(owner), "card", requested_by=owner, profile=gru, today=TODAY
+    )
     assert copy.valid_until == TODAY + timedelta(days=45) == date(2026, 4, 30)
     item = db.session.get(PaymentItem, copy.payment_item_id)
     assert (item.kind, item.amount_cents) == ("card_copy", 1000)
@@ -42,16 +43,18 @@ def test_gru_19_provisional_copy_valid_45_days(gru) -> None:
 def test_bjp_8_provisional_copy_valid_60_days(make_app) -> None:
     with profile(make_app, "bjp") as bjp:
         owner = factories.user()
-        copy = services.request_copy(factories.animal(owner), "tag", requested_by=owner,
-                                     profile=bjp, today=TODAY)
+        copy = services.request_copy(
+            factories.animal(owner), "tag", requested_by=owner, profile=bjp, today=TODAY
+        )
         assert copy.valid_until == TODAY + timedelta(days=60)
 
 
 def test_vv_has_no_provisional_id(make_app) -> None:
     with profile(make_app, "vilavelha") as vv:
         owner = factories.user()
-        copy = services.request_copy(factories.animal(owner), "card", requested_by=owner,
-                                     profile=vv, today=TODAY)
+        copy = services.request_copy(
+            factories.animal(owner), "card", requested_by=owner, profile=vv, today=TODAY
+        )
         assert copy.valid_until is None
 
 
@@ -68,8 +71,7 @@ def test_gru_21_death_closes_rga_never_reused(gru) -> None:
     with pytest.raises(services.AnimalError):
         services.report_death(animal, reported_by=owner, died_on=TODAY, today=TODAY)
     with pytest.raises(services.AnimalError):
-        services.transfer_animal(animal, factories.user(), immediate=True, profile=gru,
-                                 today=TODAY)
+        services.transfer_animal(animal, factories.user(), immediate=True, profile=gru, today=TODAY)
 
 
 def test_death_date_must_be_plausible(gru) -> None:

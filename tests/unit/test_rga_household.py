@@ -148,7 +148,15 @@ def test_nothing_moves_the_animals_without_the_explicit_call(gru) -> None:
 def test_the_wizard_address_moves_the_animals(gru) -> None:
     owner = factories.user()
     pet = factories.animal(owner)
-    services.update_owner_address(owner, cep="07010-000", street="Rua Dom Pedro II",
-                                  number="120", complement=None, district="Centro",
-                                  city="Guarulhos", state="SP", housing_type="house")
+    services.update_owner_address(
+        owner,
+        cep="07010-000",
+        street="Rua Dom Pedro II",
+        number="120",
+        complement=None,
+        district="Centro",
+        city="Guarulhos",
+        state="SP",
+        housing_type="house",
+    )
     assert pet.residence_key == services.owner_residence_key(owner)

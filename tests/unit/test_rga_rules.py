@@ -48,7 +48,7 @@ def test_rga_check_digit_catches_every_single_digit_typo() -> None:
         for other in "0123456789":
             if other == number[i]:
                 continue
-            typo = number[:i] + other + number[i + 1:]
+            typo = number[:i] + other + number[i + 1 :]
             with pytest.raises(InvalidRgaNumber) as err:
                 parse_rga(typo)
             assert err.value.reason == "check_digit"
@@ -59,7 +59,7 @@ def test_rga_check_digit_catches_adjacent_swaps_and_species_letter() -> None:
     compact = number.replace("-", "")
     for i in range(1, len(compact) - 1):
         if compact[i] != compact[i + 1]:
-            swapped = compact[:i] + compact[i + 1] + compact[i] + compact[i + 2:]
+            swapped = compact[:i] + compact[i + 1] + compact[i] + compact[i + 2 :]
             with pytest.raises(InvalidRgaNumber):
                 parse_rga(swapped)
     with pytest.raises(InvalidRgaNumber):
@@ -150,8 +150,9 @@ def test_bjp_6_without_rabies_proof_registration_is_pending(make_app) -> None:
         with pytest.raises(services.AnimalError) as err:
             services.approve_registration(pending, approved_by=staff, profile=bjp, today=TODAY)
         assert err.value.code == "missing_vaccination"
-        services.record_vaccination(pending, vaccine(applied_on=TODAY), recorded_by=staff,
-                                    at_ccz=True, today=TODAY)
+        services.record_vaccination(
+            pending, vaccine(applied_on=TODAY), recorded_by=staff, at_ccz=True, today=TODAY
+        )
         assert pending.status == "active" and pending.vaccinations[0].at_ccz
 
 
@@ -216,8 +217,8 @@ def test_bjp_11_a_establishment_pays_the_fee_of_its_registrations(make_app) -> N
 def test_adoption_registration_has_no_fee_and_stays_pending_without_vaccination(gru) -> None:
     adopter = factories.user()
     animal = services.register_animal_for_adoption(
-        adopter=adopter, data=data(), vaccination=None, registered_by=None, profile=gru,
-        today=TODAY)
+        adopter=adopter, data=data(), vaccination=None, registered_by=None, profile=gru, today=TODAY
+    )
     assert animal.status == "pending" and services.fees_of(animal) == []
 
 
@@ -225,6 +226,13 @@ def test_public_data_never_carries_owner_data(gru) -> None:
     owner = factories.user(full_name="Fulana Secreta", phone="11 91234-5678")
     payload = services.public_data(factories.animal(owner))
     text = repr(payload)
-    assert set(payload) == {"rga", "name", "species", "status", "provisional", "photo_url",
-                            "public_url"}  # issue 8 added "provisional"
+    assert set(payload) == {
+        "rga",
+        "name",
+        "species",
+        "status",
+        "provisional",
+        "photo_url",
+        "public_url",
+    }  # issue 8 added "provisional"
     assert "Fulana" not in text and owner.cpf not in text and "91234" not in text

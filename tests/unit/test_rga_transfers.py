@@ -46,9 +46,11 @@ def test_gru_37_transfer_acceptance_checks_the_new_residence(gru) -> None:
 def test_transfer_refuses_bad_cpf_unknown_person_and_other_peoples_animals(gru) -> None:
     owner, stranger = factories.user(), factories.user()
     animal = factories.animal(owner)
-    cases = [(owner, "123.456.789-00", "invalid_cpf"),
-             (owner, factories.make_cpf(99999), "not_found"),
-             (stranger, owner.cpf, "not_allowed")]
+    cases = [
+        (owner, "123.456.789-00", "invalid_cpf"),
+        (owner, factories.make_cpf(99999), "not_found"),
+        (stranger, owner.cpf, "not_allowed"),
+    ]
     for who, cpf, code in cases:
         with pytest.raises(services.AnimalError) as err:
             services.request_transfer(animal, who, cpf, profile=gru, today=TODAY)

@@ -25,23 +25,37 @@ from portal.services import audit
 from portal.services.identity import clean_cep
 from portal.services.lgpd import export_person
 
-PROFILE_FIELDS = ("phone", "street", "number", "complement", "district", "city", "state",
-                  "housing_type")
+PROFILE_FIELDS = (
+    "phone",
+    "street",
+    "number",
+    "complement",
+    "district",
+    "city",
+    "state",
+    "housing_type",
+)
 
 
 def _render_profile(form: ProfileForm, password_form: ChangePasswordForm | None = None):
     user = current_user._get_current_object()
     return render_template(
-        "account/profile.html", form=form, resend_form=EmptyForm(),
+        "account/profile.html",
+        form=form,
+        resend_form=EmptyForm(),
         password_form=password_form or ChangePasswordForm(formdata=None, prefix="senha"),
-        logout_all_form=EmptyForm(), suggestion_form=SuggestionForm(formdata=None),
-        suggestions=account_services.pending_suggestions(user))
+        logout_all_form=EmptyForm(),
+        suggestion_form=SuggestionForm(formdata=None),
+        suggestions=account_services.pending_suggestions(user),
+    )
 
 
 def _keep_this_session(user) -> None:  # type: ignore[no-untyped-def]
     """After a session-version bump, re-sign this browser in (the others stay signed out)."""
-    remember = request.cookies.get(current_app.config.get("REMEMBER_COOKIE_NAME",
-                                                          "remember_token")) is not None
+    remember = (
+        request.cookies.get(current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token"))
+        is not None
+    )
     login_user(user, remember=remember)
 
 
@@ -63,8 +77,7 @@ def profile():
         if other is not None and other.id != user.id:
             form.email.errors.append(_("Este e-mail já está em uso por outra conta."))
         elif email_changed and not check_password(user, form.current_password.data or ""):
-            form.current_password.errors.append(
-                _("Para trocar o e-mail, informe sua senha atual."))
+            form.current_password.errors.append(_("Para trocar o e-mail, informe sua senha atual."))
         else:
             for name in PROFILE_FIELDS:
                 setattr(user, name, getattr(form, name).data)
@@ -108,7 +121,8 @@ def accept_suggestion(suggestion_id: int):
     if form.validate_on_submit():
         try:
             account_services.accept_suggestion(
-                suggestion, password=form.current_password.data or "")
+                suggestion, password=form.current_password.data or ""
+            )
         except account_services.SuggestionError as err:
             flash(err.message, "danger")
         else:
@@ -136,6 +150,8 @@ def export_data():
     payload = json.dumps(export_person(current_user), ensure_ascii=False, indent=2)
     audit.record("account.exported", current_user)
     db.session.commit()
-    return Response(payload, mimetype="application/json",
-                    headers={"Content-Disposition": "attachment; filename=meus-dados.json"})
-
+    return Response(
+        payload,
+        mimetype="application/json",
+        headers={"Content-Disposition": "attachment; filename=meus-dados.json"},
+    )

@@ -25,9 +25,11 @@ class SuggestionError(ValueError):
 
 def pending_suggestions(user: User) -> list[ContactSuggestion]:
     """The person's open suggestions that would still change something."""
-    rows = db.session.scalars(select(ContactSuggestion).where(
-        ContactSuggestion.user_id == user.id, ContactSuggestion.resolved_at.is_(None))
-        .order_by(ContactSuggestion.id))
+    rows = db.session.scalars(
+        select(ContactSuggestion)
+        .where(ContactSuggestion.user_id == user.id, ContactSuggestion.resolved_at.is_(None))
+        .order_by(ContactSuggestion.id)
+    )
     return [row for row in rows if row.changes()]
 
 

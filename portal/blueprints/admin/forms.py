@@ -10,12 +10,21 @@ from portal.services.money import parse_brl
 
 
 class UnitValueForm(FlaskForm):
-    unit = SelectField(_l("Unidade"), choices=choices([
-        ("UFM", "UFM"), ("UFG", "UFG"), ("UFIR", "UFIR"), ("MW", _l("Salário mínimo"))]))
-    value = StringField(_l("Valor (R$)"), validators=[DataRequired(_l("Informe o valor."))],
-                        render_kw={"inputmode": "decimal", "placeholder": "0,00"})
-    effective_from = DateField(_l("Vigente a partir de"), validators=[
-        DataRequired(_l("Informe a data de início da vigência."))])
+    unit = SelectField(
+        _l("Unidade"),
+        choices=choices(
+            [("UFM", "UFM"), ("UFG", "UFG"), ("UFIR", "UFIR"), ("MW", _l("Salário mínimo"))]
+        ),
+    )
+    value = StringField(
+        _l("Valor (R$)"),
+        validators=[DataRequired(_l("Informe o valor."))],
+        render_kw={"inputmode": "decimal", "placeholder": "0,00"},
+    )
+    effective_from = DateField(
+        _l("Vigente a partir de"),
+        validators=[DataRequired(_l("Informe a data de início da vigência."))],
+    )
     note = StringField(_l("Fonte (decreto, portaria)"), validators=[Optional(), Length(max=200)])
 
     def validate_value(self, field: StringField) -> None:
@@ -28,16 +37,19 @@ class UnitValueForm(FlaskForm):
 
 class HolidayForm(FlaskForm):
     day = DateField(_l("Data"), validators=[DataRequired(_l("Informe a data."))])
-    name = StringField(_l("Nome do feriado"), validators=[DataRequired(_l("Informe o nome.")),
-                                                          Length(max=120)])
+    name = StringField(
+        _l("Nome do feriado"), validators=[DataRequired(_l("Informe o nome.")), Length(max=120)]
+    )
     repeats_yearly = BooleanField(_l("Repete todo ano nesta data"))
 
 
 class UserSearchForm(FlaskForm):
     """Search by name, e-mail or CPF. A POST form: a CPF never travels in a URL."""
 
-    q = StringField(_l("Nome, e-mail ou CPF"), validators=[DataRequired(_l("Digite algo para buscar.")),
-                                                          Length(min=3, max=200)])
+    q = StringField(
+        _l("Nome, e-mail ou CPF"),
+        validators=[DataRequired(_l("Digite algo para buscar.")), Length(min=3, max=200)],
+    )
 
 
 class RolesForm(FlaskForm):
@@ -53,8 +65,9 @@ class AuditFilterForm(FlaskForm):
     quem = StringField(_l("Quem (nome ou e-mail)"), validators=[Optional(), Length(max=200)])
     acao = SelectField(_l("Ação"), validators=[Optional()])
     tipo = SelectField(_l("Tipo de objeto"), validators=[Optional()])
-    objeto = StringField(_l("Objeto (RGA, protocolo ou número da guia)"),
-                         validators=[Optional(), Length(max=40)])
+    objeto = StringField(
+        _l("Objeto (RGA, protocolo ou número da guia)"), validators=[Optional(), Length(max=40)]
+    )
     de = DateField(_l("De"), validators=[Optional()])
     ate = DateField(_l("Até"), validators=[Optional()])
 
@@ -62,11 +75,24 @@ class AuditFilterForm(FlaskForm):
         from portal.services.audit import ACTION_LABELS, SUBJECT_TYPE_LABELS
 
         super().__init__(*args, **kwargs)
-        self.acao.choices = choices([("", _l("Todas")), *sorted(
-            ((code, str(label)) for code, label in ACTION_LABELS.items()), key=lambda p: p[1])])
-        self.tipo.choices = choices([("", _l("Todos")), *sorted(
-            ((code, str(label)) for code, label in SUBJECT_TYPE_LABELS.items()),
-            key=lambda p: p[1])])
+        self.acao.choices = choices(
+            [
+                ("", _l("Todas")),
+                *sorted(
+                    ((code, str(label)) for code, label in ACTION_LABELS.items()),
+                    key=lambda p: p[1],
+                ),
+            ]
+        )
+        self.tipo.choices = choices(
+            [
+                ("", _l("Todos")),
+                *sorted(
+                    ((code, str(label)) for code, label in SUBJECT_TYPE_LABELS.items()),
+                    key=lambda p: p[1],
+                ),
+            ]
+        )
 
     def validate_quem(self, field: StringField) -> None:
         digits = "".join(ch for ch in field.data or "" if ch.isdigit())

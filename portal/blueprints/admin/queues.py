@@ -14,9 +14,14 @@ from portal.workspace import QueueRegistry, SearchHit, SearchProvider
 
 def _search_people(term: str) -> list[SearchHit]:
     admin = current_user.has_role("admin")
-    return [SearchHit(p.full_name, f"CPF {mask_cpf(p.cpf)} · {p.email or '—'}",
-                      url_for("admin.user_detail", user_id=p.id) if admin else None)
-            for p in find_people(term, limit=20)]
+    return [
+        SearchHit(
+            p.full_name,
+            f"CPF {mask_cpf(p.cpf)} · {p.email or '—'}",
+            url_for("admin.user_detail", user_id=p.id) if admin else None,
+        )
+        for p in find_people(term, limit=20)
+    ]
 
 
 def declare_queues(registry: QueueRegistry) -> None:

@@ -33,9 +33,11 @@ def dashboard():
     from portal.workspace import registry, stats
 
     cards = [stats(queue) for queue in registry().for_user(current_user)]
-    return render_template("admin/dashboard.html",
-                           busy=[c for c in cards if c.count],
-                           empty=[c for c in cards if not c.count])
+    return render_template(
+        "admin/dashboard.html",
+        busy=[c for c in cards if c.count],
+        empty=[c for c in cards if not c.count],
+    )
 
 
 @bp.route("/unidades", methods=["GET", "POST"])
@@ -43,24 +45,39 @@ def dashboard():
 def unit_values():
     form = UnitValueForm()
     if form.validate_on_submit():
-        exists = db.session.scalar(select(UnitValue).where(
-            UnitValue.unit == form.unit.data, UnitValue.effective_from == form.effective_from.data))
+        exists = db.session.scalar(
+            select(UnitValue).where(
+                UnitValue.unit == form.unit.data,
+                UnitValue.effective_from == form.effective_from.data,
+            )
+        )
         if exists:
             form.effective_from.errors.append(_("Já há um valor desta unidade para esta data."))
         else:
-            value = UnitValue(unit=form.unit.data, value_cents=parse_brl(form.value.data),
-                              effective_from=form.effective_from.data, note=form.note.data,
-                              created_by_id=current_user.id)
+            value = UnitValue(
+                unit=form.unit.data,
+                value_cents=parse_brl(form.value.data),
+                effective_from=form.effective_from.data,
+                note=form.note.data,
+                created_by_id=current_user.id,
+            )
             db.session.add(value)
             db.session.flush()
-            audit.record("unit_value.created", value,
-                         detail={"unit": value.unit, "value_cents": value.value_cents,
-                                 "effective_from": value.effective_from.isoformat()})
+            audit.record(
+                "unit_value.created",
+                value,
+                detail={
+                    "unit": value.unit,
+                    "value_cents": value.value_cents,
+                    "effective_from": value.effective_from.isoformat(),
+                },
+            )
             db.session.commit()
             flash(_("Valor registrado."), "success")
             return redirect(url_for("admin.unit_values"))
     values = db.session.scalars(
-        select(UnitValue).order_by(UnitValue.unit, UnitValue.effective_from.desc())).all()
+        select(UnitValue).order_by(UnitValue.unit, UnitValue.effective_from.desc())
+    ).all()
     return render_template("admin/unit_values.html", form=form, values=values)
 
 
@@ -72,12 +89,18 @@ def holidays():
         if db.session.scalar(select(MunicipalHoliday).where(MunicipalHoliday.day == form.day.data)):
             form.day.errors.append(_("Já há um feriado nesta data."))
         else:
-            holiday = MunicipalHoliday(day=form.day.data, name=form.name.data,
-                                       repeats_yearly=bool(form.repeats_yearly.data))
+            holiday = MunicipalHoliday(
+                day=form.day.data,
+                name=form.name.data,
+                repeats_yearly=bool(form.repeats_yearly.data),
+            )
             db.session.add(holiday)
             db.session.flush()
-            audit.record("holiday.created", holiday, detail={
-                "day": holiday.day.isoformat(), "repeats_yearly": holiday.repeats_yearly})
+            audit.record(
+                "holiday.created",
+                holiday,
+                detail={"day": holiday.day.isoformat(), "repeats_yearly": holiday.repeats_yearly},
+            )
             db.session.commit()
             flash(_("Feriado municipal registrado."), "success")
             return redirect(url_for("admin.holidays"))
@@ -92,20 +115,27 @@ def holiday_edit(holiday_id: int):
     holiday = db.session.get(MunicipalHoliday, holiday_id) or abort(404)
     form = HolidayForm(obj=holiday)
     if form.validate_on_submit():
-        clash = db.session.scalar(select(MunicipalHoliday).where(
-            MunicipalHoliday.day == form.day.data, MunicipalHoliday.id != holiday.id))
+        clash = db.session.scalar(
+            select(MunicipalHoliday).where(
+                MunicipalHoliday.day == form.day.data, MunicipalHoliday.id != holiday.id
+            )
+        )
         if clash:
             form.day.errors.append(_("Já há um feriado nesta data."))
         else:
             holiday.day, holiday.name = form.day.data, form.name.data
             holiday.repeats_yearly = bool(form.repeats_yearly.data)
-            audit.record("holiday.updated", holiday, detail={
-                "day": holiday.day.isoformat(), "repeats_yearly": holiday.repeats_yearly})
+            audit.record(
+                "holiday.updated",
+                holiday,
+                detail={"day": holiday.day.isoformat(), "repeats_yearly": holiday.repeats_yearly},
+            )
             db.session.commit()
             flash(_("Feriado municipal alterado."), "success")
             return redirect(url_for("admin.holidays"))
-    return render_template("admin/holiday_edit.html", form=form, holiday=holiday,
-                           delete_form=EmptyForm())
+    return render_template(
+        "admin/holiday_edit.html", form=form, holiday=holiday, delete_form=EmptyForm()
+    )
 
 
 @bp.post("/feriados/<int:holiday_id>/excluir")
@@ -113,8 +143,11 @@ def holiday_edit(holiday_id: int):
 def holiday_delete(holiday_id: int):
     holiday = db.session.get(MunicipalHoliday, holiday_id) or abort(404)
     if EmptyForm().validate_on_submit():
-        audit.record("holiday.deleted", holiday, detail={"day": holiday.day.isoformat(),
-                                                         "name": holiday.name})
+        audit.record(
+            "holiday.deleted",
+            holiday,
+            detail={"day": holiday.day.isoformat(), "name": holiday.name},
+        )
         db.session.delete(holiday)
         db.session.commit()
         flash(_("Feriado municipal excluído."), "success")
@@ -134,8 +167,12 @@ def audit_log():
     events: list[AuditEvent] = []
     if not request.args or form.validate():
         query = audit.AuditQuery(
-            who=(form.quem.data or "").strip() or None, action=form.acao.data or None,
-            subject_type=form.tipo.data or None, since=form.de.data, until=form.ate.data)
+            who=(form.quem.data or "").strip() or None,
+            action=form.acao.data or None,
+            subject_type=form.tipo.data or None,
+            since=form.de.data,
+            until=form.ate.data,
+        )
         if form.objeto.data:
             found = audit.find_subject(form.objeto.data)
             if found is None:
@@ -144,9 +181,14 @@ def audit_log():
         if not form.objeto.errors:
             events = audit.find_events(query, current_profile_timezone(), page=page)
     older = {k: v for k, v in request.args.items() if k != "page"}
-    return render_template("admin/audit.html", events=events, page=page, form=form,
-                           names=audit.subject_names(events),
-                           older_url=url_for("admin.audit_log", page=page + 1, **older))
+    return render_template(
+        "admin/audit.html",
+        events=events,
+        page=page,
+        form=form,
+        names=audit.subject_names(events),
+        older_url=url_for("admin.audit_log", page=page + 1, **older),
+    )
 
 
 @bp.route("/usuarios", methods=["GET", "POST"])
@@ -159,8 +201,14 @@ def users():
         results = find_people(form.q.data)
         audit.record("admin.user_search", detail={"results": len(results)})
         db.session.commit()
-    staff = db.session.scalars(select(User).join(User.role_links).where(
-        User.role_links.any()).distinct().order_by(User.full_name).limit(200)).all()
+    staff = db.session.scalars(
+        select(User)
+        .join(User.role_links)
+        .where(User.role_links.any())
+        .distinct()
+        .order_by(User.full_name)
+        .limit(200)
+    ).all()
     staff = [u for u in staff if u.is_staff or u.has_role("establishment", "ngo")]
     return render_template("admin/users.html", form=form, results=results, staff=staff)
 
@@ -183,9 +231,11 @@ def user_detail(user_id: int):
                 for role in wanted:
                     person.add_role(role)
                 person.active = request.form.get("active") == "y"
-                audit.record("admin.roles_changed", person,
-                             detail={"before": before, "after": sorted(wanted),
-                                     "active": person.active})
+                audit.record(
+                    "admin.roles_changed",
+                    person,
+                    detail={"before": before, "after": sorted(wanted), "active": person.active},
+                )
                 db.session.commit()
                 flash(_("Papéis atualizados."), "success")
                 return redirect(url_for("admin.user_detail", user_id=person.id))
@@ -193,8 +243,9 @@ def user_detail(user_id: int):
     db.session.commit()
     from portal.forms import EmptyForm
 
-    return render_template("admin/user_detail.html", person=person, roles=list(Role),
-                           form=EmptyForm())
+    return render_template(
+        "admin/user_detail.html", person=person, roles=list(Role), form=EmptyForm()
+    )
 
 
 @bp.post("/usuarios/<int:user_id>/verificacao/redefinir")
@@ -210,8 +261,13 @@ def reset_second_factor(user_id: int):
         twofactor.reset(person)
         audit.record("admin.second_factor_reset", person)
         db.session.commit()
-        flash(_("Verificação em duas etapas redefinida: a pessoa vai cadastrar o aplicativo de "
-                "novo no próximo acesso."), "success")
+        flash(
+            _(
+                "Verificação em duas etapas redefinida: a pessoa vai cadastrar o aplicativo de "
+                "novo no próximo acesso."
+            ),
+            "success",
+        )
     return redirect(url_for("admin.user_detail", user_id=person.id))
 
 

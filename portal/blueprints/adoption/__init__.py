@@ -21,8 +21,9 @@ def _signed_in() -> bool:
 
 
 def _manager() -> bool:
-    return bool(current_user.is_authenticated and (current_user.is_staff
-                                                   or current_user.has_role("ngo")))
+    return bool(
+        current_user.is_authenticated and (current_user.is_staff or current_user.has_role("ngo"))
+    )
 
 
 def _link_ngo_client(client) -> None:  # type: ignore[no-untyped-def]
@@ -43,12 +44,21 @@ def _init() -> None:
     register_nav(_l("Adotar"), "adoption.search", order=30)
     register_nav(_l("Minhas adoções"), "adoption.my_applications", order=35, visible=_signed_in)
     register_nav(_l("Gestão de adoções"), "adoption.manage", order=70, visible=_manager)
-    register_admin_link(_l("Adoção: anúncios e pedidos do CCZ"), "adoption.manage",
-                        ("agent", "vet", "coordinator", "admin"))
-    register_admin_link(_l("Adoção: cadastro de ONGs"), "adoption.organizations",
-                        ("agent", "vet", "coordinator", "admin"))
-    register_admin_link(_l("Adoção: impedimentos por CPF"), "adoption.bars",
-                        ("agent", "vet", "coordinator", "admin"))
+    register_admin_link(
+        _l("Adoção: anúncios e pedidos do CCZ"),
+        "adoption.manage",
+        ("agent", "vet", "coordinator", "admin"),
+    )
+    register_admin_link(
+        _l("Adoção: cadastro de ONGs"),
+        "adoption.organizations",
+        ("agent", "vet", "coordinator", "admin"),
+    )
+    register_admin_link(
+        _l("Adoção: impedimentos por CPF"),
+        "adoption.bars",
+        ("agent", "vet", "coordinator", "admin"),
+    )
     register_file_access(services.DOCUMENT_PURPOSE, services.document_file_rule)
     register_exporter("adocao", export_adoption)
     register_api_client_hook("ngo", _link_ngo_client)

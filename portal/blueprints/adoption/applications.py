@@ -119,11 +119,17 @@ class Answers:
         if self.other_animals not in OTHER_ANIMALS:
             errors.append(("other_animals", "required", _("Diga se há outros animais em casa.")))
         if self.other_animals not in ("none", "") and not self.other_animals_detail.strip():
-            errors.append(("other_animals_detail", "required",
-                           _("Conte quantos são e se são vacinados e castrados.")))
+            errors.append(
+                (
+                    "other_animals_detail",
+                    "required",
+                    _("Conte quantos são e se são vacinados e castrados."),
+                )
+            )
         for name, text, message in (
-                ("caretaker", self.caretaker, _("Diga quem vai cuidar do animal.")),
-                ("holidays", self.holidays, _("Diga com quem o animal fica quando viajarem."))):
+            ("caretaker", self.caretaker, _("Diga quem vai cuidar do animal.")),
+            ("holidays", self.holidays, _("Diga com quem o animal fica quando viajarem.")),
+        ):
             if not text.strip():
                 errors.append((name, "required", message))
             elif len(text) > 1000:
@@ -132,19 +138,29 @@ class Answers:
             errors.append(("other_animals_detail", "too_long", _("No máximo 1000 caracteres.")))
         if errors:
             raise InvalidData(errors)
-        return {"home_type": self.home_type, "other_animals": self.other_animals,
-                "other_animals_detail": self.other_animals_detail.strip(),
-                "caretaker": self.caretaker.strip(), "holidays": self.holidays.strip()}
+        return {
+            "home_type": self.home_type,
+            "other_animals": self.other_animals,
+            "other_animals_detail": self.other_animals_detail.strip(),
+            "caretaker": self.caretaker.strip(),
+            "holidays": self.holidays.strip(),
+        }
 
 
 absolute_url = urls.absolute_url  # links in e-mails (PUBLIC_BASE_URL, never the Host header)
 
 
-def _event(application: AdoptionApplication, to_status: str, actor: User | None,
-           note: str | None = None) -> None:
-    application.events.append(ApplicationEvent(
-        from_status=application.status if application.id else None, to_status=to_status,
-        note=note, actor_id=actor.id if actor else None))
+def _event(
+    application: AdoptionApplication, to_status: str, actor: User | None, note: str | None = None
+) -> None:
+    application.events.append(
+        ApplicationEvent(
+            from_status=application.status if application.id else None,
+            to_status=to_status,
+            note=note,
+            actor_id=actor.id if actor else None,
+        )
+    )
     application.status = to_status
 
 
@@ -153,10 +169,17 @@ def _notify_applicant(application: AdoptionApplication, subject: str, text: str)
     if not person.email:
         return
     link = absolute_url("adoption.my_application", application_id=application.id)
-    send_email(person.email, subject,
-               _("Olá, %(name)s.\n\n%(text)s\n\nAcompanhe em \"Minhas adoções\": %(link)s\n\n"
-                 "Centro de Controle de Zoonoses", name=person.full_name.split()[0], text=text,
-                 link=link))
+    send_email(
+        person.email,
+        subject,
+        _(
+            'Olá, %(name)s.\n\n%(text)s\n\nAcompanhe em "Minhas adoções": %(link)s\n\n'
+            "Centro de Controle de Zoonoses",
+            name=person.full_name.split()[0],
+            text=text,
+            link=link,
+        ),
+    )
 
 
 def _notify_owner(application: AdoptionApplication, subject: str, text: str) -> None:
@@ -165,33 +188,60 @@ def _notify_owner(application: AdoptionApplication, subject: str, text: str) -> 
     if org is None or not org.email:
         return
     link = absolute_url("adoption.review", application_id=application.id)
-    send_email(org.email, subject,
-               _("Olá, equipe de %(org)s.\n\n%(text)s\n\nAnalise o pedido nº %(n)d em "
-                 "\"Gestão de adoções\": %(link)s\n\nCentro de Controle de Zoonoses",
-                 org=org.display_name, text=text, n=application.id, link=link))
+    send_email(
+        org.email,
+        subject,
+        _(
+            "Olá, equipe de %(org)s.\n\n%(text)s\n\nAnalise o pedido nº %(n)d em "
+            '"Gestão de adoções": %(link)s\n\nCentro de Controle de Zoonoses',
+            org=org.display_name,
+            text=text,
+            n=application.id,
+            link=link,
+        ),
+    )
 
 
 def applications_of(person: User) -> list[AdoptionApplication]:
-    """"Minhas adoções": the person's applications, newest first."""
-    return list(db.session.scalars(select(AdoptionApplication).where(
-        AdoptionApplication.applicant_id == person.id).order_by(AdoptionApplication.id.desc())))
+    """ "Minhas adoções": the person's applications, newest first."""
+    return list(
+        db.session.scalars(
+            select(AdoptionApplication)
+            .where(AdoptionApplication.applicant_id == person.id)
+            .order_by(AdoptionApplication.id.desc())
+        )
+    )
 
 
 def applications_for(listing: Listing) -> list[AdoptionApplication]:
     """Every application to one listing, newest first."""
-    return list(db.session.scalars(select(AdoptionApplication).where(
-        AdoptionApplication.listing_id == listing.id).order_by(AdoptionApplication.id.desc())))
+    return list(
+        db.session.scalars(
+            select(AdoptionApplication)
+            .where(AdoptionApplication.listing_id == listing.id)
+            .order_by(AdoptionApplication.id.desc())
+        )
+    )
 
 
 def open_application_of(person: User, listing: Listing) -> AdoptionApplication | None:
-    return db.session.scalar(select(AdoptionApplication).where(
-        AdoptionApplication.applicant_id == person.id,
-        AdoptionApplication.listing_id == listing.id,
-        AdoptionApplication.status.in_(OPEN_APPLICATION_STATUSES)))
+    return db.session.scalar(
+        select(AdoptionApplication).where(
+            AdoptionApplication.applicant_id == person.id,
+            AdoptionApplication.listing_id == listing.id,
+            AdoptionApplication.status.in_(OPEN_APPLICATION_STATUSES),
+        )
+    )
 
 
-def submit_application(profile: Profile, person: User, listing: Listing, answers: Answers,
-                       term_accepted: bool, on: date) -> AdoptionApplication:
+def submit_application(
+    profile: Profile,
+    person: User,
+    listing: Listing,
+    answers: Answers,
+    term_accepted: bool,
+    on: date,
+) -> AdoptionApplication:
     """The person applies to adopt ``listing``. Raises InvalidData, NotEligible or AdoptionError.
 
     Eligibility runs first: any failed rule, or a proof not uploaded yet, stops the submission; a
@@ -199,95 +249,148 @@ def submit_application(profile: Profile, person: User, listing: Listing, answers
     account (VV 28 §2).
     """
     if listing.state != ListingState.PUBLISHED:
-        raise AdoptionError(_("Este animal não está disponível para adoção no momento."),
-                            "listing", "not_available")
+        raise AdoptionError(
+            _("Este animal não está disponível para adoção no momento."), "listing", "not_available"
+        )
     if open_application_of(person, listing) is not None:
-        raise AdoptionError(_("Você já tem um pedido em andamento para este animal."), "listing",
-                            "duplicate")
+        raise AdoptionError(
+            _("Você já tem um pedido em andamento para este animal."), "listing", "duplicate"
+        )
     clean_answers = answers.validate()
     if not term_accepted:
-        raise AdoptionError(_("Para enviar o pedido, leia e aceite o Termo de Compromisso de "
-                              "Adoção."), "accept_term", "term_required")
+        raise AdoptionError(
+            _("Para enviar o pedido, leia e aceite o Termo de Compromisso de Adoção."),
+            "accept_term",
+            "term_required",
+        )
     blockers = submission_blockers(check_eligibility(profile, person, listing, on))
     if blockers:
         raise NotEligible(blockers)
     now = utcnow()
     application = AdoptionApplication(
-        listing=listing, applicant=person, answers=clean_answers, term_version=TERM_VERSION,
-        term_accepted_at=now, term_accepted_by_id=person.id, submitted_at=now,
-        status=ApplicationStatus.SUBMITTED)
-    application.events.append(ApplicationEvent(from_status=None,
-                                               to_status=ApplicationStatus.SUBMITTED,
-                                               actor_id=person.id))
+        listing=listing,
+        applicant=person,
+        answers=clean_answers,
+        term_version=TERM_VERSION,
+        term_accepted_at=now,
+        term_accepted_by_id=person.id,
+        submitted_at=now,
+        status=ApplicationStatus.SUBMITTED,
+    )
+    application.events.append(
+        ApplicationEvent(
+            from_status=None, to_status=ApplicationStatus.SUBMITTED, actor_id=person.id
+        )
+    )
     db.session.add(application)
     db.session.flush()
     application.eligibility = [r.as_dict() for r in check_eligibility(profile, person, listing, on)]
     db.session.flush()
-    _notify_applicant(application, _("Recebemos seu pedido de adoção"),
-                      _("Recebemos seu pedido para adotar %(animal)s. %(owner)s vai analisar e "
-                        "você receberá um e-mail a cada etapa.", animal=listing.name,
-                        owner=listing.owner_name))
-    _notify_owner(application, _("Novo pedido de adoção"),
-                  _("Há um novo pedido para adotar %(animal)s.", animal=listing.name))
+    _notify_applicant(
+        application,
+        _("Recebemos seu pedido de adoção"),
+        _(
+            "Recebemos seu pedido para adotar %(animal)s. %(owner)s vai analisar e "
+            "você receberá um e-mail a cada etapa.",
+            animal=listing.name,
+            owner=listing.owner_name,
+        ),
+    )
+    _notify_owner(
+        application,
+        _("Novo pedido de adoção"),
+        _("Há um novo pedido para adotar %(animal)s.", animal=listing.name),
+    )
     return application
 
 
 def _require(application: AdoptionApplication, *statuses: str) -> None:
     if application.status not in statuses:
-        raise AdoptionError(_("Este pedido está \"%(status)s\"; a ação não é possível agora.",
-                              status=STATUS_LABELS[application.status]), "status",
-                            "invalid_transition")
+        raise AdoptionError(
+            _(
+                'Este pedido está "%(status)s"; a ação não é possível agora.',
+                status=STATUS_LABELS[application.status],
+            ),
+            "status",
+            "invalid_transition",
+        )
 
 
 def request_info(application: AdoptionApplication, reviewer: User, message: str) -> None:
     """The reviewer asks the applicant for more information (or another document)."""
     _require(application, ApplicationStatus.SUBMITTED)
     if not message.strip():
-        raise AdoptionError(_("Escreva o que a pessoa precisa enviar ou esclarecer."), "message",
-                            "required")
+        raise AdoptionError(
+            _("Escreva o que a pessoa precisa enviar ou esclarecer."), "message", "required"
+        )
     application.info_request = message.strip()
     _event(application, ApplicationStatus.NEEDS_INFO, reviewer, message.strip())
     db.session.flush()
-    _notify_applicant(application, _("Pedido de adoção: precisamos de mais informações"),
-                      _("Sobre o pedido para adotar %(animal)s: %(message)s",
-                        animal=application.listing.name, message=message.strip()))
+    _notify_applicant(
+        application,
+        _("Pedido de adoção: precisamos de mais informações"),
+        _(
+            "Sobre o pedido para adotar %(animal)s: %(message)s",
+            animal=application.listing.name,
+            message=message.strip(),
+        ),
+    )
 
 
-def answer_info(application: AdoptionApplication, person: User, answers: Answers,
-                note: str) -> None:
+def answer_info(
+    application: AdoptionApplication, person: User, answers: Answers, note: str
+) -> None:
     """The applicant answers a request for information; the application goes back to review."""
     _require(application, ApplicationStatus.NEEDS_INFO)
     application.answers = answers.validate()
     _event(application, ApplicationStatus.SUBMITTED, person, note.strip() or None)
     db.session.flush()
-    _notify_owner(application, _("Pedido de adoção respondido"),
-                  _("O pedido para adotar %(animal)s foi respondido.",
-                    animal=application.listing.name))
+    _notify_owner(
+        application,
+        _("Pedido de adoção respondido"),
+        _("O pedido para adotar %(animal)s foi respondido.", animal=application.listing.name),
+    )
 
 
-def approve_application(profile: Profile, application: AdoptionApplication, reviewer: User,
-                        on: date) -> None:
+def approve_application(
+    profile: Profile, application: AdoptionApplication, reviewer: User, on: date
+) -> None:
     """Approve: every eligibility rule must pass; the listing is reserved for this applicant."""
     _require(application, ApplicationStatus.SUBMITTED)
     listing = application.listing
     if listing.state != ListingState.PUBLISHED:
-        raise AdoptionError(_("O animal não está disponível: outro pedido já foi aprovado ou o "
-                              "anúncio foi retirado."), "listing", "not_available")
-    blockers = approval_blockers(check_eligibility(profile, application.applicant, listing, on,
-                                                  reviewer=True))
+        raise AdoptionError(
+            _(
+                "O animal não está disponível: outro pedido já foi aprovado ou o "
+                "anúncio foi retirado."
+            ),
+            "listing",
+            "not_available",
+        )
+    blockers = approval_blockers(
+        check_eligibility(profile, application.applicant, listing, on, reviewer=True)
+    )
     if blockers:
         raise NotEligible(blockers)
     # Reserve with a conditional UPDATE, not by setting the attribute: two reviewers approving
     # two applicants for the same animal at the same moment both saw "published"; only the one
     # whose UPDATE still finds the row published wins (one animal, one adopter).
     reserved: CursorResult[Any] = db.session.execute(  # type: ignore[assignment]
-        update(Listing).where(Listing.id == listing.id, Listing.state == ListingState.PUBLISHED)
+        update(Listing)
+        .where(Listing.id == listing.id, Listing.state == ListingState.PUBLISHED)
         .values(state=ListingState.RESERVED, updated_at=utcnow())
-        .execution_options(synchronize_session=False))
+        .execution_options(synchronize_session=False)
+    )
     if reserved.rowcount != 1:
         db.session.refresh(listing)
-        raise AdoptionError(_("O animal não está disponível: outro pedido já foi aprovado ou o "
-                              "anúncio foi retirado."), "listing", "not_available")
+        raise AdoptionError(
+            _(
+                "O animal não está disponível: outro pedido já foi aprovado ou o "
+                "anúncio foi retirado."
+            ),
+            "listing",
+            "not_available",
+        )
     db.session.refresh(listing, ["state", "updated_at"])
     application.decided_at = utcnow()
     application.decided_by_id = reviewer.id
@@ -295,19 +398,30 @@ def approve_application(profile: Profile, application: AdoptionApplication, revi
     _event(application, ApplicationStatus.APPROVED, reviewer)
     db.session.flush()
     audit.record("adoption.application_approved", application, actor_id=reviewer.id)
-    _notify_applicant(application, _("Pedido de adoção aprovado!"),
-                      _("Seu pedido para adotar %(animal)s foi aprovado. %(owner)s vai combinar "
-                        "com você a entrega. Leve um documento com foto.",
-                        animal=listing.name, owner=listing.owner_name))
+    _notify_applicant(
+        application,
+        _("Pedido de adoção aprovado!"),
+        _(
+            "Seu pedido para adotar %(animal)s foi aprovado. %(owner)s vai combinar "
+            "com você a entrega. Leve um documento com foto.",
+            animal=listing.name,
+            owner=listing.owner_name,
+        ),
+    )
 
 
 def refuse_application(application: AdoptionApplication, reviewer: User, reason: str) -> None:
     """Refuse with a reason the applicant receives; an approval undone frees the animal."""
-    _require(application, ApplicationStatus.SUBMITTED, ApplicationStatus.NEEDS_INFO,
-             ApplicationStatus.APPROVED)
+    _require(
+        application,
+        ApplicationStatus.SUBMITTED,
+        ApplicationStatus.NEEDS_INFO,
+        ApplicationStatus.APPROVED,
+    )
     if not reason.strip():
-        raise AdoptionError(_("Informe o motivo da recusa; ele será enviado à pessoa."), "reason",
-                            "required")
+        raise AdoptionError(
+            _("Informe o motivo da recusa; ele será enviado à pessoa."), "reason", "required"
+        )
     was_approved = application.status == ApplicationStatus.APPROVED
     application.refusal_reason = reason.strip()
     application.decided_at = utcnow()
@@ -317,9 +431,15 @@ def refuse_application(application: AdoptionApplication, reviewer: User, reason:
         application.listing.state = ListingState.PUBLISHED
     db.session.flush()
     audit.record("adoption.application_refused", application, actor_id=reviewer.id)
-    _notify_applicant(application, _("Pedido de adoção não aprovado"),
-                      _("Seu pedido para adotar %(animal)s não foi aprovado. Motivo: %(reason)s",
-                        animal=application.listing.name, reason=reason.strip()))
+    _notify_applicant(
+        application,
+        _("Pedido de adoção não aprovado"),
+        _(
+            "Seu pedido para adotar %(animal)s não foi aprovado. Motivo: %(reason)s",
+            animal=application.listing.name,
+            reason=reason.strip(),
+        ),
+    )
 
 
 def cancel_application(application: AdoptionApplication, person: User) -> None:
@@ -330,12 +450,16 @@ def cancel_application(application: AdoptionApplication, person: User) -> None:
     if was_approved and application.listing.state == ListingState.RESERVED:
         application.listing.state = ListingState.PUBLISHED
     db.session.flush()
-    _notify_applicant(application, _("Pedido de adoção cancelado"),
-                      _("Você cancelou o pedido para adotar %(animal)s.",
-                        animal=application.listing.name))
-    _notify_owner(application, _("Pedido de adoção cancelado"),
-                  _("A pessoa cancelou o pedido para adotar %(animal)s.",
-                    animal=application.listing.name))
+    _notify_applicant(
+        application,
+        _("Pedido de adoção cancelado"),
+        _("Você cancelou o pedido para adotar %(animal)s.", animal=application.listing.name),
+    )
+    _notify_owner(
+        application,
+        _("Pedido de adoção cancelado"),
+        _("A pessoa cancelou o pedido para adotar %(animal)s.", animal=application.listing.name),
+    )
 
 
 def close_application(application: AdoptionApplication, actor: User | None, reason: str) -> None:
@@ -344,9 +468,15 @@ def close_application(application: AdoptionApplication, actor: User | None, reas
     application.decided_at = utcnow()
     _event(application, ApplicationStatus.REFUSED, actor, reason)
     db.session.flush()
-    _notify_applicant(application, _("Pedido de adoção encerrado"),
-                      _("Seu pedido para adotar %(animal)s foi encerrado: %(reason)s",
-                        animal=application.listing.name, reason=reason))
+    _notify_applicant(
+        application,
+        _("Pedido de adoção encerrado"),
+        _(
+            "Seu pedido para adotar %(animal)s foi encerrado: %(reason)s",
+            animal=application.listing.name,
+            reason=reason,
+        ),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -361,8 +491,7 @@ DELIVERY_CONDITIONS = {
     "dewormed": _l("O animal precisa estar vermifugado para ser entregue."),
     "sterilized": _l("O animal precisa estar esterilizado para ser entregue."),
 }
-_PROFILE_DELIVERY = {"vaccinated": "vaccinated", "dewormed": "dewormed",
-                     "sterilized": "sterilised"}
+_PROFILE_DELIVERY = {"vaccinated": "vaccinated", "dewormed": "dewormed", "sterilized": "sterilised"}
 DELIVERY_SOURCE_ARTICLE = "VV 28 §1"
 
 
@@ -373,8 +502,11 @@ def delivery_article(profile: Profile, condition: str) -> tuple[str, bool]:
     return DELIVERY_SOURCE_ARTICLE, False
 
 
-DELIVERY_WORDS = {"vaccinated": _l("vacinação"), "dewormed": _l("vermifugação"),
-                  "sterilized": _l("castração")}
+DELIVERY_WORDS = {
+    "vaccinated": _l("vacinação"),
+    "dewormed": _l("vermifugação"),
+    "sterilized": _l("castração"),
+}
 
 
 def delivery_citations(profile: Profile) -> list[tuple[str, bool, list[str]]]:
@@ -382,7 +514,8 @@ def delivery_citations(profile: Profile) -> list[tuple[str, bool, list[str]]]:
     grouped: dict[tuple[str, bool], list[str]] = {}
     for condition in DELIVERY_CONDITIONS:
         grouped.setdefault(delivery_article(profile, condition), []).append(
-            str(DELIVERY_WORDS[condition]))
+            str(DELIVERY_WORDS[condition])
+        )
     return [(article, local, words) for (article, local), words in grouped.items()]
 
 
@@ -415,17 +548,26 @@ class HealthRecord:
 
     @property
     def has_rabies_record(self) -> bool:
-        return any(v.strip() for v in (self.rabies_vaccine, self.rabies_batch,
-                                       self.rabies_vet_name, self.rabies_vet_crmv))
+        return any(
+            v.strip()
+            for v in (
+                self.rabies_vaccine,
+                self.rabies_batch,
+                self.rabies_vet_name,
+                self.rabies_vet_crmv,
+            )
+        )
 
 
 # The RGA domain names vaccination fields by their API path; the hand-over form by its own names.
-_RGA_FIELDS = {"rabies_vaccination.date": "vaccinated_on",
-               "rabies_vaccination.vaccine": "rabies_vaccine",
-               "rabies_vaccination.batch": "rabies_batch",
-               "rabies_vaccination.vet_name": "rabies_vet_name",
-               "rabies_vaccination.vet_crmv": "rabies_vet_crmv",
-               "owner.address": "address"}
+_RGA_FIELDS = {
+    "rabies_vaccination.date": "vaccinated_on",
+    "rabies_vaccination.vaccine": "rabies_vaccine",
+    "rabies_vaccination.batch": "rabies_batch",
+    "rabies_vaccination.vet_name": "rabies_vet_name",
+    "rabies_vaccination.vet_crmv": "rabies_vet_crmv",
+    "owner.address": "address",
+}
 
 
 def adoption_fee(profile: Profile, listing: Listing, on: date) -> tuple[int, list[dict]] | None:
@@ -445,20 +587,32 @@ def adoption_fee(profile: Profile, listing: Listing, on: date) -> tuple[int, lis
         # already the next day in UTC, which would drop a day held).
         from portal.blueprints.adoption.leaflet import local_day
 
-        start = listing.held_since or (local_day(listing.published_at) if listing.published_at
-                                       else on)
+        start = listing.held_since or (
+            local_day(listing.published_at) if listing.published_at else on
+        )
         inputs["days_held"] = max(1, (on - start).days)
     try:
         fee = compute_fee(profile, "adoption", inputs, on)
     except FeeError as err:
-        raise AdoptionError(_("Não foi possível calcular a taxa de adoção: %(reason)s Cadastre o "
-                              "valor que falta antes de registrar a entrega.", reason=err.message),
-                            "fee", err.code) from err
+        raise AdoptionError(
+            _(
+                "Não foi possível calcular a taxa de adoção: %(reason)s Cadastre o "
+                "valor que falta antes de registrar a entrega.",
+                reason=err.message,
+            ),
+            "fee",
+            err.code,
+        ) from err
     return fee.total_cents, fee.breakdown()
 
 
-def _register_animal(profile: Profile, application: AdoptionApplication, reviewer: User,
-                     health: HealthRecord, on: date) -> Animal:
+def _register_animal(
+    profile: Profile,
+    application: AdoptionApplication,
+    reviewer: User,
+    health: HealthRecord,
+    on: date,
+) -> Animal:
     """Issue the adopter's RGA, or transfer the animal's existing one (VV 28 §1; GRU 88 §2;
     GRU 18 §1). The listing's vaccination (when, and who: the NGO or the CCZ) and its cover photo
     go into the RGA; the NGO / CCZ vouches for the vaccination, so the RGA waits for no proof
@@ -471,42 +625,67 @@ def _register_animal(profile: Profile, application: AdoptionApplication, reviewe
     vaccination = None
     if health.has_rabies_record:
         vaccination = rga.VaccinationData(
-            applied_on=listing.vaccinated_on, vaccine_name=health.rabies_vaccine,
-            batch=health.rabies_batch, vet_name=health.rabies_vet_name,
-            vet_crmv=health.rabies_vet_crmv)
+            applied_on=listing.vaccinated_on,
+            vaccine_name=health.rabies_vaccine,
+            batch=health.rabies_batch,
+            vet_name=health.rabies_vet_name,
+            vet_crmv=health.rabies_vet_crmv,
+        )
     try:
         if listing.animal is not None:
             animal = listing.animal
             if vaccination is not None:
-                rga.record_vaccination(animal, vaccination, recorded_by=reviewer, at_ccz=False,
-                                       today=on)
+                rga.record_vaccination(
+                    animal, vaccination, recorded_by=reviewer, at_ccz=False, today=on
+                )
             animal.sterilized = animal.sterilized or listing.sterilized
             rga.transfer_animal(animal, adopter, immediate=True, profile=profile, today=on)
         else:
             animal = rga.register_animal_for_adoption(
-                adopter=adopter, registered_by=reviewer, profile=profile, today=on,
+                adopter=adopter,
+                registered_by=reviewer,
+                profile=profile,
+                today=on,
                 vaccination=vaccination,
-                data=rga.AnimalData(name=listing.name, species=listing.species, sex=listing.sex,
-                                    birth_date=listing.birth_date,
-                                    birth_date_estimated=listing.birth_date_estimated,
-                                    breed=listing.breed or "SRD", color=listing.color,
-                                    size=listing.size, sterilized=listing.sterilized,
-                                    photo=provisional.copy_photo(listing.cover, adopter.id)))
+                data=rga.AnimalData(
+                    name=listing.name,
+                    species=listing.species,
+                    sex=listing.sex,
+                    birth_date=listing.birth_date,
+                    birth_date_estimated=listing.birth_date_estimated,
+                    breed=listing.breed or "SRD",
+                    color=listing.color,
+                    size=listing.size,
+                    sterilized=listing.sterilized,
+                    photo=provisional.copy_photo(listing.cover, adopter.id),
+                ),
+            )
             listing.animal = animal
         if animal.photo is None and listing.cover is not None:
             animal.photo = provisional.copy_photo(listing.cover, adopter.id)
         provisional.vouch_at_handover(
-            animal, applied_on=listing.vaccinated_on if listing.vaccinated else None,
-            vouched_by=listing.owner_name, at_ccz=listing.is_ccz, recorded_by=reviewer,
-            profile=profile, today=on)
+            animal,
+            applied_on=listing.vaccinated_on if listing.vaccinated else None,
+            vouched_by=listing.owner_name,
+            at_ccz=listing.is_ccz,
+            recorded_by=reviewer,
+            profile=profile,
+            today=on,
+        )
     except rga.AnimalError as err:
-        raise InvalidData([(_RGA_FIELDS.get(e.field or "", "rga"), e.code, e.message)
-                           for e in err.errors]) from err
+        raise InvalidData(
+            [(_RGA_FIELDS.get(e.field or "", "rga"), e.code, e.message) for e in err.errors]
+        ) from err
     return animal
 
 
-def complete_adoption(profile: Profile, application: AdoptionApplication, reviewer: User,
-                      health: HealthRecord, on: date) -> AdoptionApplication:
+def complete_adoption(
+    profile: Profile,
+    application: AdoptionApplication,
+    reviewer: User,
+    health: HealthRecord,
+    on: date,
+) -> AdoptionApplication:
     """Record the hand-over. Raises DeliveryRefused, NotEligible or AdoptionError.
 
     The animal must be vaccinated, dewormed and sterilised (VV 28 §1; CABO 14; GRU 85); every
@@ -527,8 +706,9 @@ def complete_adoption(profile: Profile, application: AdoptionApplication, review
     problems = delivery_problems(profile, listing)
     if problems:
         raise DeliveryRefused(problems)
-    blockers = approval_blockers(check_eligibility(profile, application.applicant, listing, on,
-                                                  reviewer=True))
+    blockers = approval_blockers(
+        check_eligibility(profile, application.applicant, listing, on, reviewer=True)
+    )
     if blockers:
         raise NotEligible(blockers)
 
@@ -541,10 +721,14 @@ def complete_adoption(profile: Profile, application: AdoptionApplication, review
     if fee is not None:
         amount, breakdown = fee
         item = create_payment_item(
-            kind="adoption", amount_cents=amount,
+            kind="adoption",
+            amount_cents=amount,
             description=_("Adoção de %(animal)s", animal=listing.name),
-            payer=application.applicant, subject_type="adoption_application",
-            subject_id=application.id, breakdown=breakdown)
+            payer=application.applicant,
+            subject_type="adoption_application",
+            subject_id=application.id,
+            breakdown=breakdown,
+        )
         application.payment_item_id = item.id
     # Issue 8: the hand-over's RGA waits only for the adoption fee (none: definitive at once; the
     # adoption e-mail below already tells the adopter, so no second one now)
@@ -556,17 +740,27 @@ def complete_adoption(profile: Profile, application: AdoptionApplication, review
     listing.state = ListingState.ADOPTED
     listing.adopted_at = application.completed_at
     db.session.flush()
-    close_open_applications(listing, reviewer, _("este animal foi adotado por outra família."),
-                             keep=application)
-    audit.record("adoption.completed", application, actor_id=reviewer.id,
-                 detail={"listing_id": listing.id, "rga": application.rga_number})
+    close_open_applications(
+        listing, reviewer, _("este animal foi adotado por outra família."), keep=application
+    )
+    audit.record(
+        "adoption.completed",
+        application,
+        actor_id=reviewer.id,
+        detail={"listing_id": listing.id, "rga": application.rga_number},
+    )
     leaflet = absolute_url("adoption.leaflet", application_id=application.id)
-    text = _("A adoção de %(animal)s está concluída. RGA: %(rga)s.\n\nLeia o folheto do adotante "
-             "(cuidados, vacinação, esterilização e onde denunciar maus-tratos): %(link)s",
-             animal=listing.name, rga=application.rga_number, link=leaflet)
+    text = _(
+        "A adoção de %(animal)s está concluída. RGA: %(rga)s.\n\nLeia o folheto do adotante "
+        "(cuidados, vacinação, esterilização e onde denunciar maus-tratos): %(link)s",
+        animal=listing.name,
+        rga=application.rga_number,
+        link=leaflet,
+    )
     if fee is not None:
-        text += "\n\n" + _("Taxa de adoção: %(amount)s, a pagar em \"Pagar taxas\".",
-                           amount=format_brl(fee[0]))
+        text += "\n\n" + _(
+            'Taxa de adoção: %(amount)s, a pagar em "Pagar taxas".', amount=format_brl(fee[0])
+        )
     _notify_applicant(application, _("Adoção concluída – bem-vindo(a) à família!"), text)
     return application
 

@@ -33,20 +33,80 @@ DEMO_CNPJ = DEMO_CNPJ_BASE + cnpj_lib.calc_check_digits(DEMO_CNPJ_BASE)
 NGO_ANIMALS = [
     # name, species, sex, age (months), size, colour, good with (children, dogs, cats), district,
     # story, drawing colour
-    ("Paçoca", "dog", "female", 30, "medium", "Caramelo", (True, True, False), "Centro",
-     "Resgatada da rua, carinhosa e brincalhona. Adora passear de coleira.", (196, 140, 70)),
-    ("Bolinha", "cat", "male", 8, "small", "Preto e branco", (True, False, True), "Vila Galvão",
-     "Filhote curioso que ronrona no colo. Já usa a caixa de areia.", (40, 40, 40)),
-    ("Trovão", "dog", "male", 72, "large", "Preto", (False, True, False), "Bonsucesso",
-     "Cão adulto e calmo, ótimo guardião. Prefere casa com quintal.", (30, 30, 35)),
-    ("Mel", "cat", "female", 24, "small", "Tricolor", (True, True, True), "Jardim Tranquilidade",
-     "Gata tranquila que convive com cães e gatos. Esperando há bastante tempo.", (220, 170, 90)),
+    (
+        "Paçoca",
+        "dog",
+        "female",
+        30,
+        "medium",
+        "Caramelo",
+        (True, True, False),
+        "Centro",
+        "Resgatada da rua, carinhosa e brincalhona. Adora passear de coleira.",
+        (196, 140, 70),
+    ),
+    (
+        "Bolinha",
+        "cat",
+        "male",
+        8,
+        "small",
+        "Preto e branco",
+        (True, False, True),
+        "Vila Galvão",
+        "Filhote curioso que ronrona no colo. Já usa a caixa de areia.",
+        (40, 40, 40),
+    ),
+    (
+        "Trovão",
+        "dog",
+        "male",
+        72,
+        "large",
+        "Preto",
+        (False, True, False),
+        "Bonsucesso",
+        "Cão adulto e calmo, ótimo guardião. Prefere casa com quintal.",
+        (30, 30, 35),
+    ),
+    (
+        "Mel",
+        "cat",
+        "female",
+        24,
+        "small",
+        "Tricolor",
+        (True, True, True),
+        "Jardim Tranquilidade",
+        "Gata tranquila que convive com cães e gatos. Esperando há bastante tempo.",
+        (220, 170, 90),
+    ),
 ]
 CCZ_ANIMALS = [
-    ("Pipoca", "dog", "female", 12, "small", "Branca", (True, True, True), "Pimentas",
-     "Recolhida pelo CCZ, muito sociável. Vacinada e castrada.", (235, 235, 225)),
-    ("Tigrão", "cat", "male", 48, "small", "Tigrado", (False, False, True), "Cumbica",
-     "Gato adulto independente, ideal para apartamento.", (150, 110, 60)),
+    (
+        "Pipoca",
+        "dog",
+        "female",
+        12,
+        "small",
+        "Branca",
+        (True, True, True),
+        "Pimentas",
+        "Recolhida pelo CCZ, muito sociável. Vacinada e castrada.",
+        (235, 235, 225),
+    ),
+    (
+        "Tigrão",
+        "cat",
+        "male",
+        48,
+        "small",
+        "Tigrado",
+        (False, False, True),
+        "Cumbica",
+        "Gato adulto independente, ideal para apartamento.",
+        (150, 110, 60),
+    ),
 ]
 
 WAITING_DAYS = [12, 3, 6, 40, 9, 15]  # days since publication, by seed: Mel waits the longest
@@ -81,11 +141,22 @@ def _ensure_organization(user: User) -> Organization:
     org = db.session.scalar(select(Organization).where(Organization.cnpj == DEMO_CNPJ))
     if org is None:
         org = Organization(
-            legal_name="Associação Patas Amigas de Proteção Animal", trade_name="ONG Patas Amigas",
-            cnpj=DEMO_CNPJ, responsible_name=user.full_name, email=user.email,
-            phone="11 98888-0000", cep="07010000", street="Rua dos Protetores", number="100",
-            district="Centro", city="Guarulhos", state="SP", status=OrganizationStatus.APPROVED,
-            requested_by_id=user.id, reviewed_at=utcnow())
+            legal_name="Associação Patas Amigas de Proteção Animal",
+            trade_name="ONG Patas Amigas",
+            cnpj=DEMO_CNPJ,
+            responsible_name=user.full_name,
+            email=user.email,
+            phone="11 98888-0000",
+            cep="07010000",
+            street="Rua dos Protetores",
+            number="100",
+            district="Centro",
+            city="Guarulhos",
+            state="SP",
+            status=OrganizationStatus.APPROVED,
+            requested_by_id=user.id,
+            reviewed_at=utcnow(),
+        )
         db.session.add(org)
     if all(m.user_id != user.id for m in org.members):
         org.members.append(OrganizationMember(user_id=user.id))
@@ -94,28 +165,54 @@ def _ensure_organization(user: User) -> Organization:
     return org
 
 
-def _ensure_listing(org: Organization | None, author: User | None, spec: tuple, seed: int,
-                    on: date) -> None:
+def _ensure_listing(
+    org: Organization | None, author: User | None, spec: tuple, seed: int, on: date
+) -> None:
     name, species, sex, months, size, color, (kids, dogs, cats), district, story, rgb = spec
-    exists = db.session.scalar(select(Listing.id).where(
-        Listing.name == name,
-        Listing.organization_id == org.id if org else Listing.organization_id.is_(None)))
+    exists = db.session.scalar(
+        select(Listing.id).where(
+            Listing.name == name,
+            Listing.organization_id == org.id if org else Listing.organization_id.is_(None),
+        )
+    )
     if exists is not None:
         return
-    data = svc.listing_data({
-        "name": name, "species": species, "sex": sex, "age_months": months, "size": size,
-        "color": color, "district": district, "story": story,
-        "temperament": [t for t, flag in (("good_with_children", kids), ("good_with_dogs", dogs),
-                                          ("good_with_cats", cats)) if flag],
-        "vaccinated": True, "vaccinated_on": (on - timedelta(days=30)).isoformat(),
-        "dewormed": True, "dewormed_on": (on - timedelta(days=20)).isoformat(),
-        "sterilized": months >= 6, "held_since": (on - timedelta(days=10 + seed)).isoformat()
-        if org is None else None,
-    }, on)
+    data = svc.listing_data(
+        {
+            "name": name,
+            "species": species,
+            "sex": sex,
+            "age_months": months,
+            "size": size,
+            "color": color,
+            "district": district,
+            "story": story,
+            "temperament": [
+                t
+                for t, flag in (
+                    ("good_with_children", kids),
+                    ("good_with_dogs", dogs),
+                    ("good_with_cats", cats),
+                )
+                if flag
+            ],
+            "vaccinated": True,
+            "vaccinated_on": (on - timedelta(days=30)).isoformat(),
+            "dewormed": True,
+            "dewormed_on": (on - timedelta(days=20)).isoformat(),
+            "sterilized": months >= 6,
+            "held_since": (on - timedelta(days=10 + seed)).isoformat() if org is None else None,
+        },
+        on,
+    )
     listing = svc.create_listing(org, author, data)
     for i in range(2 if seed % 2 == 0 else 1):
-        svc.add_photo(listing, io.BytesIO(demo_photo(species, rgb, seed * 10 + i)),
-                      f"{name.lower()}-{i + 1}.jpg", author.id if author else None)
+        svc.add_photo(
+            listing,
+            io.BytesIO(demo_photo(species, rgb, seed * 10 + i)),
+            f"{name.lower()}-{i + 1}.jpg",
+            author.id if author else None,
+        )
     svc.change_state(listing, ListingState.PUBLISHED, author)
     # Spread the publication dates so "oldest waiting" shows a different order from "newest".
     listing.published_at = utcnow() - timedelta(days=WAITING_DAYS[seed % len(WAITING_DAYS)])

@@ -137,9 +137,14 @@ def _law_article(profile: Profile, rule: str) -> str | None:
 
 def _result(profile: Profile, rule: str, status: Status, message: str, **extra: Any) -> RuleResult:
     local = _law_article(profile, rule)
-    return RuleResult(rule=rule, status=status, message=message,
-                      article=local or SOURCE_ARTICLES[rule], in_local_law=local is not None,
-                      **extra)
+    return RuleResult(
+        rule=rule,
+        status=status,
+        message=message,
+        article=local or SOURCE_ARTICLES[rule],
+        in_local_law=local is not None,
+        **extra,
+    )
 
 
 def _age_on(birth: date, on: date) -> int:
@@ -151,13 +156,16 @@ def _best_document(person: User, kind: str) -> ApplicantDocument | None:
     docs = db.session.scalars(
         select(ApplicantDocument)
         .where(ApplicantDocument.person_id == person.id, ApplicantDocument.kind == kind)
-        .order_by(ApplicantDocument.id.desc())).all()
+        .order_by(ApplicantDocument.id.desc())
+    ).all()
     usable = [d for d in docs if d.status != DocumentStatus.REFUSED]
     if kind == DocumentKind.PROOF_OF_ADDRESS and usable:
         # The most recently issued proof counts, accepted or not: an old accepted one must not hide
         # a fresh one waiting for review.
-        return max(usable, key=lambda d: (d.issued_on or date.min,
-                                          d.status == DocumentStatus.ACCEPTED, d.id))
+        return max(
+            usable,
+            key=lambda d: (d.issued_on or date.min, d.status == DocumentStatus.ACCEPTED, d.id),
+        )
     for wanted in (DocumentStatus.ACCEPTED, DocumentStatus.PENDING, DocumentStatus.REFUSED):
         for doc in docs:
             if doc.status == wanted:
@@ -165,97 +173,187 @@ def _best_document(person: User, kind: str) -> ApplicantDocument | None:
     return None
 
 
-def _document_result(profile: Profile, rule: str, doc: ApplicantDocument | None,
-                     missing: str, what: str, reviewer: bool = False) -> RuleResult:
+def _document_result(
+    profile: Profile,
+    rule: str,
+    doc: ApplicantDocument | None,
+    missing: str,
+    what: str,
+    reviewer: bool = False,
+) -> RuleResult:
     if doc is None:
         return _result(profile, rule, NEEDS_DOCUMENT, missing, action="documents")
     if doc.status == DocumentStatus.REFUSED:
-        return _result(profile, rule, NEEDS_DOCUMENT,
-                       _("%(what)s foi recusado: %(reason)s A pessoa precisa enviar outro.",
-                         what=what, reason=doc.refusal_reason or "") if reviewer else
-                       _("%(what)s foi recusado: %(reason)s Envie outro documento.",
-                         what=what, reason=doc.refusal_reason or ""), action="documents")
+        return _result(
+            profile,
+            rule,
+            NEEDS_DOCUMENT,
+            _(
+                "%(what)s foi recusado: %(reason)s A pessoa precisa enviar outro.",
+                what=what,
+                reason=doc.refusal_reason or "",
+            )
+            if reviewer
+            else _(
+                "%(what)s foi recusado: %(reason)s Envie outro documento.",
+                what=what,
+                reason=doc.refusal_reason or "",
+            ),
+            action="documents",
+        )
     if doc.status == DocumentStatus.PENDING:
-        return _result(profile, rule, NEEDS_DOCUMENT,
-                       _("%(what)s enviado; confira-o nos documentos do pedido.", what=what)
-                       if reviewer else
-                       _("%(what)s enviado; aguarda a conferência de quem analisa o pedido.",
-                         what=what), awaiting_review=True)
+        return _result(
+            profile,
+            rule,
+            NEEDS_DOCUMENT,
+            _("%(what)s enviado; confira-o nos documentos do pedido.", what=what)
+            if reviewer
+            else _("%(what)s enviado; aguarda a conferência de quem analisa o pedido.", what=what),
+            awaiting_review=True,
+        )
     return _result(profile, rule, PASS, _("%(what)s aceito.", what=what))
 
 
 def _check_adult(profile: Profile, person: User, on: date, reviewer: bool) -> RuleResult:
     min_age = profile.adoption.min_adopter_age or PORTAL_MIN_ADOPTER_AGE  # VV 28 §2
     if person.birth_date is None:
-        return _result(profile, "adult", NEEDS_DOCUMENT,
-                       _("O cadastro da pessoa não tem data de nascimento.") if reviewer else
-                       _("Informe sua data de nascimento no seu cadastro."), action="account")
+        return _result(
+            profile,
+            "adult",
+            NEEDS_DOCUMENT,
+            _("O cadastro da pessoa não tem data de nascimento.")
+            if reviewer
+            else _("Informe sua data de nascimento no seu cadastro."),
+            action="account",
+        )
     age = _age_on(person.birth_date, on)
     if age < min_age:
-        return _result(profile, "adult", FAIL,
-                       _("Só maiores de %(min)d anos podem adotar; pelo cadastro, a pessoa tem "
-                         "%(age)d anos.", min=min_age, age=age) if reviewer else
-                       _("Só maiores de %(min)d anos podem adotar; pelo cadastro, você tem "
-                         "%(age)d anos.", min=min_age, age=age))
-    return _result(profile, "adult", PASS,
-                   _("A pessoa tem %(min)d anos ou mais.", min=min_age) if reviewer else
-                   _("Você tem %(min)d anos ou mais.", min=min_age))
+        return _result(
+            profile,
+            "adult",
+            FAIL,
+            _(
+                "Só maiores de %(min)d anos podem adotar; pelo cadastro, a pessoa tem "
+                "%(age)d anos.",
+                min=min_age,
+                age=age,
+            )
+            if reviewer
+            else _(
+                "Só maiores de %(min)d anos podem adotar; pelo cadastro, você tem %(age)d anos.",
+                min=min_age,
+                age=age,
+            ),
+        )
+    return _result(
+        profile,
+        "adult",
+        PASS,
+        _("A pessoa tem %(min)d anos ou mais.", min=min_age)
+        if reviewer
+        else _("Você tem %(min)d anos ou mais.", min=min_age),
+    )
 
 
 def _check_identity(profile: Profile, person: User, reviewer: bool) -> RuleResult:
     # VV 28 §2: "apresentação de CPF e identidade". The CPF's check digits are verified here; the
     # identity document is a photo or PDF that the reviewer compares with the account.
     if not person.cpf or clean_cpf(person.cpf) is None:
-        return _result(profile, "identity", FAIL,
-                       _("O cadastro da pessoa não tem um CPF válido.") if reviewer else
-                       _("Seu cadastro não tem um CPF válido. Procure o CCZ para corrigir."),
-                       action="account")
+        return _result(
+            profile,
+            "identity",
+            FAIL,
+            _("O cadastro da pessoa não tem um CPF válido.")
+            if reviewer
+            else _("Seu cadastro não tem um CPF válido. Procure o CCZ para corrigir."),
+            action="account",
+        )
     doc = _best_document(person, DocumentKind.IDENTITY)
     return _document_result(
-        profile, "identity", doc,
+        profile,
+        "identity",
+        doc,
         _("CPF válido. A pessoa ainda não enviou um documento de identidade com foto.")
-        if reviewer else
-        _("CPF válido. Falta enviar um documento de identidade com foto (RG ou CNH)."),
-        _("Documento de identidade"), reviewer)
+        if reviewer
+        else _("CPF válido. Falta enviar um documento de identidade com foto (RG ou CNH)."),
+        _("Documento de identidade"),
+        reviewer,
+    )
 
 
-def _check_proof_of_address(profile: Profile, person: User, on: date,
-                            reviewer: bool) -> RuleResult:
+def _check_proof_of_address(profile: Profile, person: User, on: date, reviewer: bool) -> RuleResult:
     doc = _best_document(person, DocumentKind.PROOF_OF_ADDRESS)
     if doc is not None and doc.status != DocumentStatus.REFUSED:
         issued = doc.issued_on
         if issued is None or on - issued > timedelta(days=PROOF_OF_ADDRESS_MAX_AGE_DAYS):
             # VV 28 §2 "comprovante de endereço atualizado": issued within the last 90 days.
             day = issued.strftime("%d/%m/%Y") if issued else "?"
-            return _result(profile, "proof_of_address", FAIL,
-                           _("O comprovante de endereço foi emitido em %(day)s, há mais de "
-                             "%(max)d dias; a pessoa precisa enviar um mais recente.", day=day,
-                             max=PROOF_OF_ADDRESS_MAX_AGE_DAYS) if reviewer else
-                           _("O comprovante de endereço foi emitido em %(day)s, há mais de "
-                             "%(max)d dias. Envie um comprovante emitido nos últimos %(max)d dias.",
-                             day=day, max=PROOF_OF_ADDRESS_MAX_AGE_DAYS), action="documents")
+            return _result(
+                profile,
+                "proof_of_address",
+                FAIL,
+                _(
+                    "O comprovante de endereço foi emitido em %(day)s, há mais de "
+                    "%(max)d dias; a pessoa precisa enviar um mais recente.",
+                    day=day,
+                    max=PROOF_OF_ADDRESS_MAX_AGE_DAYS,
+                )
+                if reviewer
+                else _(
+                    "O comprovante de endereço foi emitido em %(day)s, há mais de "
+                    "%(max)d dias. Envie um comprovante emitido nos últimos %(max)d dias.",
+                    day=day,
+                    max=PROOF_OF_ADDRESS_MAX_AGE_DAYS,
+                ),
+                action="documents",
+            )
         if issued > on:
-            return _result(profile, "proof_of_address", FAIL,
-                           _("A data de emissão do comprovante de endereço está no futuro.")
-                           if reviewer else
-                           _("A data de emissão do comprovante de endereço está no futuro. "
-                             "Envie o documento de novo com a data correta."), action="documents")
+            return _result(
+                profile,
+                "proof_of_address",
+                FAIL,
+                _("A data de emissão do comprovante de endereço está no futuro.")
+                if reviewer
+                else _(
+                    "A data de emissão do comprovante de endereço está no futuro. "
+                    "Envie o documento de novo com a data correta."
+                ),
+                action="documents",
+            )
     return _document_result(
-        profile, "proof_of_address", doc,
-        _("A pessoa ainda não enviou um comprovante de endereço emitido nos últimos %(max)d "
-          "dias.", max=PROOF_OF_ADDRESS_MAX_AGE_DAYS) if reviewer else
-        _("Falta enviar um comprovante de endereço emitido nos últimos %(max)d dias (conta de "
-          "luz, água, telefone…).", max=PROOF_OF_ADDRESS_MAX_AGE_DAYS),
-        _("Comprovante de endereço"), reviewer)
+        profile,
+        "proof_of_address",
+        doc,
+        _(
+            "A pessoa ainda não enviou um comprovante de endereço emitido nos últimos %(max)d "
+            "dias.",
+            max=PROOF_OF_ADDRESS_MAX_AGE_DAYS,
+        )
+        if reviewer
+        else _(
+            "Falta enviar um comprovante de endereço emitido nos últimos %(max)d dias (conta de "
+            "luz, água, telefone…).",
+            max=PROOF_OF_ADDRESS_MAX_AGE_DAYS,
+        ),
+        _("Comprovante de endereço"),
+        reviewer,
+    )
 
 
 def _check_proof_of_income(profile: Profile, person: User, reviewer: bool) -> RuleResult:
     doc = _best_document(person, DocumentKind.PROOF_OF_INCOME)
     return _document_result(
-        profile, "proof_of_income", doc,
-        _("A pessoa ainda não enviou um comprovante de renda.") if reviewer else
-        _("Falta enviar um comprovante de renda (holerite, extrato de benefício, declaração…)."),
-        _("Comprovante de renda"), reviewer)
+        profile,
+        "proof_of_income",
+        doc,
+        _("A pessoa ainda não enviou um comprovante de renda.")
+        if reviewer
+        else _(
+            "Falta enviar um comprovante de renda (holerite, extrato de benefício, declaração…)."
+        ),
+        _("Comprovante de renda"),
+        reviewer,
+    )
 
 
 def active_bars(cpf: str | None) -> list[Any]:
@@ -264,9 +362,13 @@ def active_bars(cpf: str | None) -> list[Any]:
     (:func:`enforcement_bars`)."""
     if not cpf:
         return []
-    typed: list[Any] = list(db.session.scalars(
-        select(PersonBar).where(PersonBar.cpf == cpf, PersonBar.revoked_at.is_(None))
-        .order_by(PersonBar.id)))
+    typed: list[Any] = list(
+        db.session.scalars(
+            select(PersonBar)
+            .where(PersonBar.cpf == cpf, PersonBar.revoked_at.is_(None))
+            .order_by(PersonBar.id)
+        )
+    )
     return typed + enforcement_bars(cpf)
 
 
@@ -286,58 +388,114 @@ def enforcement_bars(cpf: str | None) -> list[EnforcementBar]:
     """The consequences the enforcement domain recorded on this CPF."""
     from portal.blueprints.enforcement.services import consequences_for_cpf
 
-    return [EnforcementBar(c.kind, c.article, c.document.number, None, c.animal_id)
-            for c in consequences_for_cpf(cpf)]
+    return [
+        EnforcementBar(c.kind, c.article, c.document.number, None, c.animal_id)
+        for c in consequences_for_cpf(cpf)
+    ]
 
 
-def _check_bars(profile: Profile, person: User, listing: Listing,
-                reviewer: bool) -> list[RuleResult]:
+def _check_bars(
+    profile: Profile, person: User, listing: Listing, reviewer: bool
+) -> list[RuleResult]:
     bars = active_bars(person.cpf)
     contact = "" if reviewer else _("Se acredita que há um engano, procure o CCZ.")
     results = []
 
     # VV 23 V: the person signed a term never again to keep animals under their care.
     if any(b.kind == BarKind.COMMITMENT_NEVER_KEEP for b in bars):
-        results.append(_result(profile, "bar_commitment", FAIL,
-                               (_("Consta um termo de compromisso assinado pela pessoa de não "
-                                  "mais ter animais sob sua guarda.") if reviewer else
-                                _("Consta um termo de compromisso assinado por você de não mais "
-                                  "ter animais sob sua guarda. ") + contact)))
+        results.append(
+            _result(
+                profile,
+                "bar_commitment",
+                FAIL,
+                (
+                    _(
+                        "Consta um termo de compromisso assinado pela pessoa de não "
+                        "mais ter animais sob sua guarda."
+                    )
+                    if reviewer
+                    else _(
+                        "Consta um termo de compromisso assinado por você de não mais "
+                        "ter animais sob sua guarda. "
+                    )
+                    + contact
+                ),
+            )
+        )
     else:
-        results.append(_result(profile, "bar_commitment", PASS,
-                               _("Não há termo de compromisso de não ter animais.")))
+        results.append(
+            _result(
+                profile,
+                "bar_commitment",
+                PASS,
+                _("Não há termo de compromisso de não ter animais."),
+            )
+        )
 
     # VV 23 III b; BJP 30 §ú: loss of possession after repeated maus-tratos.
     if any(b.kind == BarKind.LOST_POSSESSION_MALTREATMENT for b in bars):
-        results.append(_result(profile, "bar_maltreatment", FAIL,
-                               (_("Consta perda da posse de animal por maus-tratos. ")
-                                + contact).strip()))
+        results.append(
+            _result(
+                profile,
+                "bar_maltreatment",
+                FAIL,
+                (_("Consta perda da posse de animal por maus-tratos. ") + contact).strip(),
+            )
+        )
     else:
-        results.append(_result(profile, "bar_maltreatment", PASS,
-                               _("Não há perda de posse de animal por maus-tratos.")))
+        results.append(
+            _result(
+                profile,
+                "bar_maltreatment",
+                PASS,
+                _("Não há perda de posse de animal por maus-tratos."),
+            )
+        )
 
     # GRU 88 §4: the possession never returns to whoever caused the definitive apprehension; only
     # this animal is barred, matched by listing or by its RGA record.
     this_animal = any(
         b.kind == BarKind.CAUSED_DEFINITIVE_APPREHENSION
-        and ((b.listing_id is not None and b.listing_id == listing.id)
-             or (b.animal_id is not None and b.animal_id == listing.animal_id))
-        for b in bars)
+        and (
+            (b.listing_id is not None and b.listing_id == listing.id)
+            or (b.animal_id is not None and b.animal_id == listing.animal_id)
+        )
+        for b in bars
+    )
     if this_animal:
-        results.append(_result(profile, "bar_apprehension", FAIL,
-                               _("A pessoa deu causa à apreensão definitiva deste animal; a posse "
-                                 "dele não pode voltar a ela.") if reviewer else
-                               _("Você deu causa à apreensão definitiva deste animal; a posse dele "
-                                 "não pode voltar a você. Você pode adotar outro animal.")))
+        results.append(
+            _result(
+                profile,
+                "bar_apprehension",
+                FAIL,
+                _(
+                    "A pessoa deu causa à apreensão definitiva deste animal; a posse "
+                    "dele não pode voltar a ela."
+                )
+                if reviewer
+                else _(
+                    "Você deu causa à apreensão definitiva deste animal; a posse dele "
+                    "não pode voltar a você. Você pode adotar outro animal."
+                ),
+            )
+        )
     else:
-        results.append(_result(profile, "bar_apprehension", PASS,
-                               _("A pessoa não deu causa à apreensão deste animal.") if reviewer
-                               else _("Você não deu causa à apreensão deste animal.")))
+        results.append(
+            _result(
+                profile,
+                "bar_apprehension",
+                PASS,
+                _("A pessoa não deu causa à apreensão deste animal.")
+                if reviewer
+                else _("Você não deu causa à apreensão deste animal."),
+            )
+        )
     return results
 
 
-def _check_household(profile: Profile, person: User, listing: Listing, on: date,
-                     reviewer: bool) -> RuleResult:
+def _check_household(
+    profile: Profile, person: User, listing: Listing, on: date, reviewer: bool
+) -> RuleResult:
     """DOMAIN §4: the residence must stay within the limit with the adopted animal counted.
 
     The law counts only animals older than its threshold (GRU 37 "idade superior a 120 dias";
@@ -353,15 +511,25 @@ def _check_household(profile: Profile, person: User, listing: Listing, on: date,
             counts_for_household,
         )
     except ImportError:  # the RGA module is not installed: the reviewer must check by hand
-        return RuleResult(rule="household_limit", status=NEEDS_DOCUMENT, in_local_law=True,
-                          article=article, awaiting_review=True,
-                          message=_("A contagem de animais da residência será conferida pela "
-                                    "equipe na análise do pedido."))
+        return RuleResult(
+            rule="household_limit",
+            status=NEEDS_DOCUMENT,
+            in_local_law=True,
+            article=article,
+            awaiting_review=True,
+            message=_(
+                "A contagem de animais da residência será conferida pela "
+                "equipe na análise do pedido."
+            ),
+        )
     if profile.household.limit is None:  # VV: the law sets no limit
-        return RuleResult(rule="household_limit", status=PASS, article=article,
-                          in_local_law=True,
-                          message=_("A lei municipal não limita o número de cães e gatos por "
-                                    "residência."))
+        return RuleResult(
+            rule="household_limit",
+            status=PASS,
+            article=article,
+            in_local_law=True,
+            message=_("A lei municipal não limita o número de cães e gatos por residência."),
+        )
     # GRU 37; BJP 17: only animals older than the threshold count.
     counts_now = counts_for_household(listing.birth_date, on, profile)
     try:
@@ -370,51 +538,98 @@ def _check_household(profile: Profile, person: User, listing: Listing, on: date,
         if not counts_now:
             counts_on = listing.birth_date + timedelta(days=profile.household.min_age_days + 1)
             return RuleResult(
-                rule="household_limit", status=PASS, article=article, in_local_law=True,
-                action="licence" if exc.licence_url else None, link=exc.licence_url,
-                message=_("Este animal tem menos de %(days)d dias e ainda não conta no limite "
-                          "da residência. A partir de %(day)s ele passa a contar: %(limit)s",
-                          days=profile.household.min_age_days,
-                          day=counts_on.strftime("%d/%m/%Y"), limit=exc.message))
-        return RuleResult(rule="household_limit", status=FAIL, message=exc.message,
-                          article=exc.article or article, in_local_law=True,
-                          action="licence" if exc.licence_url else None,
-                          link=exc.licence_url)
+                rule="household_limit",
+                status=PASS,
+                article=article,
+                in_local_law=True,
+                action="licence" if exc.licence_url else None,
+                link=exc.licence_url,
+                message=_(
+                    "Este animal tem menos de %(days)d dias e ainda não conta no limite "
+                    "da residência. A partir de %(day)s ele passa a contar: %(limit)s",
+                    days=profile.household.min_age_days,
+                    day=counts_on.strftime("%d/%m/%Y"),
+                    limit=exc.message,
+                ),
+            )
+        return RuleResult(
+            rule="household_limit",
+            status=FAIL,
+            message=exc.message,
+            article=exc.article or article,
+            in_local_law=True,
+            action="licence" if exc.licence_url else None,
+            link=exc.licence_url,
+        )
     except AnimalError:  # no usable address: the residence cannot be counted yet
-        return RuleResult(rule="household_limit", status=NEEDS_DOCUMENT, article=article,
-                          in_local_law=True, action="account",
-                          message=_("O cadastro da pessoa não tem endereço completo; os animais "
-                                    "da residência não podem ser contados.") if reviewer else
-                          _("Complete seu endereço (CEP, logradouro e número) no seu "
-                            "cadastro: é onde o animal vai morar e onde contamos os "
-                            "animais da residência."))
-    return RuleResult(rule="household_limit", status=PASS, article=article, in_local_law=True,
-                      message=_("Com este animal, a residência da pessoa continua dentro do "
-                                "limite de %(limit)d cães e gatos.", limit=profile.household.limit)
-                      if reviewer else
-                      _("Com este animal, sua residência continua dentro do limite de "
-                        "%(limit)d cães e gatos.", limit=profile.household.limit))
+        return RuleResult(
+            rule="household_limit",
+            status=NEEDS_DOCUMENT,
+            article=article,
+            in_local_law=True,
+            action="account",
+            message=_(
+                "O cadastro da pessoa não tem endereço completo; os animais "
+                "da residência não podem ser contados."
+            )
+            if reviewer
+            else _(
+                "Complete seu endereço (CEP, logradouro e número) no seu "
+                "cadastro: é onde o animal vai morar e onde contamos os "
+                "animais da residência."
+            ),
+        )
+    return RuleResult(
+        rule="household_limit",
+        status=PASS,
+        article=article,
+        in_local_law=True,
+        message=_(
+            "Com este animal, a residência da pessoa continua dentro do "
+            "limite de %(limit)d cães e gatos.",
+            limit=profile.household.limit,
+        )
+        if reviewer
+        else _(
+            "Com este animal, sua residência continua dentro do limite de %(limit)d cães e gatos.",
+            limit=profile.household.limit,
+        ),
+    )
 
 
 def _check_term(profile: Profile, person: User, listing: Listing, reviewer: bool) -> RuleResult:
     accepted = db.session.scalar(
-        select(AdoptionApplication.id).where(
+        select(AdoptionApplication.id)
+        .where(
             AdoptionApplication.applicant_id == person.id,
             AdoptionApplication.listing_id == listing.id,
             AdoptionApplication.term_accepted_at.is_not(None),
-            AdoptionApplication.status.in_(OPEN_APPLICATION_STATUSES))
-        .limit(1))
+            AdoptionApplication.status.in_(OPEN_APPLICATION_STATUSES),
+        )
+        .limit(1)
+    )
     if accepted is not None:
-        return _result(profile, "adoption_term", PASS,
-                       _("A pessoa aceitou o Termo de Compromisso de Adoção.") if reviewer else
-                       _("Você aceitou o Termo de Compromisso de Adoção."))
-    return _result(profile, "adoption_term", NEEDS_DOCUMENT,
-                   _("A pessoa ainda não aceitou o Termo de Compromisso de Adoção.") if reviewer
-                   else _("Leia e aceite o Termo de Compromisso de Adoção ao enviar o pedido."))
+        return _result(
+            profile,
+            "adoption_term",
+            PASS,
+            _("A pessoa aceitou o Termo de Compromisso de Adoção.")
+            if reviewer
+            else _("Você aceitou o Termo de Compromisso de Adoção."),
+        )
+    return _result(
+        profile,
+        "adoption_term",
+        NEEDS_DOCUMENT,
+        _("A pessoa ainda não aceitou o Termo de Compromisso de Adoção.")
+        if reviewer
+        else _("Leia e aceite o Termo de Compromisso de Adoção ao enviar o pedido."),
+    )
 
 
-def check_eligibility(profile: Profile, person: User, listing: Listing,
-                      on: date, *, reviewer: bool = False) -> list[RuleResult]:
+def check_eligibility(
+    profile: Profile, person: User, listing: Listing, on: date, *, reviewer: bool = False
+) -> list[RuleResult]:
     """Every adoption rule for ``person`` adopting ``listing`` on ``on``, one result per rule.
 
     Order: age, CPF/identity, proof of address, proof of income, the three bars, household limit,
@@ -439,9 +654,12 @@ def submission_blockers(results: list[RuleResult]) -> list[RuleResult]:
     A proof waiting for the reviewer does not block (the reviewer accepts it during the review),
     nor does the term (it is accepted in the same form that submits).
     """
-    return [r for r in results
-            if r.status == FAIL
-            or (r.status == NEEDS_DOCUMENT and not r.awaiting_review and r.rule != "adoption_term")]
+    return [
+        r
+        for r in results
+        if r.status == FAIL
+        or (r.status == NEEDS_DOCUMENT and not r.awaiting_review and r.rule != "adoption_term")
+    ]
 
 
 def approval_blockers(results: list[RuleResult]) -> list[RuleResult]:

@@ -44,18 +44,29 @@ def _not_future(form: FlaskForm, field: DateField) -> None:
 class ListingForm(FlaskForm):
     owner = SelectField(_l("Quem oferece o animal"), choices=[], validate_choice=True)
     name = StringField(_l("Nome do animal"), validators=[DataRequired(REQUIRED), Length(max=80)])
-    species = RadioField(_l("Espécie"), choices=list(SPECIES.items()),
-                         validators=[DataRequired(_l("Escolha a espécie."))])
-    sex = RadioField(_l("Sexo"), choices=list(SEXES.items()),
-                     validators=[DataRequired(_l("Escolha o sexo."))])
+    species = RadioField(
+        _l("Espécie"),
+        choices=list(SPECIES.items()),
+        validators=[DataRequired(_l("Escolha a espécie."))],
+    )
+    sex = RadioField(
+        _l("Sexo"), choices=list(SEXES.items()), validators=[DataRequired(_l("Escolha o sexo."))]
+    )
     birth_date = DateField(_l("Data de nascimento"), validators=[Optional(), _not_future])
     birth_date_estimated = BooleanField(_l("A data de nascimento é aproximada"))
-    age_years = IntegerField(_l("Idade estimada: anos"), validators=[
-        Optional(), NumberRange(0, 30, _l("De 0 a 30 anos."))], render_kw={"inputmode": "numeric"})
-    age_months = IntegerField(_l("Idade estimada: meses"), validators=[
-        Optional(), NumberRange(0, 11, _l("De 0 a 11 meses."))], render_kw={"inputmode": "numeric"})
-    size = RadioField(_l("Porte"), choices=list(SIZES.items()),
-                      validators=[DataRequired(_l("Escolha o porte."))])
+    age_years = IntegerField(
+        _l("Idade estimada: anos"),
+        validators=[Optional(), NumberRange(0, 30, _l("De 0 a 30 anos."))],
+        render_kw={"inputmode": "numeric"},
+    )
+    age_months = IntegerField(
+        _l("Idade estimada: meses"),
+        validators=[Optional(), NumberRange(0, 11, _l("De 0 a 11 meses."))],
+        render_kw={"inputmode": "numeric"},
+    )
+    size = RadioField(
+        _l("Porte"), choices=list(SIZES.items()), validators=[DataRequired(_l("Escolha o porte."))]
+    )
     breed = StringField(_l("Raça"), default="SRD", validators=[Optional(), Length(max=100)])
     color = StringField(_l("Cor / pelagem"), validators=[DataRequired(REQUIRED), Length(max=80)])
     good_with_children = BooleanField(_l("Convive bem com crianças"))
@@ -67,10 +78,12 @@ class ListingForm(FlaskForm):
     dewormed_on = DateField(_l("Data da vermifugação"), validators=[Optional(), _not_future])
     sterilized = BooleanField(_l("Esterilizado (castrado)"))
     sterilized_on = DateField(_l("Data da esterilização"), validators=[Optional(), _not_future])
-    story = TextAreaField(_l("História e jeito do animal"), validators=[Length(max=4000)],
-                          render_kw={"rows": 5})
-    district = StringField(_l("Bairro onde está"), validators=[DataRequired(REQUIRED),
-                                                               Length(max=100)])
+    story = TextAreaField(
+        _l("História e jeito do animal"), validators=[Length(max=4000)], render_kw={"rows": 5}
+    )
+    district = StringField(
+        _l("Bairro onde está"), validators=[DataRequired(REQUIRED), Length(max=100)]
+    )
     held_since = DateField(_l("Data de entrada no CCZ"), validators=[Optional(), _not_future])
     photos = MultipleFileField(_l("Fotos (1 a 8)"), render_kw={"accept": IMAGE_ACCEPT})
 
@@ -78,10 +91,27 @@ class ListingForm(FlaskForm):
         """The form's values in the shape of :func:`services.listing_data` (the API's names)."""
         data: dict[str, object] = {
             name: getattr(self, name).data
-            for name in ("name", "species", "sex", "size", "breed", "color", "district", "story",
-                         "good_with_children", "good_with_dogs", "good_with_cats", "vaccinated",
-                         "vaccinated_on", "dewormed", "dewormed_on", "sterilized", "sterilized_on",
-                         "held_since")}
+            for name in (
+                "name",
+                "species",
+                "sex",
+                "size",
+                "breed",
+                "color",
+                "district",
+                "story",
+                "good_with_children",
+                "good_with_dogs",
+                "good_with_cats",
+                "vaccinated",
+                "vaccinated_on",
+                "dewormed",
+                "dewormed_on",
+                "sterilized",
+                "sterilized_on",
+                "held_since",
+            )
+        }
         data["birth_date"] = self.birth_date.data
         data["birth_date_estimated"] = bool(self.birth_date_estimated.data)
         if self.age_years.data is not None or self.age_months.data is not None:
@@ -90,8 +120,11 @@ class ListingForm(FlaskForm):
 
 
 class PhotoForm(FlaskForm):
-    photos = MultipleFileField(_l("Adicionar fotos"), validators=[
-        FileRequired(_l("Escolha ao menos uma foto."))], render_kw={"accept": IMAGE_ACCEPT})
+    photos = MultipleFileField(
+        _l("Adicionar fotos"),
+        validators=[FileRequired(_l("Escolha ao menos uma foto."))],
+        render_kw={"accept": IMAGE_ACCEPT},
+    )
 
 
 class StateForm(FlaskForm):
@@ -103,19 +136,29 @@ class MovePhotoForm(FlaskForm):
 
 
 class OrganizationForm(FlaskForm):
-    legal_name = StringField(_l("Razão social"), validators=[DataRequired(REQUIRED),
-                                                             Length(max=200)])
-    trade_name = StringField(_l("Nome fantasia (como aparece no portal)"),
-                             validators=[Optional(), Length(max=200)])
-    cnpj = StringField(_l("CNPJ"), validators=[DataRequired(REQUIRED)],
-                       render_kw={"inputmode": "numeric", "placeholder": "00.000.000/0000-00"})
-    responsible_name = StringField(_l("Pessoa responsável"), validators=[DataRequired(REQUIRED),
-                                                                         Length(max=200)])
-    email = EmailField(_l("E-mail da entidade"), validators=[DataRequired(REQUIRED),
-                                                             Email(_l("E-mail inválido."))])
+    legal_name = StringField(
+        _l("Razão social"), validators=[DataRequired(REQUIRED), Length(max=200)]
+    )
+    trade_name = StringField(
+        _l("Nome fantasia (como aparece no portal)"), validators=[Optional(), Length(max=200)]
+    )
+    cnpj = StringField(
+        _l("CNPJ"),
+        validators=[DataRequired(REQUIRED)],
+        render_kw={"inputmode": "numeric", "placeholder": "00.000.000/0000-00"},
+    )
+    responsible_name = StringField(
+        _l("Pessoa responsável"), validators=[DataRequired(REQUIRED), Length(max=200)]
+    )
+    email = EmailField(
+        _l("E-mail da entidade"), validators=[DataRequired(REQUIRED), Email(_l("E-mail inválido."))]
+    )
     phone = TelField(_l("Telefone"), validators=[Optional(), Length(max=30)])
-    cep = StringField(_l("CEP"), validators=[DataRequired(REQUIRED)],
-                      render_kw={"inputmode": "numeric", "autocomplete": "postal-code"})
+    cep = StringField(
+        _l("CEP"),
+        validators=[DataRequired(REQUIRED)],
+        render_kw={"inputmode": "numeric", "autocomplete": "postal-code"},
+    )
     street = StringField(_l("Logradouro"), validators=[DataRequired(REQUIRED), Length(max=200)])
     number = StringField(_l("Número"), validators=[DataRequired(REQUIRED), Length(max=20)])
     complement = StringField(_l("Complemento"), validators=[Optional(), Length(max=100)])
@@ -125,36 +168,59 @@ class OrganizationForm(FlaskForm):
 
 
 class ReasonForm(FlaskForm):
-    reason = TextAreaField(_l("Motivo"), validators=[DataRequired(_l("Informe o motivo.")),
-                                                     Length(max=2000)], render_kw={"rows": 3})
+    reason = TextAreaField(
+        _l("Motivo"),
+        validators=[DataRequired(_l("Informe o motivo.")), Length(max=2000)],
+        render_kw={"rows": 3},
+    )
 
 
 class InfoRequestForm(FlaskForm):
-    message = TextAreaField(_l("O que a pessoa precisa enviar ou esclarecer"), validators=[
-        DataRequired(_l("Escreva a pergunta.")), Length(max=2000)], render_kw={"rows": 3})
+    message = TextAreaField(
+        _l("O que a pessoa precisa enviar ou esclarecer"),
+        validators=[DataRequired(_l("Escreva a pergunta.")), Length(max=2000)],
+        render_kw={"rows": 3},
+    )
 
 
 class DocumentForm(FlaskForm):
     kind = SelectField(_l("Documento"), choices=list(DOCUMENT_LABELS.items()))
-    file = FileField(_l("Arquivo (PDF ou foto)"),
-                     validators=[FileRequired(_l("Escolha o arquivo."))],
-                     render_kw={"accept": "application/pdf," + IMAGE_ACCEPT})
-    issued_on = DateField(_l("Data de emissão (comprovante de endereço)"),
-                          validators=[Optional(), _not_future])
+    file = FileField(
+        _l("Arquivo (PDF ou foto)"),
+        validators=[FileRequired(_l("Escolha o arquivo."))],
+        render_kw={"accept": "application/pdf," + IMAGE_ACCEPT},
+    )
+    issued_on = DateField(
+        _l("Data de emissão (comprovante de endereço)"), validators=[Optional(), _not_future]
+    )
 
 
 class QuestionnaireMixin:
-    home_type = RadioField(_l("Tipo de moradia"), choices=list(HOME_TYPES.items()),
-                           validators=[DataRequired(_l("Escolha o tipo de moradia."))])
-    other_animals = RadioField(_l("Há outros animais em casa?"),
-                               choices=list(OTHER_ANIMALS.items()),
-                               validators=[DataRequired(_l("Responda esta pergunta."))])
-    other_animals_detail = TextAreaField(_l("Se há, quantos são? São vacinados e castrados?"),
-                                         validators=[Length(max=1000)], render_kw={"rows": 2})
-    caretaker = TextAreaField(_l("Quem vai cuidar do animal no dia a dia?"), validators=[
-        DataRequired(REQUIRED), Length(max=1000)], render_kw={"rows": 2})
-    holidays = TextAreaField(_l("Com quem o animal fica em viagens e feriados?"), validators=[
-        DataRequired(REQUIRED), Length(max=1000)], render_kw={"rows": 2})
+    home_type = RadioField(
+        _l("Tipo de moradia"),
+        choices=list(HOME_TYPES.items()),
+        validators=[DataRequired(_l("Escolha o tipo de moradia."))],
+    )
+    other_animals = RadioField(
+        _l("Há outros animais em casa?"),
+        choices=list(OTHER_ANIMALS.items()),
+        validators=[DataRequired(_l("Responda esta pergunta."))],
+    )
+    other_animals_detail = TextAreaField(
+        _l("Se há, quantos são? São vacinados e castrados?"),
+        validators=[Length(max=1000)],
+        render_kw={"rows": 2},
+    )
+    caretaker = TextAreaField(
+        _l("Quem vai cuidar do animal no dia a dia?"),
+        validators=[DataRequired(REQUIRED), Length(max=1000)],
+        render_kw={"rows": 2},
+    )
+    holidays = TextAreaField(
+        _l("Com quem o animal fica em viagens e feriados?"),
+        validators=[DataRequired(REQUIRED), Length(max=1000)],
+        render_kw={"rows": 2},
+    )
 
 
 class ApplicationForm(QuestionnaireMixin, FlaskForm):
@@ -177,37 +243,61 @@ class HandoverForm(FlaskForm):
     dewormed_on = DateField(_l("Data da vermifugação"), validators=[Optional(), _not_future])
     sterilized = BooleanField(_l("Esterilizado (castrado)"))
     sterilized_on = DateField(_l("Data da esterilização"), validators=[Optional(), _not_future])
-    rabies_vaccine = StringField(_l("Vacina antirrábica aplicada (nome)"),
-                                 validators=[Optional(), Length(max=120)])
+    rabies_vaccine = StringField(
+        _l("Vacina antirrábica aplicada (nome)"), validators=[Optional(), Length(max=120)]
+    )
     rabies_batch = StringField(_l("Partida (lote)"), validators=[Optional(), Length(max=60)])
-    rabies_vet_name = StringField(_l("Médico(a) veterinário(a)"),
-                                  validators=[Optional(), Length(max=200)])
-    rabies_vet_crmv = StringField(_l("CRMV"), validators=[Optional(), Length(max=40)],
-                                  render_kw={"placeholder": "CRMV-SP 12345"})
-    confirm = BooleanField(_l("Confirmo que o animal foi entregue à pessoa adotante"),
-                           validators=[DataRequired(_l("Confirme a entrega."))])
+    rabies_vet_name = StringField(
+        _l("Médico(a) veterinário(a)"), validators=[Optional(), Length(max=200)]
+    )
+    rabies_vet_crmv = StringField(
+        _l("CRMV"),
+        validators=[Optional(), Length(max=40)],
+        render_kw={"placeholder": "CRMV-SP 12345"},
+    )
+    confirm = BooleanField(
+        _l("Confirmo que o animal foi entregue à pessoa adotante"),
+        validators=[DataRequired(_l("Confirme a entrega."))],
+    )
 
 
 class MemberForm(FlaskForm):
-    email = EmailField(_l("E-mail da conta da pessoa"), validators=[
-        DataRequired(REQUIRED), Email(_l("E-mail inválido."))])
+    email = EmailField(
+        _l("E-mail da conta da pessoa"),
+        validators=[DataRequired(REQUIRED), Email(_l("E-mail inválido."))],
+    )
 
 
 class BarLookupForm(FlaskForm):
-    cpf = StringField(_l("CPF da pessoa"), validators=[DataRequired(REQUIRED)],
-                      render_kw={"inputmode": "numeric", "autocomplete": "off"})
+    cpf = StringField(
+        _l("CPF da pessoa"),
+        validators=[DataRequired(REQUIRED)],
+        render_kw={"inputmode": "numeric", "autocomplete": "off"},
+    )
 
 
 class BarForm(FlaskForm):
-    cpf = StringField(_l("CPF da pessoa"), validators=[DataRequired(REQUIRED)],
-                      render_kw={"inputmode": "numeric", "autocomplete": "off"})
+    cpf = StringField(
+        _l("CPF da pessoa"),
+        validators=[DataRequired(REQUIRED)],
+        render_kw={"inputmode": "numeric", "autocomplete": "off"},
+    )
     person_name = StringField(_l("Nome da pessoa"), validators=[Optional(), Length(max=200)])
-    kind = RadioField(_l("Impedimento"), choices=list(BAR_LABELS.items()),
-                      validators=[DataRequired(_l("Escolha o tipo de impedimento."))])
-    listing_id = IntegerField(_l("Número do anúncio do animal (apreensão definitiva)"),
-                              validators=[Optional()], render_kw={"inputmode": "numeric"})
-    rga = StringField(_l("ou o RGA do animal (apreensão definitiva)"),
-                      validators=[Optional(), Length(max=30)])
-    reason = TextAreaField(_l("Motivo e documento de origem (auto, termo, processo)"),
-                           validators=[DataRequired(REQUIRED), Length(max=2000)],
-                           render_kw={"rows": 3})
+    kind = RadioField(
+        _l("Impedimento"),
+        choices=list(BAR_LABELS.items()),
+        validators=[DataRequired(_l("Escolha o tipo de impedimento."))],
+    )
+    listing_id = IntegerField(
+        _l("Número do anúncio do animal (apreensão definitiva)"),
+        validators=[Optional()],
+        render_kw={"inputmode": "numeric"},
+    )
+    rga = StringField(
+        _l("ou o RGA do animal (apreensão definitiva)"), validators=[Optional(), Length(max=30)]
+    )
+    reason = TextAreaField(
+        _l("Motivo e documento de origem (auto, termo, processo)"),
+        validators=[DataRequired(REQUIRED), Length(max=2000)],
+        render_kw={"rows": 3},
+    )

@@ -9,7 +9,6 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from portal.access import STAFF, roles_required, staff_required
-from portal.blueprints.auth.freshness import recent_password
 from portal.blueprints.adoption import applications as apps
 from portal.blueprints.adoption import bp
 from portal.blueprints.adoption import services as svc
@@ -28,6 +27,7 @@ from portal.blueprints.adoption.forms import (
     StateForm,
 )
 from portal.blueprints.adoption.routes import add_errors, profile, today
+from portal.blueprints.auth.freshness import recent_password
 from portal.blueprints.auth.services import find_by_email
 from portal.extensions import db
 from portal.models import (
@@ -71,8 +71,13 @@ def manage():
     """The NGO's (or the CCZ's) listings and the applications waiting for a decision."""
     state = request.args.get("estado")
     listings, pending = svc.managed_listings(current_user, state)
-    return render_template("adoption/manage.html", listings=listings, pending=pending,
-                           state=state, has_org=bool(svc.organizations_of(current_user)))
+    return render_template(
+        "adoption/manage.html",
+        listings=listings,
+        pending=pending,
+        state=state,
+        has_org=bool(svc.organizations_of(current_user)),
+    )
 
 
 def _save_photos(listing: Listing, files: list, saved: list[StoredFile]) -> None:  # type: ignore[type-arg]
@@ -86,9 +91,15 @@ def _save_photos(listing: Listing, files: list, saved: list[StoredFile]) -> None
         try:
             photo = svc.add_photo(listing, upload.stream, upload.filename, current_user.id)
         except svc.AdoptionError as err:
-            raise svc.AdoptionError(_("A foto \"%(file)s\" não foi aceita: %(reason)s",
-                                      file=upload.filename[:80], reason=err.message),
-                                    "photos", err.code) from err
+            raise svc.AdoptionError(
+                _(
+                    'A foto "%(file)s" não foi aceita: %(reason)s',
+                    file=upload.filename[:80],
+                    reason=err.message,
+                ),
+                "photos",
+                err.code,
+            ) from err
         saved.append(photo.stored_file)
 
 
@@ -112,8 +123,11 @@ def listing_new():
     if form.validate_on_submit():
         try:
             data = svc.listing_data(form.listing_input(), today())
-            org = None if form.owner.data == "ccz" else db.session.get(Organization,
-                                                                      int(form.owner.data))
+            org = (
+                None
+                if form.owner.data == "ccz"
+                else db.session.get(Organization, int(form.owner.data))
+            )
             listing = svc.create_listing(org, current_user, data)
             _save_photos(listing, form.photos.data or [], saved)
             if request.form.get("publish"):
@@ -126,25 +140,42 @@ def listing_new():
             problems = add_errors(form, [(err.field or "", err.code, err.message)])
         else:
             db.session.commit()
-            flash(_("Anúncio de %(name)s salvo (%(state)s).", name=listing.name,
-                    state=svc.STATE_LABELS[listing.state]), "success")
+            flash(
+                _(
+                    "Anúncio de %(name)s salvo (%(state)s).",
+                    name=listing.name,
+                    state=svc.STATE_LABELS[listing.state],
+                ),
+                "success",
+            )
             return redirect(url_for("adoption.listing_edit", listing_id=listing.id))
-    return render_template("adoption/listing_form.html", form=form, listing=None,
-                           problems=problems), (400 if form.errors else 200)
+    return render_template(
+        "adoption/listing_form.html", form=form, listing=None, problems=problems
+    ), (400 if form.errors else 200)
 
 
-def _render_edit(listing: Listing, form: ListingForm | None = None,
-                 photo_form: PhotoForm | None = None, problems: list[str] | None = None,
-                 status: int = 200):  # type: ignore[no-untyped-def]
+def _render_edit(
+    listing: Listing,
+    form: ListingForm | None = None,
+    photo_form: PhotoForm | None = None,
+    problems: list[str] | None = None,
+    status: int = 200,
+):  # type: ignore[no-untyped-def]
     if form is None:
         form = ListingForm(obj=listing)
     form.owner.choices = [("x", listing.owner_name)]
     applications = apps.applications_for(listing)
     return render_template(
-        "adoption/listing_form.html", form=form, listing=listing,
-        photo_form=photo_form or PhotoForm(), state_form=StateForm(), move_form=MovePhotoForm(),
-        targets=sorted(svc.MANUAL_TRANSITIONS[listing.state]), applications=applications,
-        problems=problems or []), status
+        "adoption/listing_form.html",
+        form=form,
+        listing=listing,
+        photo_form=photo_form or PhotoForm(),
+        state_form=StateForm(),
+        move_form=MovePhotoForm(),
+        targets=sorted(svc.MANUAL_TRANSITIONS[listing.state]),
+        applications=applications,
+        problems=problems or [],
+    ), status
 
 
 @bp.route("/gestao/<int:listing_id>", methods=["GET", "POST"])
@@ -241,26 +272,41 @@ def listing_state(listing_id: int):
             flash(err.message, "danger")
         else:
             db.session.commit()
-            flash(_("Anúncio agora está: %(state)s.", state=svc.STATE_LABELS[listing.state]),
-                  "success")
+            flash(
+                _("Anúncio agora está: %(state)s.", state=svc.STATE_LABELS[listing.state]),
+                "success",
+            )
     return redirect(url_for("adoption.listing_edit", listing_id=listing.id))
 
 
 # -- review --------------------------------------------------------------------------------------
 
 
-def _render_review(application: AdoptionApplication, problems: list[str] | None = None,
-                   info_form: InfoRequestForm | None = None, refuse_form: ReasonForm | None = None,
-                   status: int = 200):  # type: ignore[no-untyped-def]
-    results = (check_eligibility(profile(), application.applicant, application.listing, today(),
-                                 reviewer=True)
-               if application.is_open else [])
+def _render_review(
+    application: AdoptionApplication,
+    problems: list[str] | None = None,
+    info_form: InfoRequestForm | None = None,
+    refuse_form: ReasonForm | None = None,
+    status: int = 200,
+):  # type: ignore[no-untyped-def]
+    results = (
+        check_eligibility(
+            profile(), application.applicant, application.listing, today(), reviewer=True
+        )
+        if application.is_open
+        else []
+    )
     return render_template(
-        "adoption/review.html", application=application, results=results,
+        "adoption/review.html",
+        application=application,
+        results=results,
         documents=svc.application_documents(application, current_user),
         problems=problems or [],
-        info_form=info_form or InfoRequestForm(), refuse_form=refuse_form or ReasonForm(),
-        approve_form=StateForm(), doc_form=DocumentReviewForm()), status
+        info_form=info_form or InfoRequestForm(),
+        refuse_form=refuse_form or ReasonForm(),
+        approve_form=StateForm(),
+        doc_form=DocumentReviewForm(),
+    ), status
 
 
 @bp.get("/gestao/pedidos/<int:application_id>")
@@ -278,8 +324,11 @@ def _act(application: AdoptionApplication, action, success: str):  # type: ignor
         action()
     except apps.NotEligible as err:
         db.session.rollback()
-        return _render_review(_managed_application(application.id),
-                              [f"{r.message} ({r.article})" for r in err.results], status=400)
+        return _render_review(
+            _managed_application(application.id),
+            [f"{r.message} ({r.article})" for r in err.results],
+            status=400,
+        )
     except svc.AdoptionError as err:
         db.session.rollback()
         flash(err.message, "danger")
@@ -295,9 +344,11 @@ def approve(application_id: int):
     application = _managed_application(application_id)
     if not StateForm().validate_on_submit():
         abort(400)
-    return _act(application, lambda: apps.approve_application(profile(), application,
-                                                               current_user, today()),
-                _("Pedido aprovado; o animal está reservado. Combine a entrega com a pessoa."))
+    return _act(
+        application,
+        lambda: apps.approve_application(profile(), application, current_user, today()),
+        _("Pedido aprovado; o animal está reservado. Combine a entrega com a pessoa."),
+    )
 
 
 @bp.post("/gestao/pedidos/<int:application_id>/informacoes")
@@ -307,9 +358,11 @@ def request_info(application_id: int):
     form = InfoRequestForm()
     if not form.validate_on_submit():
         return _render_review(application, info_form=form, status=400)
-    return _act(application, lambda: apps.request_info(application, current_user,
-                                                       form.message.data),
-                _("Pedido de informações enviado à pessoa."))
+    return _act(
+        application,
+        lambda: apps.request_info(application, current_user, form.message.data),
+        _("Pedido de informações enviado à pessoa."),
+    )
 
 
 @bp.post("/gestao/pedidos/<int:application_id>/recusar")
@@ -319,9 +372,11 @@ def refuse(application_id: int):
     form = ReasonForm()
     if not form.validate_on_submit():
         return _render_review(application, refuse_form=form, status=400)
-    return _act(application, lambda: apps.refuse_application(application, current_user,
-                                                             form.reason.data),
-                _("Pedido recusado; a pessoa foi avisada com o motivo."))
+    return _act(
+        application,
+        lambda: apps.refuse_application(application, current_user, form.reason.data),
+        _("Pedido recusado; a pessoa foi avisada com o motivo."),
+    )
 
 
 @bp.post("/gestao/pedidos/<int:application_id>/documentos/<int:document_id>")
@@ -334,10 +389,13 @@ def review_document(application_id: int, document_id: int):
     form = DocumentReviewForm()
     if not form.validate_on_submit():
         abort(400)
-    return _act(application, lambda: svc.review_document(doc, current_user,
-                                                         form.decision.data == "accept",
-                                                         form.reason.data or ""),
-                _("Documento conferido."))
+    return _act(
+        application,
+        lambda: svc.review_document(
+            doc, current_user, form.decision.data == "accept", form.reason.data or ""
+        ),
+        _("Documento conferido."),
+    )
 
 
 @bp.route("/gestao/pedidos/<int:application_id>/entrega", methods=["GET", "POST"])
@@ -350,13 +408,17 @@ def handover(application_id: int):
     problems: list[str] = []
     if form.validate_on_submit():
         health = apps.HealthRecord(
-            vaccinated=bool(form.vaccinated.data), vaccinated_on=form.vaccinated_on.data,
-            dewormed=bool(form.dewormed.data), dewormed_on=form.dewormed_on.data,
-            sterilized=bool(form.sterilized.data), sterilized_on=form.sterilized_on.data,
+            vaccinated=bool(form.vaccinated.data),
+            vaccinated_on=form.vaccinated_on.data,
+            dewormed=bool(form.dewormed.data),
+            dewormed_on=form.dewormed_on.data,
+            sterilized=bool(form.sterilized.data),
+            sterilized_on=form.sterilized_on.data,
             rabies_vaccine=form.rabies_vaccine.data or "",
             rabies_batch=form.rabies_batch.data or "",
             rabies_vet_name=form.rabies_vet_name.data or "",
-            rabies_vet_crmv=form.rabies_vet_crmv.data or "")
+            rabies_vet_crmv=form.rabies_vet_crmv.data or "",
+        )
         try:
             apps.complete_adoption(profile(), application, current_user, health, today())
         except apps.DeliveryRefused as err:
@@ -372,9 +434,15 @@ def handover(application_id: int):
             problems = add_errors(form, [(err.field or "", err.code, err.message)])
         else:
             db.session.commit()
-            flash(_("Adoção concluída. RGA %(rga)s emitido para %(name)s; o folheto foi enviado "
-                    "por e-mail.", rga=application.rga_number,
-                    name=application.applicant.full_name), "success")
+            flash(
+                _(
+                    "Adoção concluída. RGA %(rga)s emitido para %(name)s; o folheto foi enviado "
+                    "por e-mail.",
+                    rga=application.rga_number,
+                    name=application.applicant.full_name,
+                ),
+                "success",
+            )
             return redirect(url_for("adoption.review", application_id=application.id))
         application = _managed_application(application_id)
     fee = None
@@ -383,9 +451,14 @@ def handover(application_id: int):
     except svc.AdoptionError as err:
         problems.append(err.message)
     delivery = apps.delivery_citations(profile())
-    return render_template("adoption/handover.html", application=application, form=form,
-                           problems=problems, fee=fee, delivery=delivery), \
-        (400 if problems or form.errors else 200)
+    return render_template(
+        "adoption/handover.html",
+        application=application,
+        form=form,
+        problems=problems,
+        fee=fee,
+        delivery=delivery,
+    ), (400 if problems or form.errors else 200)
 
 
 # -- staff: NGOs and bars ------------------------------------------------------------------------
@@ -395,9 +468,13 @@ def handover(application_id: int):
 @staff_required
 def organizations():
     orgs = svc.organizations_for_review()
-    return render_template("adoption/organizations.html", organizations=orgs,
-                           approve_form=StateForm(), refuse_form=ReasonForm(),
-                           member_form=MemberForm())
+    return render_template(
+        "adoption/organizations.html",
+        organizations=orgs,
+        approve_form=StateForm(),
+        refuse_form=ReasonForm(),
+        member_form=MemberForm(),
+    )
 
 
 @bp.post("/gestao/ongs/<int:organization_id>/membros")
@@ -410,16 +487,28 @@ def organization_member(organization_id: int):
         user = find_by_email(form.email.data)
         try:
             if user is None:
-                raise svc.AdoptionError(_("Nenhuma conta com este e-mail. Peça à pessoa que crie "
-                                          "a conta no portal primeiro."), "email", "not_found")
+                raise svc.AdoptionError(
+                    _(
+                        "Nenhuma conta com este e-mail. Peça à pessoa que crie "
+                        "a conta no portal primeiro."
+                    ),
+                    "email",
+                    "not_found",
+                )
             svc.add_member(org, user, current_user)
         except svc.AdoptionError as err:
             db.session.rollback()
             flash(err.message, "danger")
         else:
             db.session.commit()
-            flash(_("%(name)s agora atua pela ONG %(org)s.", name=user.full_name,
-                    org=org.display_name), "success")
+            flash(
+                _(
+                    "%(name)s agora atua pela ONG %(org)s.",
+                    name=user.full_name,
+                    org=org.display_name,
+                ),
+                "success",
+            )
     else:
         flash(_("Informe um e-mail válido."), "danger")
     return redirect(url_for("adoption.organizations"))
@@ -477,15 +566,20 @@ def bars():
             audit.record("adoption.bars_viewed", None, detail={"results": len(found)})
             db.session.commit()
     elif request.method == "POST" and "novo-cpf" in request.form and form.validate():
-        listing = (db.session.get(Listing, form.listing_id.data)
-                   if form.listing_id.data else None)
+        listing = db.session.get(Listing, form.listing_id.data) if form.listing_id.data else None
         try:
             if form.listing_id.data and listing is None:
                 raise svc.AdoptionError(_("Anúncio não encontrado."), "listing_id")
             animal_id = svc.animal_id_for_rga(form.rga.data) if form.rga.data else None
-            svc.record_bar(form.cpf.data, form.kind.data, form.reason.data, current_user,
-                           listing=listing, animal_id=animal_id,
-                           person_name=form.person_name.data)
+            svc.record_bar(
+                form.cpf.data,
+                form.kind.data,
+                form.reason.data,
+                current_user,
+                listing=listing,
+                animal_id=animal_id,
+                person_name=form.person_name.data,
+            )
         except svc.InvalidData as err:
             db.session.rollback()
             add_errors(form, err.errors)
@@ -497,9 +591,15 @@ def bars():
             flash(_("Impedimento registrado."), "success")
             return redirect(url_for("adoption.bars"))
     recent = svc.recent_bars()
-    return render_template("adoption/bars.html", lookup=lookup, form=form, found=found,
-                           recent=recent, revoke_form=ReasonForm(),
-                           labels=svc.BAR_LABELS), (400 if form.errors or lookup.errors else 200)
+    return render_template(
+        "adoption/bars.html",
+        lookup=lookup,
+        form=form,
+        found=found,
+        recent=recent,
+        revoke_form=ReasonForm(),
+        labels=svc.BAR_LABELS,
+    ), (400 if form.errors or lookup.errors else 200)
 
 
 @bp.post("/gestao/impedimentos/<int:bar_id>/cancelar")

@@ -38,14 +38,19 @@ from portal.workspace import (
 )
 
 DASHBOARD_ROLES = ("coordinator", "admin")
-OPEN_STATES = (ApplicationStatus.SUBMITTED, ApplicationStatus.NEEDS_INFO,
-               ApplicationStatus.APPROVED)
+OPEN_STATES = (
+    ApplicationStatus.SUBMITTED,
+    ApplicationStatus.NEEDS_INFO,
+    ApplicationStatus.APPROVED,
+)
 
 
 def _state_choices():  # type: ignore[no-untyped-def]
-    return [(ApplicationStatus.SUBMITTED.value, _l("Aguardando análise")),
-            (ApplicationStatus.NEEDS_INFO.value, _l("Aguardando informações do candidato")),
-            (ApplicationStatus.APPROVED.value, _l("Aprovado, aguardando entrega"))]
+    return [
+        (ApplicationStatus.SUBMITTED.value, _l("Aguardando análise")),
+        (ApplicationStatus.NEEDS_INFO.value, _l("Aguardando informações do candidato")),
+        (ApplicationStatus.APPROVED.value, _l("Aprovado, aguardando entrega")),
+    ]
 
 
 def _state_label(status: str):  # type: ignore[no-untyped-def]
@@ -53,44 +58,76 @@ def _state_label(status: str):  # type: ignore[no-untyped-def]
 
 
 def declare_queues(registry: QueueRegistry) -> None:
-    registry.declare_search(SearchProvider("organizacoes", _l("Organizações"), STAFF,
-                                           _search_organizations))
-    registry.declare_chart(Chart("adocoes-por-mes", _l("Adoções concluídas por mês"),
-                                 DASHBOARD_ROLES, adoptions_per_month))
-    registry.declare_chart(Chart("adocoes-dias-anunciado",
-                                 _l("Mediana de dias entre o anúncio e a adoção"),
-                                 DASHBOARD_ROLES, median_days_listed))
-    registry.declare(Queue(
-        key="adocao-ccz",
-        title=_l("Adoção: pedidos para animais do CCZ"),
-        roles=STAFF,
-        entity=AdoptionApplication,
-        rows=lambda: select(AdoptionApplication).join(Listing).options(
-            contains_eager(AdoptionApplication.listing)).where(
-            Listing.organization_id.is_(None), AdoptionApplication.status.in_(OPEN_STATES)),
-        since=AdoptionApplication.submitted_at,
-        order=AdoptionApplication.submitted_at,
-        link=lambda a: url_for("adoption.review", application_id=a.id),
-        columns=(Column(_l("Animal"), lambda a: a.listing.name),
-                 Column(_l("Situação"), lambda a: _state_label(a.status)),
-                 Column(_l("Enviado em"), lambda a: a.submitted_at.strftime("%d/%m/%Y"))),
-        filters=(Filter("situacao", _l("Situação"), _state_choices,
-                        lambda q, v: q.where(AdoptionApplication.status == v)),),
-    ))
-    registry.declare(Queue(
-        key="ongs-a-aprovar",
-        title=_l("Adoção: ONGs aguardando aprovação"),
-        roles=STAFF,
-        entity=Organization,
-        rows=lambda: select(Organization).where(
-            Organization.status == OrganizationStatus.PENDING),
-        since=Organization.created_at,
-        order=Organization.created_at,
-        link=lambda o: url_for("adoption.organizations"),
-        columns=(Column(_l("Entidade"), lambda o: o.display_name),
-                 Column(_l("Pedido em"), lambda o: o.created_at.strftime("%d/%m/%Y"))),
-        personal_data=False,
-    ))
+    registry.declare_search(
+        SearchProvider("organizacoes", _l("Organizações"), STAFF, _search_organizations)
+    )
+    registry.declare_chart(
+        Chart(
+            "adocoes-por-mes",
+            _l("Adoções concluídas por mês"),
+            DASHBOARD_ROLES,
+            adoptions_per_month,
+        )
+    )
+    registry.declare_chart(
+        Chart(
+            "adocoes-dias-anunciado",
+            _l("Mediana de dias entre o anúncio e a adoção"),
+            DASHBOARD_ROLES,
+            median_days_listed,
+        )
+    )
+    registry.declare(
+        Queue(
+            key="adocao-ccz",
+            title=_l("Adoção: pedidos para animais do CCZ"),
+            roles=STAFF,
+            entity=AdoptionApplication,
+            rows=lambda: (
+                select(AdoptionApplication)
+                .join(Listing)
+                .options(contains_eager(AdoptionApplication.listing))
+                .where(
+                    Listing.organization_id.is_(None), AdoptionApplication.status.in_(OPEN_STATES)
+                )
+            ),
+            since=AdoptionApplication.submitted_at,
+            order=AdoptionApplication.submitted_at,
+            link=lambda a: url_for("adoption.review", application_id=a.id),
+            columns=(
+                Column(_l("Animal"), lambda a: a.listing.name),
+                Column(_l("Situação"), lambda a: _state_label(a.status)),
+                Column(_l("Enviado em"), lambda a: a.submitted_at.strftime("%d/%m/%Y")),
+            ),
+            filters=(
+                Filter(
+                    "situacao",
+                    _l("Situação"),
+                    _state_choices,
+                    lambda q, v: q.where(AdoptionApplication.status == v),
+                ),
+            ),
+        )
+    )
+    registry.declare(
+        Queue(
+            key="ongs-a-aprovar",
+            title=_l("Adoção: ONGs aguardando aprovação"),
+            roles=STAFF,
+            entity=Organization,
+            rows=lambda: select(Organization).where(
+                Organization.status == OrganizationStatus.PENDING
+            ),
+            since=Organization.created_at,
+            order=Organization.created_at,
+            link=lambda o: url_for("adoption.organizations"),
+            columns=(
+                Column(_l("Entidade"), lambda o: o.display_name),
+                Column(_l("Pedido em"), lambda o: o.created_at.strftime("%d/%m/%Y")),
+            ),
+            personal_data=False,
+        )
+    )
 
 
 def _search_organizations(term: str) -> list[SearchHit]:
@@ -99,23 +136,32 @@ def _search_organizations(term: str) -> list[SearchHit]:
         condition = Organization.cnpj == cnpj
     elif len(term) >= 2:
         lowered = term.lower()
-        condition = or_(func.lower(Organization.legal_name).contains(lowered),
-                        func.lower(Organization.trade_name).contains(lowered))
+        condition = or_(
+            func.lower(Organization.legal_name).contains(lowered),
+            func.lower(Organization.trade_name).contains(lowered),
+        )
     else:
         return []
-    found = db.session.scalars(select(Organization).where(condition)
-                               .order_by(Organization.legal_name).limit(20))
-    return [SearchHit(o.display_name, o.legal_name, url_for("adoption.organizations"))
-            for o in found]
+    found = db.session.scalars(
+        select(Organization).where(condition).order_by(Organization.legal_name).limit(20)
+    )
+    return [
+        SearchHit(o.display_name, o.legal_name, url_for("adoption.organizations")) for o in found
+    ]
 
 
 def _adoptions(period: Period) -> list[tuple[str, int | None]]:
     """(month of hand-over, days listed) for each adoption completed in the period."""
     start, end = local_day_start(period.start), local_day_start(period.end + timedelta(days=1))
-    query = (select(AdoptionApplication.completed_at, Listing.published_at).join(Listing)
-             .where(AdoptionApplication.status == ApplicationStatus.COMPLETED,
-                    AdoptionApplication.completed_at >= start,
-                    AdoptionApplication.completed_at < end))
+    query = (
+        select(AdoptionApplication.completed_at, Listing.published_at)
+        .join(Listing)
+        .where(
+            AdoptionApplication.status == ApplicationStatus.COMPLETED,
+            AdoptionApplication.completed_at >= start,
+            AdoptionApplication.completed_at < end,
+        )
+    )
     if period.district:
         query = query.where(func.lower(Listing.district) == period.district.lower())
     rows = []

@@ -62,14 +62,22 @@ def profile():  # type: ignore[no-untyped-def]
 
 
 def template_context() -> dict[str, object]:
-    return {"SPECIES": svc.SPECIES, "SEXES": svc.SEXES, "SIZES": svc.SIZES,
-            "STATE_LABELS": svc.STATE_LABELS, "STATUS_LABELS": apps.STATUS_LABELS,
-            "DOCUMENT_LABELS": svc.DOCUMENT_LABELS,
-            "DOCUMENT_STATUS_LABELS": svc.DOCUMENT_STATUS_LABELS, "rule_title": rule_title,
-            "HOME_TYPES": apps.HOME_TYPES, "OTHER_ANIMALS": apps.OTHER_ANIMALS,
-            "QUESTION_LABELS": apps.QUESTION_LABELS, "MAX_PHOTOS": svc.MAX_PHOTOS,
-            "has_my_animals": "animals.my_animals" in current_app.view_functions,
-            "has_reports": "reports.new" in current_app.view_functions}
+    return {
+        "SPECIES": svc.SPECIES,
+        "SEXES": svc.SEXES,
+        "SIZES": svc.SIZES,
+        "STATE_LABELS": svc.STATE_LABELS,
+        "STATUS_LABELS": apps.STATUS_LABELS,
+        "DOCUMENT_LABELS": svc.DOCUMENT_LABELS,
+        "DOCUMENT_STATUS_LABELS": svc.DOCUMENT_STATUS_LABELS,
+        "rule_title": rule_title,
+        "HOME_TYPES": apps.HOME_TYPES,
+        "OTHER_ANIMALS": apps.OTHER_ANIMALS,
+        "QUESTION_LABELS": apps.QUESTION_LABELS,
+        "MAX_PHOTOS": svc.MAX_PHOTOS,
+        "has_my_animals": "animals.my_animals" in current_app.view_functions,
+        "has_reports": "reports.new" in current_app.view_functions,
+    }
 
 
 bp.context_processor(template_context)
@@ -151,9 +159,15 @@ def search():
         filter_errors[err.field] = err.message
         args.pop("cursor", None)
         page = search_listings(filters, on, with_total=True)
-    return render_template("adoption/search.html", filters=filters, page=page,
-                           owners=owner_choices(), districts=known_districts(),
-                           filter_errors=filter_errors, first_page=not args.get("cursor"))
+    return render_template(
+        "adoption/search.html",
+        filters=filters,
+        page=page,
+        owners=owner_choices(),
+        districts=known_districts(),
+        filter_errors=filter_errors,
+        first_page=not args.get("cursor"),
+    )
 
 
 def _visible_listing(listing_id: int) -> Listing:
@@ -170,12 +184,18 @@ def _visible_listing(listing_id: int) -> Listing:
 @public
 def listing(listing_id: int):
     item = _visible_listing(listing_id)
-    existing = (apps.open_application_of(current_user, item)
-                if current_user.is_authenticated else None)
+    existing = (
+        apps.open_application_of(current_user, item) if current_user.is_authenticated else None
+    )
     can_manage = current_user.is_authenticated and svc.may_manage(current_user, item)
-    return render_template("adoption/listing.html", listing=item, existing=existing,
-                           can_manage=can_manage, profile=profile(),
-                           delivery=apps.delivery_citations(profile()))
+    return render_template(
+        "adoption/listing.html",
+        listing=item,
+        existing=existing,
+        can_manage=can_manage,
+        profile=profile(),
+        delivery=apps.delivery_citations(profile()),
+    )
 
 
 # -- applying ------------------------------------------------------------------------------------
@@ -197,12 +217,17 @@ def apply(listing_id: int):
     form = ApplicationForm()
     problems: list[str] = []
     if form.validate_on_submit():
-        answers = apps.Answers(home_type=form.home_type.data, other_animals=form.other_animals.data,
-                               other_animals_detail=form.other_animals_detail.data or "",
-                               caretaker=form.caretaker.data, holidays=form.holidays.data)
+        answers = apps.Answers(
+            home_type=form.home_type.data,
+            other_animals=form.other_animals.data,
+            other_animals_detail=form.other_animals_detail.data or "",
+            caretaker=form.caretaker.data,
+            holidays=form.holidays.data,
+        )
         try:
-            application = apps.submit_application(profile(), current_user, item, answers,
-                                                  bool(form.accept_term.data), today())
+            application = apps.submit_application(
+                profile(), current_user, item, answers, bool(form.accept_term.data), today()
+            )
         except apps.NotEligible as err:
             db.session.rollback()
             problems = [r.message for r in err.results]
@@ -217,9 +242,16 @@ def apply(listing_id: int):
             flash(_("Pedido enviado! Você receberá um e-mail a cada etapa."), "success")
             return redirect(url_for("adoption.my_application", application_id=application.id))
     results = check_eligibility(profile(), current_user, item, today())
-    return render_template("adoption/apply.html", listing=item, form=form, results=results,
-                           blockers=submission_blockers(results), problems=problems,
-                           clauses=term_clauses(), term_version=TERM_VERSION)
+    return render_template(
+        "adoption/apply.html",
+        listing=item,
+        form=form,
+        results=results,
+        blockers=submission_blockers(results),
+        problems=problems,
+        clauses=term_clauses(),
+        term_version=TERM_VERSION,
+    )
 
 
 @bp.route("/meus-documentos", methods=["GET", "POST"])
@@ -234,20 +266,35 @@ def documents():
     if form.validate_on_submit():
         upload = form.file.data
         try:
-            svc.upload_document(current_user, form.kind.data, upload.stream, upload.filename,
-                                form.issued_on.data, today())
+            svc.upload_document(
+                current_user,
+                form.kind.data,
+                upload.stream,
+                upload.filename,
+                form.issued_on.data,
+                today(),
+            )
         except svc.AdoptionError as err:
             db.session.rollback()
-            add_errors(form, [(err.field if err.field in ("issued_on", "kind") else "file",
-                               err.code, err.message)])
+            add_errors(
+                form,
+                [
+                    (
+                        err.field if err.field in ("issued_on", "kind") else "file",
+                        err.code,
+                        err.message,
+                    )
+                ],
+            )
         else:
             db.session.commit()
             flash(_("Documento enviado. Quem analisar seu pedido vai conferi-lo."), "success")
             if back:
                 return redirect(url_for("adoption.apply", listing_id=back))
             return redirect(url_for("adoption.documents"))
-    return render_template("adoption/documents.html", form=form,
-                           docs=svc.documents_of(current_user), back=back)
+    return render_template(
+        "adoption/documents.html", form=form, docs=svc.documents_of(current_user), back=back
+    )
 
 
 # -- Minhas adoções ------------------------------------------------------------------------------
@@ -263,8 +310,9 @@ def _own_application(application_id: int) -> AdoptionApplication:
 @bp.get("/minhas")
 @signed_in
 def my_applications():
-    return render_template("adoption/my_applications.html",
-                           applications=apps.applications_of(current_user))
+    return render_template(
+        "adoption/my_applications.html", applications=apps.applications_of(current_user)
+    )
 
 
 @bp.get("/minhas/<int:application_id>")
@@ -275,12 +323,22 @@ def my_application(application_id: int):
     return _render_my_application(application, form)
 
 
-def _render_my_application(application: AdoptionApplication, form: AnswerInfoForm,
-                           problems: list[str] | None = None):  # type: ignore[no-untyped-def]
-    results = (check_eligibility(profile(), current_user, application.listing, today())
-               if application.is_open else [])
-    return render_template("adoption/my_application.html", application=application, form=form,
-                           cancel_form=EmptyForm(), results=results, problems=problems or [])
+def _render_my_application(
+    application: AdoptionApplication, form: AnswerInfoForm, problems: list[str] | None = None
+):  # type: ignore[no-untyped-def]
+    results = (
+        check_eligibility(profile(), current_user, application.listing, today())
+        if application.is_open
+        else []
+    )
+    return render_template(
+        "adoption/my_application.html",
+        application=application,
+        form=form,
+        cancel_form=EmptyForm(),
+        results=results,
+        problems=problems or [],
+    )
 
 
 @bp.post("/minhas/<int:application_id>/responder")
@@ -290,9 +348,13 @@ def answer(application_id: int):
     form = AnswerInfoForm()
     problems: list[str] = []
     if form.validate_on_submit():
-        answers = apps.Answers(home_type=form.home_type.data, other_animals=form.other_animals.data,
-                               other_animals_detail=form.other_animals_detail.data or "",
-                               caretaker=form.caretaker.data, holidays=form.holidays.data)
+        answers = apps.Answers(
+            home_type=form.home_type.data,
+            other_animals=form.other_animals.data,
+            other_animals_detail=form.other_animals_detail.data or "",
+            caretaker=form.caretaker.data,
+            holidays=form.holidays.data,
+        )
         try:
             apps.answer_info(application, current_user, answers, form.note.data or "")
         except svc.InvalidData as err:
@@ -328,8 +390,9 @@ def _leaflet_application(application_id: int) -> AdoptionApplication:
     application = db.session.get(AdoptionApplication, application_id)
     if application is None or application.status != ApplicationStatus.COMPLETED:
         abort(404)
-    if application.applicant_id != current_user.id and not apps.may_review(current_user,
-                                                                            application):
+    if application.applicant_id != current_user.id and not apps.may_review(
+        current_user, application
+    ):
         abort(404)
     return application
 
@@ -339,34 +402,50 @@ def _leaflet_application(application_id: int) -> AdoptionApplication:
 def leaflet(application_id: int):
     """VV 28 §3: the adopter's leaflet, with the adopted animal's own dates."""
     application = _leaflet_application(application_id)
-    return render_template("adoption/leaflet.html", application=application,
-                           sections=leaflet_sections(application, today()),
-                           cites_law=cites_own_law(), footer=leaflet_footer())
+    return render_template(
+        "adoption/leaflet.html",
+        application=application,
+        sections=leaflet_sections(application, today()),
+        cites_law=cites_own_law(),
+        footer=leaflet_footer(),
+    )
 
 
 @bp.get("/minhas/<int:application_id>/folheto.pdf")
 @signed_in
 def leaflet_download(application_id: int):
     application = _leaflet_application(application_id)
-    return Response(leaflet_pdf(application, today()), mimetype="application/pdf", headers={
-        "Content-Disposition": f"attachment; filename=folheto-adocao-{application.id}.pdf",
-        "Cache-Control": "private, no-store"})
+    return Response(
+        leaflet_pdf(application, today()),
+        mimetype="application/pdf",
+        headers={
+            "Content-Disposition": f"attachment; filename=folheto-adocao-{application.id}.pdf",
+            "Cache-Control": "private, no-store",
+        },
+    )
 
 
 @bp.get("/folheto")
 @public
 def leaflet_general():
     """The same leaflet for anyone thinking of adopting (no personal data)."""
-    return render_template("adoption/leaflet.html", application=None,
-                           sections=leaflet_sections(None, today()),
-                           cites_law=cites_own_law(), footer=leaflet_footer())
+    return render_template(
+        "adoption/leaflet.html",
+        application=None,
+        sections=leaflet_sections(None, today()),
+        cites_law=cites_own_law(),
+        footer=leaflet_footer(),
+    )
 
 
 @bp.get("/folheto.pdf")
 @public
 def leaflet_general_pdf():
-    return Response(leaflet_pdf(None, today()), mimetype="application/pdf", headers={
-        "Content-Disposition": "inline; filename=folheto-adocao.pdf"})
+    return Response(
+        leaflet_pdf(None, today()),
+        mimetype="application/pdf",
+        headers={"Content-Disposition": "inline; filename=folheto-adocao.pdf"},
+    )
 
 
 @bp.get("/termo")
@@ -386,8 +465,12 @@ def organization_request():
     form = OrganizationForm()
     mine = svc.organizations_requested_by(current_user)
     if form.validate_on_submit():
-        data = svc.OrganizationData(**{name: (getattr(form, name).data or "")
-                                       for name in svc.OrganizationData.__dataclass_fields__})
+        data = svc.OrganizationData(
+            **{
+                name: (getattr(form, name).data or "")
+                for name in svc.OrganizationData.__dataclass_fields__
+            }
+        )
         try:
             svc.request_organization(current_user, data)
         except svc.AdoptionError as err:
@@ -395,7 +478,9 @@ def organization_request():
             add_errors(form, [(err.field or "cnpj", err.code, err.message)])
         else:
             db.session.commit()
-            flash(_("Pedido de cadastro enviado. Avisaremos por e-mail quando for analisado."),
-                  "success")
+            flash(
+                _("Pedido de cadastro enviado. Avisaremos por e-mail quando for analisado."),
+                "success",
+            )
             return redirect(url_for("adoption.organization_request"))
     return render_template("adoption/organization_request.html", form=form, mine=mine)

@@ -105,19 +105,26 @@ def _flag(args: Mapping[str, str], name: str) -> bool:
 
 def parse_filters(args: Mapping[str, str]) -> SearchFilters:
     """Read the filters from query-string parameters. Raises SearchError for a bad value."""
+
     def choice(name: str, choices: Mapping[str, object] | tuple[str, ...]) -> str | None:
         raw = (args.get(name) or "").strip()
         if not raw:
             return None
         if raw not in choices:
-            raise SearchError(name, _("Valor inválido: use %(values)s.", values=", ".join(choices)),
-                              "invalid_choice")
+            raise SearchError(
+                name,
+                _("Valor inválido: use %(values)s.", values=", ".join(choices)),
+                "invalid_choice",
+            )
         return raw
 
     owner = (args.get("owner") or "").strip() or None
     # ASCII digits only ("²".isdigit() is true) and short enough for an integer column.
-    if owner is not None and owner not in ("ccz", "ngo") and not (
-            owner.isascii() and owner.isdigit() and len(owner) <= 9):
+    if (
+        owner is not None
+        and owner not in ("ccz", "ngo")
+        and not (owner.isascii() and owner.isdigit() and len(owner) <= 9)
+    ):
         raise SearchError("owner", _("Use ccz, ngo ou o número da ONG."), "invalid_choice")
     age_min = _int_arg(args, "age_min", 0, MAX_AGE_YEARS)
     age_max = _int_arg(args, "age_max", 0, MAX_AGE_YEARS)
@@ -126,10 +133,19 @@ def parse_filters(args: Mapping[str, str]) -> SearchFilters:
     district = (args.get("district") or "").strip()[:100] or None
     q = (args.get("q") or "").strip()[:80] or None
     return SearchFilters(
-        species=choice("species", SPECIES), sex=choice("sex", SEXES), size=choice("size", SIZES),
-        age_min=age_min, age_max=age_max, children=_flag(args, "children"),
-        dogs=_flag(args, "dogs"), cats=_flag(args, "cats"), owner=owner, district=district, q=q,
-        sort=choice("sort", SORTS) or "newest")
+        species=choice("species", SPECIES),
+        sex=choice("sex", SEXES),
+        size=choice("size", SIZES),
+        age_min=age_min,
+        age_max=age_max,
+        children=_flag(args, "children"),
+        dogs=_flag(args, "dogs"),
+        cats=_flag(args, "cats"),
+        owner=owner,
+        district=district,
+        q=q,
+        sort=choice("sort", SORTS) or "newest",
+    )
 
 
 def encode_cursor(listing: Listing) -> str:
@@ -148,22 +164,68 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
             raise ValueError(stamp)
         return when, int(ident)
     except (ValueError, UnicodeDecodeError, binascii.Error) as err:
-        raise SearchError("cursor", _("Cursor de paginação inválido; recomece pela primeira "
-                                      "página."), "invalid_cursor") from err
+        raise SearchError(
+            "cursor",
+            _("Cursor de paginação inválido; recomece pela primeira página."),
+            "invalid_cursor",
+        ) from err
 
 
 # Folded words (no accents, lower case) that stand for a filter rather than for text to find.
 _SPECIES_WORDS = {
-    "dog": ("cao", "caes", "caozinho", "caezinhos", "cachorro", "cachorros", "cachorrinho",
-            "cachorrinhos", "cachorra", "cachorras", "cachorrinha", "cadela", "cadelas",
-            "cadelinha", "canino", "caninos", "cachorrao"),
-    "cat": ("gato", "gatos", "gatinho", "gatinhos", "gata", "gatas", "gatinha", "gatinhas",
-            "felino", "felinos", "felina", "felinas", "bichano", "bichanos"),
+    "dog": (
+        "cao",
+        "caes",
+        "caozinho",
+        "caezinhos",
+        "cachorro",
+        "cachorros",
+        "cachorrinho",
+        "cachorrinhos",
+        "cachorra",
+        "cachorras",
+        "cachorrinha",
+        "cadela",
+        "cadelas",
+        "cadelinha",
+        "canino",
+        "caninos",
+        "cachorrao",
+    ),
+    "cat": (
+        "gato",
+        "gatos",
+        "gatinho",
+        "gatinhos",
+        "gata",
+        "gatas",
+        "gatinha",
+        "gatinhas",
+        "felino",
+        "felinos",
+        "felina",
+        "felinas",
+        "bichano",
+        "bichanos",
+    ),
 }
 _SEX_WORDS = {
     "male": ("macho", "machos", "machinho"),
-    "female": ("femea", "femeas", "femeazinha", "cadela", "cadelas", "cadelinha", "gata", "gatas",
-               "gatinha", "gatinhas", "cachorra", "cachorras", "cachorrinha"),
+    "female": (
+        "femea",
+        "femeas",
+        "femeazinha",
+        "cadela",
+        "cadelas",
+        "cadelinha",
+        "gata",
+        "gatas",
+        "gatinha",
+        "gatinhas",
+        "cachorra",
+        "cachorras",
+        "cachorrinha",
+    ),
 }
 _SIZE_WORDS = {
     "small": ("pequeno", "pequena", "pequenos", "pequenas", "mini"),
@@ -172,10 +234,40 @@ _SIZE_WORDS = {
 }
 _PUPPY_WORDS = ("filhote", "filhotes", "filhotinho", "filhotinhos", "filhotinha", "bebe", "bebes")
 # Words that carry no meaning in a search ("gato de porte pequeno").
-_STOP_WORDS = frozenset((
-    "a", "as", "o", "os", "um", "uma", "uns", "umas", "de", "da", "das", "do", "dos", "e", "em",
-    "na", "nas", "no", "nos", "com", "para", "pra", "por", "que", "porte", "ou", "adocao",
-    "adotar", "animal", "animais"))
+_STOP_WORDS = frozenset(
+    (
+        "a",
+        "as",
+        "o",
+        "os",
+        "um",
+        "uma",
+        "uns",
+        "umas",
+        "de",
+        "da",
+        "das",
+        "do",
+        "dos",
+        "e",
+        "em",
+        "na",
+        "nas",
+        "no",
+        "nos",
+        "com",
+        "para",
+        "pra",
+        "por",
+        "que",
+        "porte",
+        "ou",
+        "adocao",
+        "adotar",
+        "animal",
+        "animais",
+    )
+)
 
 
 def _lookup(table: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
@@ -234,7 +326,8 @@ def _text_condition(words: tuple[str, ...]) -> ColumnElement[bool]:
         query = " & ".join(f"{word}:*" for word in words)
         # Same expression as the GIN index ix_listing_search_fts, so the planner can use it.
         return func.to_tsvector(config, Listing.search_text).bool_op("@@")(
-            func.to_tsquery(config, query))
+            func.to_tsquery(config, query)
+        )
     return and_(*(Listing.search_text.like(f"%{_sqlite_stem(word)}%") for word in words))
 
 
@@ -290,8 +383,13 @@ class Page:
         return self.total is not None and self.total > COUNT_CAP
 
 
-def search_listings(filters: SearchFilters, on: date, cursor: str | None = None,
-                    limit: int = PAGE_SIZE, with_total: bool = False) -> Page:
+def search_listings(
+    filters: SearchFilters,
+    on: date,
+    cursor: str | None = None,
+    limit: int = PAGE_SIZE,
+    with_total: bool = False,
+) -> Page:
     """One page of published listings. Raises SearchError for a bad cursor."""
     limit = max(1, min(limit, MAX_PAGE_SIZE))
     stmt = _filtered(filters, on)
@@ -302,8 +400,9 @@ def search_listings(filters: SearchFilters, on: date, cursor: str | None = None,
     key = tuple_(Listing.published_at, Listing.id)
     if cursor:
         when, ident = decode_cursor(cursor)
-        stmt = stmt.where(key > tuple_(when, ident) if filters.sort == "oldest"
-                          else key < tuple_(when, ident))
+        stmt = stmt.where(
+            key > tuple_(when, ident) if filters.sort == "oldest" else key < tuple_(when, ident)
+        )
     if filters.sort == "oldest":
         stmt = stmt.order_by(Listing.published_at.asc(), Listing.id.asc())
     else:
@@ -317,8 +416,11 @@ def search_listings(filters: SearchFilters, on: date, cursor: str | None = None,
 def owner_choices() -> list[tuple[str, str]]:
     """The "who offers it" filter: CCZ, any NGO, then each approved NGO."""
     choices = [("ccz", _("CCZ")), ("ngo", _("Qualquer ONG"))]
-    for org in db.session.scalars(select(Organization).where(
-            Organization.status == OrganizationStatus.APPROVED).order_by(Organization.legal_name)):
+    for org in db.session.scalars(
+        select(Organization)
+        .where(Organization.status == OrganizationStatus.APPROVED)
+        .order_by(Organization.legal_name)
+    ):
         choices.append((str(org.id), org.display_name))
     return choices
 
@@ -328,9 +430,11 @@ def known_districts(limit: int = 300) -> list[str]:
     rows = db.session.execute(
         select(Listing.district_key, func.min(Listing.district))
         .where(Listing.state == ListingState.PUBLISHED)
-        .group_by(Listing.district_key).order_by(Listing.district_key).limit(limit))
+        .group_by(Listing.district_key)
+        .order_by(Listing.district_key)
+        .limit(limit)
+    )
     return [name for _key, name in rows]
-
 
 
 def refresh_search_text(batch: int = 1000) -> int:
@@ -342,14 +446,26 @@ def refresh_search_text(batch: int = 1000) -> int:
     last_id = 0
     while True:
         rows = db.session.execute(
-            select(Listing.id, Listing.name, Listing.color, Listing.breed, Listing.district,
-                   Listing.story).where(Listing.id > last_id).order_by(Listing.id).limit(batch)
+            select(
+                Listing.id,
+                Listing.name,
+                Listing.color,
+                Listing.breed,
+                Listing.district,
+                Listing.story,
+            )
+            .where(Listing.id > last_id)
+            .order_by(Listing.id)
+            .limit(batch)
         ).all()
         if not rows:
             return count
         for ident, name, color, breed, district, story in rows:
-            db.session.execute(update(Listing).where(Listing.id == ident).values(
-                search_text=listing_search_text(name, color, breed, district, story)))
+            db.session.execute(
+                update(Listing)
+                .where(Listing.id == ident)
+                .values(search_text=listing_search_text(name, color, breed, district, story))
+            )
             count += 1
         last_id = rows[-1][0]
         db.session.flush()

@@ -125,26 +125,43 @@ def request_organization(user: User, data: OrganizationData) -> Organization:
     if cnpj is None:
         raise AdoptionError(_("CNPJ inválido: confira os 14 dígitos."), "cnpj")
     if db.session.scalar(select(Organization.id).where(Organization.cnpj == cnpj)) is not None:
-        raise AdoptionError(_("Já existe uma entidade cadastrada com este CNPJ."), "cnpj",
-                            "duplicate")
+        raise AdoptionError(
+            _("Já existe uma entidade cadastrada com este CNPJ."), "cnpj", "duplicate"
+        )
     cep = clean_cep(data.cep)
     if cep is None:
         raise AdoptionError(_("CEP deve ter 8 dígitos, por exemplo 07000-000."), "cep")
     org = Organization(
-        legal_name=data.legal_name.strip(), trade_name=data.trade_name.strip() or None, cnpj=cnpj,
-        responsible_name=data.responsible_name.strip(), email=data.email.strip().lower(),
-        phone=data.phone.strip() or None, cep=cep, street=data.street.strip(),
-        number=data.number.strip(), complement=data.complement.strip() or None,
-        district=data.district.strip(), city=data.city.strip(), state=data.state,
-        status=OrganizationStatus.PENDING, requested_by_id=user.id)
+        legal_name=data.legal_name.strip(),
+        trade_name=data.trade_name.strip() or None,
+        cnpj=cnpj,
+        responsible_name=data.responsible_name.strip(),
+        email=data.email.strip().lower(),
+        phone=data.phone.strip() or None,
+        cep=cep,
+        street=data.street.strip(),
+        number=data.number.strip(),
+        complement=data.complement.strip() or None,
+        district=data.district.strip(),
+        city=data.city.strip(),
+        state=data.state,
+        status=OrganizationStatus.PENDING,
+        requested_by_id=user.id,
+    )
     org.members.append(OrganizationMember(user_id=user.id))
     db.session.add(org)
     db.session.flush()
     audit.record("adoption.organization_requested", org, actor_id=user.id)
     if user.email:
-        send_email(user.email, _("Cadastro de ONG recebido"),
-                   _("Recebemos o pedido de cadastro de %(name)s. A equipe do CCZ vai conferir os "
-                     "dados e avisar por e-mail.", name=org.display_name))
+        send_email(
+            user.email,
+            _("Cadastro de ONG recebido"),
+            _(
+                "Recebemos o pedido de cadastro de %(name)s. A equipe do CCZ vai conferir os "
+                "dados e avisar por e-mail.",
+                name=org.display_name,
+            ),
+        )
     return org
 
 
@@ -162,10 +179,15 @@ def approve_organization(org: Organization, staff: User) -> Organization:
     audit.record("adoption.organization_approved", org, actor_id=staff.id)
     for member in org.members:
         if member.user.email:
-            send_email(member.user.email, _("ONG aprovada no portal do CCZ"),
-                       _("O cadastro de %(name)s foi aprovado. Você já pode publicar animais para "
-                         "adoção e analisar os pedidos em \"Gestão de adoções\".",
-                         name=org.display_name))
+            send_email(
+                member.user.email,
+                _("ONG aprovada no portal do CCZ"),
+                _(
+                    "O cadastro de %(name)s foi aprovado. Você já pode publicar animais para "
+                    'adoção e analisar os pedidos em "Gestão de adoções".',
+                    name=org.display_name,
+                ),
+            )
     return org
 
 
@@ -180,9 +202,15 @@ def refuse_organization(org: Organization, staff: User, reason: str) -> Organiza
     db.session.flush()
     audit.record("adoption.organization_refused", org, actor_id=staff.id)
     if org.requested_by and org.requested_by.email:
-        send_email(org.requested_by.email, _("Cadastro de ONG não aprovado"),
-                   _("O cadastro de %(name)s não foi aprovado. Motivo: %(reason)s",
-                     name=org.display_name, reason=org.refusal_reason))
+        send_email(
+            org.requested_by.email,
+            _("Cadastro de ONG não aprovado"),
+            _(
+                "O cadastro de %(name)s não foi aprovado. Motivo: %(reason)s",
+                name=org.display_name,
+                reason=org.refusal_reason,
+            ),
+        )
     return org
 
 
@@ -196,14 +224,22 @@ def link_api_client(client: ApiClient) -> Organization:
     """
     name = client.name.strip()
     org = db.session.scalar(
-        select(Organization).where(
+        select(Organization)
+        .where(
             (func.lower(Organization.legal_name) == name.lower())
             | (func.lower(Organization.trade_name) == name.lower()),
-            Organization.status == OrganizationStatus.APPROVED)
-        .order_by(Organization.id).limit(1))
+            Organization.status == OrganizationStatus.APPROVED,
+        )
+        .order_by(Organization.id)
+        .limit(1)
+    )
     if org is None:
-        org = Organization(legal_name=name, responsible_name=name,
-                           status=OrganizationStatus.APPROVED, reviewed_at=utcnow())
+        org = Organization(
+            legal_name=name,
+            responsible_name=name,
+            status=OrganizationStatus.APPROVED,
+            reviewed_at=utcnow(),
+        )
         db.session.add(org)
     org.api_client = client
     if client.user_id is not None and all(m.user_id != client.user_id for m in org.members):
@@ -224,8 +260,9 @@ def add_member(org: Organization, user: User, staff: User) -> OrganizationMember
     db.session.flush()
     if org.is_approved:
         user.add_role("ngo")
-    audit.record("adoption.organization_member_added", org, actor_id=staff.id,
-                 detail={"user_id": user.id})
+    audit.record(
+        "adoption.organization_member_added", org, actor_id=staff.id, detail={"user_id": user.id}
+    )
     return member
 
 
@@ -237,8 +274,9 @@ def animal_id_for_rga(text: str) -> int:
     try:
         animal = find_by_rga(text)
     except InvalidRgaNumber as err:
-        raise AdoptionError(_("Número de RGA inválido: confira o número e o dígito."), "rga",
-                            "invalid") from err
+        raise AdoptionError(
+            _("Número de RGA inválido: confira o número e o dígito."), "rga", "invalid"
+        ) from err
     if animal is None:
         raise AdoptionError(_("Nenhum animal com este RGA."), "rga", "not_found")
     return animal.id
@@ -246,35 +284,55 @@ def animal_id_for_rga(text: str) -> int:
 
 def organizations_of(user: User) -> list[Organization]:
     """Approved NGOs the user acts for."""
-    return list(db.session.scalars(
-        select(Organization).join(OrganizationMember)
-        .where(OrganizationMember.user_id == user.id,
-               Organization.status == OrganizationStatus.APPROVED)
-        .order_by(Organization.id)))
+    return list(
+        db.session.scalars(
+            select(Organization)
+            .join(OrganizationMember)
+            .where(
+                OrganizationMember.user_id == user.id,
+                Organization.status == OrganizationStatus.APPROVED,
+            )
+            .order_by(Organization.id)
+        )
+    )
 
 
 def organizations_for_review() -> list[Organization]:
     """Staff's list: registrations waiting for a decision first, then the newest."""
-    return list(db.session.scalars(select(Organization).order_by(
-        (Organization.status != OrganizationStatus.PENDING), Organization.id.desc())))
+    return list(
+        db.session.scalars(
+            select(Organization).order_by(
+                (Organization.status != OrganizationStatus.PENDING), Organization.id.desc()
+            )
+        )
+    )
 
 
 def organizations_requested_by(user: User) -> list[Organization]:
     """Every NGO the user belongs to, whatever its review state (their registration page)."""
-    return list(db.session.scalars(
-        select(Organization).join(OrganizationMember)
-        .where(OrganizationMember.user_id == user.id).order_by(Organization.id)))
+    return list(
+        db.session.scalars(
+            select(Organization)
+            .join(OrganizationMember)
+            .where(OrganizationMember.user_id == user.id)
+            .order_by(Organization.id)
+        )
+    )
 
 
 def organization_for_client(client: ApiClient) -> Organization | None:
     """The approved NGO an API token acts for."""
-    return db.session.scalar(select(Organization).where(
-        Organization.api_client_id == client.id,
-        Organization.status == OrganizationStatus.APPROVED))
+    return db.session.scalar(
+        select(Organization).where(
+            Organization.api_client_id == client.id,
+            Organization.status == OrganizationStatus.APPROVED,
+        )
+    )
 
 
-def managed_listings(user: User, state: str | None = None,
-                     limit: int = 300) -> tuple[list[Listing], list[AdoptionApplication]]:
+def managed_listings(
+    user: User, state: str | None = None, limit: int = 300
+) -> tuple[list[Listing], list[AdoptionApplication]]:
     """The listings a user manages (their NGOs', plus the CCZ's for staff), most recently changed
     first, and the open applications to them, oldest first."""
     org_ids = [o.id for o in organizations_of(user)]
@@ -287,10 +345,14 @@ def managed_listings(user: User, state: str | None = None,
     if state in STATE_LABELS:
         stmt = stmt.where(Listing.state == state)
     listings = list(db.session.scalars(stmt.order_by(Listing.updated_at.desc()).limit(limit)))
-    pending = list(db.session.scalars(
-        select(AdoptionApplication).join(Listing)
-        .where(or_(*owned), AdoptionApplication.status.in_(OPEN_APPLICATION_STATUSES))
-        .order_by(AdoptionApplication.submitted_at)))
+    pending = list(
+        db.session.scalars(
+            select(AdoptionApplication)
+            .join(Listing)
+            .where(or_(*owned), AdoptionApplication.status.in_(OPEN_APPLICATION_STATUSES))
+            .order_by(AdoptionApplication.submitted_at)
+        )
+    )
     return listings, pending
 
 
@@ -298,8 +360,9 @@ def may_manage(user: User, listing: Listing) -> bool:
     """NGO listings are managed by the NGO's members; CCZ listings by CCZ staff."""
     if listing.organization_id is None:
         return user.is_staff
-    return user.has_role("ngo") and any(o.id == listing.organization_id
-                                        for o in organizations_of(user))
+    return user.has_role("ngo") and any(
+        o.id == listing.organization_id for o in organizations_of(user)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -357,8 +420,14 @@ def _as_bool(value: Any, name: str, errors: list[tuple[str, str, str]]) -> bool:
     return False
 
 
-def _text(raw: Mapping[str, Any], name: str, max_len: int, errors: list[tuple[str, str, str]],
-          required: bool, label: str) -> str:
+def _text(
+    raw: Mapping[str, Any],
+    name: str,
+    max_len: int,
+    errors: list[tuple[str, str, str]],
+    required: bool,
+    label: str,
+) -> str:
     value = raw.get(name)
     if value is None:
         value = ""
@@ -369,20 +438,39 @@ def _text(raw: Mapping[str, Any], name: str, max_len: int, errors: list[tuple[st
     if required and not value:
         errors.append((name, "required", _("Informe %(label)s.", label=label)))
     elif len(value) > max_len:
-        errors.append((name, "too_long", _("%(label)s: no máximo %(max)d caracteres.",
-                                           label=label, max=max_len)))
+        errors.append(
+            (
+                name,
+                "too_long",
+                _("%(label)s: no máximo %(max)d caracteres.", label=label, max=max_len),
+            )
+        )
     return value
 
 
-def _choice(raw: Mapping[str, Any], name: str, choices: Mapping[str, Any],
-            errors: list[tuple[str, str, str]], label: str) -> str:
+def _choice(
+    raw: Mapping[str, Any],
+    name: str,
+    choices: Mapping[str, Any],
+    errors: list[tuple[str, str, str]],
+    label: str,
+) -> str:
     value = raw.get(name)
     if value in (None, ""):
         errors.append((name, "required", _("Informe %(label)s.", label=label)))
         return ""
     if not isinstance(value, str) or value not in choices:
-        errors.append((name, "invalid_choice", _("%(label)s: use um destes valores: %(values)s.",
-                                                 label=label, values=", ".join(choices))))
+        errors.append(
+            (
+                name,
+                "invalid_choice",
+                _(
+                    "%(label)s: use um destes valores: %(values)s.",
+                    label=label,
+                    values=", ".join(choices),
+                ),
+            )
+        )
         return ""
     return str(value)
 
@@ -408,40 +496,68 @@ def listing_data(raw: Mapping[str, Any], on: date) -> ListingData:
     age_months = raw.get("age_months")
     estimated = False
     if age_months not in (None, "") and birth is not None:
-        errors.append(("birth_date", "ambiguous",
-                       _("Informe a data de nascimento ou a idade estimada, não as duas.")))
+        errors.append(
+            (
+                "birth_date",
+                "ambiguous",
+                _("Informe a data de nascimento ou a idade estimada, não as duas."),
+            )
+        )
     elif age_months not in (None, ""):
         if isinstance(age_months, bool) or not isinstance(age_months, int) or age_months < 0:
-            errors.append(("age_months", "invalid",
-                           _("A idade estimada deve ser um número inteiro de meses.")))
+            errors.append(
+                (
+                    "age_months",
+                    "invalid",
+                    _("A idade estimada deve ser um número inteiro de meses."),
+                )
+            )
         elif age_months > MAX_AGE_MONTHS:
             errors.append(("age_months", "too_old", _("Idade estimada acima de 30 anos: confira.")))
         else:
             birth, estimated = add_months(on, -age_months), True
     elif birth is None and not any(f == "birth_date" for f, _c, _m in errors):
-        errors.append(("birth_date", "required",
-                       _("Informe a data de nascimento ou a idade estimada em meses.")))
+        errors.append(
+            (
+                "birth_date",
+                "required",
+                _("Informe a data de nascimento ou a idade estimada em meses."),
+            )
+        )
     if birth is not None and birth > on:
         errors.append(("birth_date", "future", _("A data de nascimento não pode estar no futuro.")))
     elif birth is not None and add_months(birth, MAX_AGE_MONTHS) < on:
-        errors.append(("birth_date", "too_old",
-                       _("Data de nascimento de mais de 30 anos: confira.")))
+        errors.append(
+            ("birth_date", "too_old", _("Data de nascimento de mais de 30 anos: confira."))
+        )
     if isinstance(raw.get("birth_date_estimated"), bool) and birth is not None and not estimated:
         estimated = raw["birth_date_estimated"]
 
     temperament = raw.get("temperament") or []
     flags = {key: False for key in TEMPERAMENT}
     if not isinstance(temperament, list | tuple):
-        errors.append(("temperament", "invalid_type", _("Use uma lista, por exemplo "
-                                                        "[\"good_with_children\"].")))
+        errors.append(
+            ("temperament", "invalid_type", _('Use uma lista, por exemplo ["good_with_children"].'))
+        )
     else:
         for tag in temperament:
-            key = "" if not isinstance(tag, str) else (
-                tag if tag in TEMPERAMENT else f"good_with_{tag}")
+            key = (
+                ""
+                if not isinstance(tag, str)
+                else (tag if tag in TEMPERAMENT else f"good_with_{tag}")
+            )
             if key not in TEMPERAMENT:
-                errors.append(("temperament", "invalid_choice",
-                               _("Temperamento desconhecido: %(tag)s. Use good_with_children, "
-                                 "good_with_dogs ou good_with_cats.", tag=str(tag)[:40])))
+                errors.append(
+                    (
+                        "temperament",
+                        "invalid_choice",
+                        _(
+                            "Temperamento desconhecido: %(tag)s. Use good_with_children, "
+                            "good_with_dogs ou good_with_cats.",
+                            tag=str(tag)[:40],
+                        ),
+                    )
+                )
                 continue
             flags[key] = True
     for key in TEMPERAMENT:  # the web form sends each tag as its own checkbox
@@ -464,21 +580,52 @@ def listing_data(raw: Mapping[str, Any], on: date) -> ListingData:
         raise InvalidData(errors)
     assert birth is not None
     return ListingData(
-        name=name, species=species, sex=sex, birth_date=birth, birth_date_estimated=estimated,
-        size=size, color=color, district=district, breed=breed, story=story,
-        held_since=held_since, good_with_children=flags["good_with_children"],
-        good_with_dogs=flags["good_with_dogs"], good_with_cats=flags["good_with_cats"],
-        vaccinated=health["vaccinated"], vaccinated_on=health["vaccinated_on"],
-        dewormed=health["dewormed"], dewormed_on=health["dewormed_on"],
-        sterilized=health["sterilized"], sterilized_on=health["sterilized_on"])
+        name=name,
+        species=species,
+        sex=sex,
+        birth_date=birth,
+        birth_date_estimated=estimated,
+        size=size,
+        color=color,
+        district=district,
+        breed=breed,
+        story=story,
+        held_since=held_since,
+        good_with_children=flags["good_with_children"],
+        good_with_dogs=flags["good_with_dogs"],
+        good_with_cats=flags["good_with_cats"],
+        vaccinated=health["vaccinated"],
+        vaccinated_on=health["vaccinated_on"],
+        dewormed=health["dewormed"],
+        dewormed_on=health["dewormed_on"],
+        sterilized=health["sterilized"],
+        sterilized_on=health["sterilized_on"],
+    )
 
 
 def _apply(listing: Listing, data: ListingData) -> None:
-    for name in ("name", "species", "sex", "birth_date", "birth_date_estimated", "size", "breed",
-                 "color",
-                 "district", "story", "good_with_children", "good_with_dogs", "good_with_cats",
-                 "vaccinated", "vaccinated_on", "dewormed", "dewormed_on", "sterilized",
-                 "sterilized_on", "held_since"):
+    for name in (
+        "name",
+        "species",
+        "sex",
+        "birth_date",
+        "birth_date_estimated",
+        "size",
+        "breed",
+        "color",
+        "district",
+        "story",
+        "good_with_children",
+        "good_with_dogs",
+        "good_with_cats",
+        "vaccinated",
+        "vaccinated_on",
+        "dewormed",
+        "dewormed_on",
+        "sterilized",
+        "sterilized_on",
+        "held_since",
+    ):
         setattr(listing, name, getattr(data, name))
     listing.district_key = district_key(data.district)
 
@@ -488,13 +635,17 @@ def district_key(district: str) -> str:
     return fold_words(district)[:100]
 
 
-def create_listing(organization: Organization | None, author: User | None,
-                   data: ListingData) -> Listing:
+def create_listing(
+    organization: Organization | None, author: User | None, data: ListingData
+) -> Listing:
     """A new draft listing of an approved NGO, or of the CCZ when ``organization`` is None."""
     if organization is not None and not organization.is_approved:
         raise AdoptionError(_("A ONG ainda não foi aprovada pelo CCZ."), code="not_approved")
-    listing = Listing(organization=organization, created_by_id=author.id if author else None,
-                      state=ListingState.DRAFT)
+    listing = Listing(
+        organization=organization,
+        created_by_id=author.id if author else None,
+        state=ListingState.DRAFT,
+    )
     _apply(listing, data)
     db.session.add(listing)
     db.session.flush()
@@ -509,18 +660,21 @@ def update_listing(listing: Listing, data: ListingData) -> Listing:
     return listing
 
 
-def add_photo(listing: Listing, stream: IO[bytes], filename: str | None,
-              actor_id: int | None) -> ListingPhoto:
+def add_photo(
+    listing: Listing, stream: IO[bytes], filename: str | None, actor_id: int | None
+) -> ListingPhoto:
     """Store one photo (checked and cleaned by ``store_image``) at the end of the gallery.
 
     Raises AdoptionError (field ``photo``) for a bad file or a full gallery.
     """
     if len(listing.photos) >= MAX_PHOTOS:
-        raise AdoptionError(_("Cada anúncio pode ter no máximo %(max)d fotos.", max=MAX_PHOTOS),
-                            "photo", "too_many")
+        raise AdoptionError(
+            _("Cada anúncio pode ter no máximo %(max)d fotos.", max=MAX_PHOTOS), "photo", "too_many"
+        )
     try:
-        stored = store_image(stream, purpose=PHOTO_PURPOSE, owner_id=actor_id, public=True,
-                             filename=filename)
+        stored = store_image(
+            stream, purpose=PHOTO_PURPOSE, owner_id=actor_id, public=True, filename=filename
+        )
     except UploadError as err:
         raise AdoptionError(err.message, "photo", "invalid_image") from err
     position = max((p.position for p in listing.photos), default=-1) + 1
@@ -546,8 +700,9 @@ def remove_photo(listing: Listing, photo_id: int) -> None:
         raise AdoptionError(_("Foto não encontrada."), "photo", "not_found")
     visible = listing.state in (ListingState.PUBLISHED, ListingState.RESERVED)
     if visible and len(listing.photos) == 1:
-        raise AdoptionError(_("Um anúncio publicado precisa de pelo menos uma foto."), "photo",
-                            "min_photos")
+        raise AdoptionError(
+            _("Um anúncio publicado precisa de pelo menos uma foto."), "photo", "min_photos"
+        )
     stored = photo.stored_file
     listing.photos.remove(photo)
     db.session.flush()
@@ -577,44 +732,66 @@ def change_state(listing: Listing, new_state: str, actor: User | None) -> Listin
     still waiting, telling each applicant.
     """
     if new_state not in STATE_LABELS:
-        raise AdoptionError(_("Estado desconhecido: use draft, published ou withdrawn."), "state",
-                            "invalid_choice")
+        raise AdoptionError(
+            _("Estado desconhecido: use draft, published ou withdrawn."), "state", "invalid_choice"
+        )
     if new_state == listing.state:
         return listing
     if new_state in (ListingState.RESERVED, ListingState.ADOPTED):
-        raise AdoptionError(_("Um anúncio fica reservado quando um pedido é aprovado e adotado "
-                              "quando a entrega é registrada; não é possível mudar isso à mão."),
-                            "state", "invalid_transition")
+        raise AdoptionError(
+            _(
+                "Um anúncio fica reservado quando um pedido é aprovado e adotado "
+                "quando a entrega é registrada; não é possível mudar isso à mão."
+            ),
+            "state",
+            "invalid_transition",
+        )
     if new_state not in MANUAL_TRANSITIONS[listing.state]:
-        raise AdoptionError(_("Não é possível passar de \"%(old)s\" para \"%(new)s\".",
-                              old=STATE_LABELS[listing.state], new=STATE_LABELS[new_state]),
-                            "state", "invalid_transition")
+        raise AdoptionError(
+            _(
+                'Não é possível passar de "%(old)s" para "%(new)s".',
+                old=STATE_LABELS[listing.state],
+                new=STATE_LABELS[new_state],
+            ),
+            "state",
+            "invalid_transition",
+        )
     if new_state == ListingState.PUBLISHED:
         if not listing.photos:
-            raise AdoptionError(_("Adicione pelo menos uma foto antes de publicar."), "photos",
-                                "photo_required")
+            raise AdoptionError(
+                _("Adicione pelo menos uma foto antes de publicar."), "photos", "photo_required"
+            )
         if listing.organization is not None and not listing.organization.is_approved:
-            raise AdoptionError(_("A ONG ainda não foi aprovada pelo CCZ."), "state",
-                                "not_approved")
+            raise AdoptionError(
+                _("A ONG ainda não foi aprovada pelo CCZ."), "state", "not_approved"
+            )
         if listing.published_at is None:
             listing.published_at = utcnow()  # "oldest waiting" counts from the first publication
     if new_state in (ListingState.WITHDRAWN, ListingState.DRAFT):
         close_open_applications(listing, actor, _("o anúncio deste animal foi retirado."))
     listing.state = new_state
     db.session.flush()
-    audit.record("adoption.listing_state", listing, detail={"state": new_state},
-                 actor_id=actor.id if actor else None)
+    audit.record(
+        "adoption.listing_state",
+        listing,
+        detail={"state": new_state},
+        actor_id=actor.id if actor else None,
+    )
     return listing
 
 
-def close_open_applications(listing: Listing, actor: User | None, reason: str,
-                             keep: AdoptionApplication | None = None) -> None:
+def close_open_applications(
+    listing: Listing, actor: User | None, reason: str, keep: AdoptionApplication | None = None
+) -> None:
     """Close every application still open on ``listing`` (but ``keep``), telling each person."""
     from portal.blueprints.adoption.applications import close_application
 
-    open_apps = db.session.scalars(select(AdoptionApplication).where(
-        AdoptionApplication.listing_id == listing.id,
-        AdoptionApplication.status.in_(OPEN_APPLICATION_STATUSES)))
+    open_apps = db.session.scalars(
+        select(AdoptionApplication).where(
+            AdoptionApplication.listing_id == listing.id,
+            AdoptionApplication.status.in_(OPEN_APPLICATION_STATUSES),
+        )
+    )
     for application in open_apps:
         if keep is None or application.id != keep.id:
             close_application(application, actor, reason)
@@ -636,8 +813,14 @@ DOCUMENT_STATUS_LABELS: dict[str, Any] = {
 }
 
 
-def upload_document(person: User, kind: str, stream: IO[bytes], filename: str | None,
-                    issued_on: date | None, on: date) -> ApplicantDocument:
+def upload_document(
+    person: User,
+    kind: str,
+    stream: IO[bytes],
+    filename: str | None,
+    issued_on: date | None,
+    on: date,
+) -> ApplicantDocument:
     """Keep a proof (PDF or photo, private). A proof of address needs its issue date, at most
     90 days before ``on`` (VV 28 §2 "atualizado"). Raises AdoptionError."""
     from portal.blueprints.adoption.eligibility import PROOF_OF_ADDRESS_MAX_AGE_DAYS
@@ -646,23 +829,36 @@ def upload_document(person: User, kind: str, stream: IO[bytes], filename: str | 
         raise AdoptionError(_("Tipo de documento desconhecido."), "kind", "invalid_choice")
     if kind == DocumentKind.PROOF_OF_ADDRESS:
         if issued_on is None:
-            raise AdoptionError(_("Informe a data de emissão do comprovante."), "issued_on",
-                                "required")
+            raise AdoptionError(
+                _("Informe a data de emissão do comprovante."), "issued_on", "required"
+            )
         if issued_on > on:
-            raise AdoptionError(_("A data de emissão não pode estar no futuro."), "issued_on",
-                                "future")
+            raise AdoptionError(
+                _("A data de emissão não pode estar no futuro."), "issued_on", "future"
+            )
         if (on - issued_on).days > PROOF_OF_ADDRESS_MAX_AGE_DAYS:  # VV 28 §2
-            raise AdoptionError(_("Este comprovante foi emitido há mais de %(max)d dias. Envie um "
-                                  "emitido nos últimos %(max)d dias.",
-                                  max=PROOF_OF_ADDRESS_MAX_AGE_DAYS), "issued_on", "too_old")
+            raise AdoptionError(
+                _(
+                    "Este comprovante foi emitido há mais de %(max)d dias. Envie um "
+                    "emitido nos últimos %(max)d dias.",
+                    max=PROOF_OF_ADDRESS_MAX_AGE_DAYS,
+                ),
+                "issued_on",
+                "too_old",
+            )
     try:
-        stored = store_document(stream, purpose=DOCUMENT_PURPOSE, owner_id=person.id,
-                                filename=filename)
+        stored = store_document(
+            stream, purpose=DOCUMENT_PURPOSE, owner_id=person.id, filename=filename
+        )
     except UploadError as err:
         raise AdoptionError(err.message, "file", "invalid_file") from err
-    doc = ApplicantDocument(person_id=person.id, kind=kind, stored_file=stored,
-                            issued_on=issued_on if kind == DocumentKind.PROOF_OF_ADDRESS else None,
-                            status=DocumentStatus.PENDING)
+    doc = ApplicantDocument(
+        person_id=person.id,
+        kind=kind,
+        stored_file=stored,
+        issued_on=issued_on if kind == DocumentKind.PROOF_OF_ADDRESS else None,
+        status=DocumentStatus.PENDING,
+    )
     db.session.add(doc)
     db.session.flush()
     return doc
@@ -680,11 +876,19 @@ def may_review_documents_of(user: User, person: User) -> bool:
     org_ids = [o.id for o in organizations_of(user)]
     if not org_ids:
         return False
-    return db.session.scalar(
-        select(AdoptionApplication.id).join(Listing)
-        .where(AdoptionApplication.applicant_id == person.id,
-               AdoptionApplication.status.in_(OPEN_APPLICATION_STATUSES),
-               Listing.organization_id.in_(org_ids)).limit(1)) is not None
+    return (
+        db.session.scalar(
+            select(AdoptionApplication.id)
+            .join(Listing)
+            .where(
+                AdoptionApplication.applicant_id == person.id,
+                AdoptionApplication.status.in_(OPEN_APPLICATION_STATUSES),
+                Listing.organization_id.in_(org_ids),
+            )
+            .limit(1)
+        )
+        is not None
+    )
 
 
 def application_documents(application: AdoptionApplication, user: User) -> list[ApplicantDocument]:
@@ -703,14 +907,19 @@ def document_file_rule(user: User, stored: StoredFile) -> bool:
     person's application to it is open; any other file of the person stays closed to it."""
     if stored.purpose != DOCUMENT_PURPOSE:
         return False
-    doc = db.session.scalar(select(ApplicantDocument).where(
-        ApplicantDocument.stored_file_id == stored.id))
-    return (doc is not None and doc.person_id == stored.owner_id
-            and may_review_documents_of(user, doc.person))
+    doc = db.session.scalar(
+        select(ApplicantDocument).where(ApplicantDocument.stored_file_id == stored.id)
+    )
+    return (
+        doc is not None
+        and doc.person_id == stored.owner_id
+        and may_review_documents_of(user, doc.person)
+    )
 
 
-def review_document(doc: ApplicantDocument, reviewer: User, accept: bool,
-                    reason: str = "") -> ApplicantDocument:
+def review_document(
+    doc: ApplicantDocument, reviewer: User, accept: bool, reason: str = ""
+) -> ApplicantDocument:
     """Accept or refuse a proof; a refusal needs a reason, which is e-mailed to the person."""
     if not accept and not reason.strip():
         raise AdoptionError(_("Informe o motivo da recusa do documento."), "reason", "required")
@@ -719,19 +928,34 @@ def review_document(doc: ApplicantDocument, reviewer: User, accept: bool,
     doc.reviewed_by_id = reviewer.id
     doc.reviewed_at = utcnow()
     db.session.flush()
-    audit.record("adoption.document_reviewed", doc, actor_id=reviewer.id,
-                 detail={"kind": doc.kind, "status": doc.status})
+    audit.record(
+        "adoption.document_reviewed",
+        doc,
+        actor_id=reviewer.id,
+        detail={"kind": doc.kind, "status": doc.status},
+    )
     if not accept and doc.person.email:
-        send_email(doc.person.email, _("Documento recusado no pedido de adoção"),
-                   _("%(doc)s não foi aceito. Motivo: %(reason)s\nEnvie outro documento em "
-                     "\"Minhas adoções\".", doc=DOCUMENT_LABELS[doc.kind],
-                     reason=doc.refusal_reason))
+        send_email(
+            doc.person.email,
+            _("Documento recusado no pedido de adoção"),
+            _(
+                "%(doc)s não foi aceito. Motivo: %(reason)s\nEnvie outro documento em "
+                '"Minhas adoções".',
+                doc=DOCUMENT_LABELS[doc.kind],
+                reason=doc.refusal_reason,
+            ),
+        )
     return doc
 
 
 def documents_of(person: User) -> list[ApplicantDocument]:
-    return list(db.session.scalars(select(ApplicantDocument).where(
-        ApplicantDocument.person_id == person.id).order_by(ApplicantDocument.id.desc())))
+    return list(
+        db.session.scalars(
+            select(ApplicantDocument)
+            .where(ApplicantDocument.person_id == person.id)
+            .order_by(ApplicantDocument.id.desc())
+        )
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -741,14 +965,24 @@ def documents_of(person: User) -> list[ApplicantDocument]:
 BAR_LABELS: dict[str, Any] = {
     BarKind.COMMITMENT_NEVER_KEEP: _l("Termo de compromisso de não mais ter animais (VV 23 V)"),
     BarKind.LOST_POSSESSION_MALTREATMENT: _l(
-        "Perda da posse de animal por maus-tratos (VV 23 III b; BJP 30 §ú)"),
+        "Perda da posse de animal por maus-tratos (VV 23 III b; BJP 30 §ú)"
+    ),
     BarKind.CAUSED_DEFINITIVE_APPREHENSION: _l(
-        "Deu causa à apreensão definitiva de um animal (GRU 88 §4)"),
+        "Deu causa à apreensão definitiva de um animal (GRU 88 §4)"
+    ),
 }
 
 
-def record_bar(cpf: str, kind: str, reason: str, staff: User, *, listing: Listing | None = None,
-               animal_id: int | None = None, person_name: str | None = None) -> PersonBar:
+def record_bar(
+    cpf: str,
+    kind: str,
+    reason: str,
+    staff: User,
+    *,
+    listing: Listing | None = None,
+    animal_id: int | None = None,
+    person_name: str | None = None,
+) -> PersonBar:
     """Record that the person with ``cpf`` may not adopt. Raises AdoptionError.
 
     A GRU 88 §4 bar names the animal (its listing or its RGA record) and blocks only that one.
@@ -762,15 +996,25 @@ def record_bar(cpf: str, kind: str, reason: str, staff: User, *, listing: Listin
     if not reason.strip():
         errors.append(("reason", "required", _("Descreva o motivo e o documento de origem.")))
     if kind == BarKind.CAUSED_DEFINITIVE_APPREHENSION and listing is None and animal_id is None:
-        errors.append(("listing_id", "required",
-                       _("Informe o anúncio ou o RGA do animal apreendido (GRU 88 §4).")))
+        errors.append(
+            (
+                "listing_id",
+                "required",
+                _("Informe o anúncio ou o RGA do animal apreendido (GRU 88 §4)."),
+            )
+        )
     if errors:
         raise InvalidData(errors)
     assert clean is not None
-    bar = PersonBar(cpf=clean, kind=kind, reason=reason.strip(), listing=listing,
-                    animal_id=animal_id if animal_id is not None
-                    else (listing.animal_id if listing else None),
-                    person_name=(person_name or "").strip() or None, recorded_by_id=staff.id)
+    bar = PersonBar(
+        cpf=clean,
+        kind=kind,
+        reason=reason.strip(),
+        listing=listing,
+        animal_id=animal_id if animal_id is not None else (listing.animal_id if listing else None),
+        person_name=(person_name or "").strip() or None,
+        recorded_by_id=staff.id,
+    )
     db.session.add(bar)
     db.session.flush()
     audit.record("adoption.bar_recorded", bar, actor_id=staff.id, detail={"kind": kind})
@@ -798,5 +1042,8 @@ def bars_for_cpf(cpf: str) -> list[PersonBar]:
     clean = clean_cpf(cpf)
     if clean is None:
         raise AdoptionError(_("CPF inválido: confira os dígitos."), "cpf")
-    return list(db.session.scalars(select(PersonBar).where(PersonBar.cpf == clean)
-                                   .order_by(PersonBar.id.desc())))
+    return list(
+        db.session.scalars(
+            select(PersonBar).where(PersonBar.cpf == clean).order_by(PersonBar.id.desc())
+        )
+    )

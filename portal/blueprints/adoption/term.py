@@ -11,18 +11,30 @@ from flask_babel import lazy_gettext as _l
 
 TERMS = {
     "2026.1": [
-        _l("Assumo a guarda responsável do animal adotado, garantindo abrigo, alimentação, água "
-           "limpa, higiene, espaço adequado e atendimento veterinário sempre que necessário."),
-        _l("Manterei a vacinação antirrábica e as demais vacinas em dia e a vermifugação "
-           "periódica, conforme orientação do médico veterinário."),
-        _l("Não abandonarei o animal. Sei que o abandono é crime de maus-tratos (Lei Federal "
-           "9.605/1998, art. 32) e sujeita o responsável às penalidades da lei municipal."),
-        _l("Manterei o registro do animal (RGA) atualizado, com meu endereço e telefone, e "
-           "comunicarei ao CCZ mudança de endereço, transferência ou óbito."),
-        _l("Não darei, venderei ou trocarei o animal. Se não puder mais ficar com ele, procurarei "
-           "quem o entregou para adoção (ONG ou CCZ)."),
-        _l("Aceito que a ONG ou o CCZ acompanhe a adaptação do animal e, em caso de maus-tratos, "
-           "tome as medidas previstas em lei, inclusive a perda da posse."),
+        _l(
+            "Assumo a guarda responsável do animal adotado, garantindo abrigo, alimentação, água "
+            "limpa, higiene, espaço adequado e atendimento veterinário sempre que necessário."
+        ),
+        _l(
+            "Manterei a vacinação antirrábica e as demais vacinas em dia e a vermifugação "
+            "periódica, conforme orientação do médico veterinário."
+        ),
+        _l(
+            "Não abandonarei o animal. Sei que o abandono é crime de maus-tratos (Lei Federal "
+            "9.605/1998, art. 32) e sujeita o responsável às penalidades da lei municipal."
+        ),
+        _l(
+            "Manterei o registro do animal (RGA) atualizado, com meu endereço e telefone, e "
+            "comunicarei ao CCZ mudança de endereço, transferência ou óbito."
+        ),
+        _l(
+            "Não darei, venderei ou trocarei o animal. Se não puder mais ficar com ele, procurarei "
+            "quem o entregou para adoção (ONG ou CCZ)."
+        ),
+        _l(
+            "Aceito que a ONG ou o CCZ acompanhe a adaptação do animal e, em caso de maus-tratos, "
+            "tome as medidas previstas em lei, inclusive a perda da posse."
+        ),
         _l("Declaro que as informações e os documentos que enviei são verdadeiros."),
     ],
 }

@@ -32,7 +32,8 @@ COUNTED_STATUSES = (AnimalStatus.ACTIVE, AnimalStatus.PENDING)
 MAX_AGE_YEARS = 30  # a birth date older than this is a typing error, not a very old dog
 RABIES_REVACCINATION_MONTHS = 12  # BJP 12-13: yearly rabies shot unless the vet says otherwise
 UF_CODES = frozenset(
-    "AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO".split())
+    "AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO".split()
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -84,8 +85,9 @@ class HouseholdLimitExceeded(AnimalError):
     a licence and the licences domain is installed, else None.
     """
 
-    def __init__(self, message: str, article: str, licence_url: str | None,
-                 code: str = "household_limit") -> None:
+    def __init__(
+        self, message: str, article: str, licence_url: str | None, code: str = "household_limit"
+    ) -> None:
         super().__init__("owner.address", code, message)
         self.article = article
         self.licence_url = licence_url
@@ -165,7 +167,7 @@ def normalise_microchip(text: str | None) -> str | None:
 
 
 def normalise_crmv(text: str | None) -> str:
-    """"crmv sp 1234" -> "CRMV-SP 1234" when the state is given; otherwise the cleaned text."""
+    """ "crmv sp 1234" -> "CRMV-SP 1234" when the state is given; otherwise the cleaned text."""
     value = " ".join((text or "").upper().replace("-", " ").replace("/", " ").split())
     parts = value.split()
     if parts and parts[0] == "CRMV":
@@ -177,8 +179,11 @@ def normalise_crmv(text: str | None) -> str:
 
 def owner_residence_key(person: User) -> str | None:
     """The residence key of a person's address, or None when the address is incomplete."""
-    if not (clean_cep(person.cep or "") and (person.street or "").strip()
-            and (person.number or "").strip()):
+    if not (
+        clean_cep(person.cep or "")
+        and (person.street or "").strip()
+        and (person.number or "").strip()
+    ):
         return None
     return residence_key(person.cep, person.street, person.number, person.complement)
 
@@ -196,13 +201,14 @@ def size_label(size: str | None) -> str:
 
 
 def status_label(status: str) -> str:
-    return {"active": _("Ativo"), "pending": _("Pendente (aguardando vacinação)"),
-            "closed": _("Encerrado (baixa por óbito)")}.get(status, status)
+    return {
+        "active": _("Ativo"),
+        "pending": _("Pendente (aguardando vacinação)"),
+        "closed": _("Encerrado (baixa por óbito)"),
+    }.get(status, status)
 
 
 def find_by_rga(text: str) -> Animal | None:
     """The animal with this number. Raises InvalidRgaNumber for a malformed or mistyped one."""
     number = normalise_rga(text)
     return db.session.scalar(select(Animal).where(Animal.rga == number))
-
-

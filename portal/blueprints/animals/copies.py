@@ -35,8 +35,15 @@ def provisional_valid_until(profile: Profile, requested_on: date) -> date | None
     return requested_on + timedelta(days=profile.provisional_id.validity_days)
 
 
-def request_copy(animal: Animal, kind: str, *, requested_by: User, profile: Profile, today: date,
-                 reason: str | None = None) -> DocumentCopyRequest:
+def request_copy(
+    animal: Animal,
+    kind: str,
+    *,
+    requested_by: User,
+    profile: Profile,
+    today: date,
+    reason: str | None = None,
+) -> DocumentCopyRequest:
     """Ask for a second copy of the card or the tag (BJP 8; GRU 19). The request is a provisional
     ID until :func:`provisional_valid_until`; a public price applies where the city has one
     (BJP 11 b; GRU 22 II). Raises AnimalError."""
@@ -44,10 +51,15 @@ def request_copy(animal: Animal, kind: str, *, requested_by: User, profile: Prof
         raise AnimalError("kind", "invalid", _("Escolha carteira ou plaqueta."))
     if animal.is_closed:
         raise AnimalError(None, "invalid", _("Este RGA está encerrado (baixa)."))
-    copy = DocumentCopyRequest(animal=animal, kind=kind, reason=clean_text(reason),
-                               requested_on=today, requested_by_id=requested_by.id,
-                               # BJP 8 §ú (60 d); GRU 19 §1 (45 d): the request is the ID meanwhile
-                               valid_until=provisional_valid_until(profile, today))
+    copy = DocumentCopyRequest(
+        animal=animal,
+        kind=kind,
+        reason=clean_text(reason),
+        requested_on=today,
+        requested_by_id=requested_by.id,
+        # BJP 8 §ú (60 d); GRU 19 §1 (45 d): the request is the ID meanwhile
+        valid_until=provisional_valid_until(profile, today),
+    )
     db.session.add(copy)
     db.session.flush()
     price_key = "card_copy" if kind == CopyKind.CARD else "tag_copy"  # BJP 11 b; GRU 22 II
@@ -55,14 +67,26 @@ def request_copy(animal: Animal, kind: str, *, requested_by: User, profile: Prof
     if amount is not None:
         from portal.blueprints.billing.services import create_payment_item
 
-        label = _("Segunda via da carteira do RGA") if kind == CopyKind.CARD else _(
-            "Segunda via da plaqueta do RGA")
+        label = (
+            _("Segunda via da carteira do RGA")
+            if kind == CopyKind.CARD
+            else _("Segunda via da plaqueta do RGA")
+        )
         item = create_payment_item(
-            kind=price_key, amount_cents=amount,
-            description=f"{label} {animal.rga} ({animal.name})", payer=animal.owner,
-            subject_type="animal", subject_id=animal.id,
-            breakdown=[{"label": label, "amount_cents": amount,
-                        "article": profile.prices[price_key].article}])  # type: ignore[index]
+            kind=price_key,
+            amount_cents=amount,
+            description=f"{label} {animal.rga} ({animal.name})",
+            payer=animal.owner,
+            subject_type="animal",
+            subject_id=animal.id,
+            breakdown=[
+                {
+                    "label": label,
+                    "amount_cents": amount,
+                    "article": profile.prices[price_key].article,
+                }
+            ],
+        )  # type: ignore[index]
         copy.payment_item_id = item.id
     return copy
 
@@ -77,8 +101,9 @@ def mark_copy_issued(copy: DocumentCopyRequest, staff: User) -> None:
     db.session.flush()
 
 
-def report_death(animal: Animal, *, reported_by: User, died_on: date | None, today: date,
-                 note: str | None = None) -> None:
+def report_death(
+    animal: Animal, *, reported_by: User, died_on: date | None, today: date, note: str | None = None
+) -> None:
     """Close the RGA (*baixa*) after a death reported by the owner or a vet (GRU 21; BJP 10).
 
     The record stays and the number is never issued again (GRU 14 §4). Pending transfers are
@@ -90,8 +115,9 @@ def report_death(animal: Animal, *, reported_by: User, died_on: date | None, tod
     if died_on > today:
         raise AnimalError("died_on", "invalid", _("A data do óbito não pode estar no futuro."))
     if died_on < animal.birth_date:
-        raise AnimalError("died_on", "invalid",
-                          _("A data do óbito não pode ser anterior ao nascimento."))
+        raise AnimalError(
+            "died_on", "invalid", _("A data do óbito não pode ser anterior ao nascimento.")
+        )
     animal.status = AnimalStatus.CLOSED  # GRU 21; BJP 10: baixa, the row and number stay
     animal.closed_at = utcnow()
     animal.closed_reason = "death"
@@ -103,5 +129,3 @@ def report_death(animal: Animal, *, reported_by: User, died_on: date | None, tod
             transfer.status = TransferStatus.CANCELLED
             transfer.decided_at = utcnow()
     db.session.flush()
-
-

@@ -81,8 +81,13 @@ def _status_note(animal: Animal) -> str | None:
     return None
 
 
-def card_pdf(animal: Animal, profile: Profile, public_url: str, issued_on: date,
-             photo_path: str | None = None) -> bytes:
+def card_pdf(
+    animal: Animal,
+    profile: Profile,
+    public_url: str,
+    issued_on: date,
+    photo_path: str | None = None,
+) -> bytes:
     """The two-sided card at ID-1 size, one side per page."""
     buffer = io.BytesIO()
     width, height = CARD_SIZE
@@ -101,9 +106,17 @@ def card_pdf(animal: Animal, profile: Profile, public_url: str, issued_on: date,
         # issue 8: seen at a glance, not only in the small print at the bottom
         c.drawRightString(width - margin, height - 4 * mm, _("PROVISÓRIO"))
     c.setFont("Helvetica", 5.5)
-    c.drawString(margin, height - 7.3 * mm,
-                 _clip(c, _("CCZ – Prefeitura de %(city)s/%(uf)s", city=profile.municipality,
-                            uf=profile.state), "Helvetica", 5.5, width - 2 * margin))
+    c.drawString(
+        margin,
+        height - 7.3 * mm,
+        _clip(
+            c,
+            _("CCZ – Prefeitura de %(city)s/%(uf)s", city=profile.municipality, uf=profile.state),
+            "Helvetica",
+            5.5,
+            width - 2 * margin,
+        ),
+    )
     qr_size = 20 * mm
     c.drawImage(_qr(public_url), width - margin - qr_size, margin + 2.5 * mm, qr_size, qr_size)
     c.setFillColor(colors.black)
@@ -112,8 +125,15 @@ def card_pdf(animal: Animal, profile: Profile, public_url: str, issued_on: date,
     text_x = margin
     if photo_path:
         try:
-            c.drawImage(ImageReader(photo_path), margin, margin + 2.5 * mm, 16 * mm, 20 * mm,
-                        preserveAspectRatio=True, anchor="c")
+            c.drawImage(
+                ImageReader(photo_path),
+                margin,
+                margin + 2.5 * mm,
+                16 * mm,
+                20 * mm,
+                preserveAspectRatio=True,
+                anchor="c",
+            )
             text_x = margin + 17 * mm
         except OSError:  # a missing photo file must not stop the card
             pass
@@ -157,8 +177,10 @@ def card_pdf(animal: Animal, profile: Profile, public_url: str, issued_on: date,
         (_("RG / CPF"), f"{owner.rg or '—'} / {mask_cpf(owner.cpf) or '—'}"),
         (_("Endereço"), owner.address_line or "—"),
         (_("Telefone"), owner.phone or "—"),
-        (_("Registro / expedição"), f"{animal.registered_on.strftime('%d/%m/%Y')} / "
-                                    f"{issued_on.strftime('%d/%m/%Y')}"),
+        (
+            _("Registro / expedição"),
+            f"{animal.registered_on.strftime('%d/%m/%Y')} / {issued_on.strftime('%d/%m/%Y')}",
+        ),
     ]
     y = height - 11 * mm
     for label, value in rows:
@@ -169,15 +191,25 @@ def card_pdf(animal: Animal, profile: Profile, public_url: str, issued_on: date,
         # a second line instead of losing its end: the card is the proof of the residence
         parts = simpleSplit(value, "Helvetica-Bold", 6.2, width - 2 * margin) or [value]
         if len(parts) > 2:
-            parts = [parts[0], _clip(c, " ".join(parts[1:]), "Helvetica-Bold", 6.2,
-                                     width - 2 * margin)]
+            parts = [
+                parts[0],
+                _clip(c, " ".join(parts[1:]), "Helvetica-Bold", 6.2, width - 2 * margin),
+            ]
         for index, part in enumerate(parts):
             c.drawString(margin, y - index * 2.5 * mm, part)
         y -= 6.2 * mm + (len(parts) - 1) * 2.5 * mm
     c.setFont("Helvetica", 4.3)
-    c.drawString(margin, 2 * mm, _clip(c, _("Documento do animal: mantenha com o proprietário "
-                                            "(%(law)s).", law=profile.law_title),
-                                       "Helvetica", 4.3, width - 2 * margin))
+    c.drawString(
+        margin,
+        2 * mm,
+        _clip(
+            c,
+            _("Documento do animal: mantenha com o proprietário (%(law)s).", law=profile.law_title),
+            "Helvetica",
+            4.3,
+            width - 2 * margin,
+        ),
+    )
     c.showPage()
     c.save()
     return buffer.getvalue()
@@ -195,8 +227,9 @@ def tag_pdf(animal: Animal, profile: Profile, public_url: str) -> bytes:
     c.setFont("Helvetica-Bold", 6)
     c.setFillColor(NAVY)
     title = _("RGA – CCZ %(city)s", city=profile.municipality)
-    c.drawCentredString(width / 2, height - 6 * mm, _clip(c, title, "Helvetica-Bold", 6,
-                                                         width - 4 * mm))
+    c.drawCentredString(
+        width / 2, height - 6 * mm, _clip(c, title, "Helvetica-Bold", 6, width - 4 * mm)
+    )
     qr_size = 20 * mm
     c.drawImage(_qr(public_url), (width - qr_size) / 2, 11 * mm, qr_size, qr_size)
     size = _fit(c, animal.rga, "Helvetica-Bold", 9, width - 6 * mm)
@@ -223,8 +256,15 @@ def provisional_pdf(copy: DocumentCopyRequest, profile: Profile, public_url: str
     y -= 7 * mm
     c.setFont("Helvetica", 10)
     c.setFillColor(colors.black)
-    c.drawString(x, y, _("Centro de Controle de Zoonoses – Prefeitura de %(city)s/%(uf)s",
-                         city=profile.municipality, uf=profile.state))
+    c.drawString(
+        x,
+        y,
+        _(
+            "Centro de Controle de Zoonoses – Prefeitura de %(city)s/%(uf)s",
+            city=profile.municipality,
+            uf=profile.state,
+        ),
+    )
     y -= 12 * mm
     kind = _("carteira do RGA") if copy.kind == "card" else _("plaqueta de identificação")
     c.setFont("Helvetica-Bold", 12)
@@ -251,22 +291,41 @@ def provisional_pdf(copy: DocumentCopyRequest, profile: Profile, public_url: str
     c.setFillColor(colors.black)
     c.setFont("Helvetica-Bold", 12)
     if copy.valid_until is not None and profile.provisional_id is not None:
-        c.drawString(x, y, _("Válido como documento de identificação até %(day)s",
-                             day=copy.valid_until.strftime("%d/%m/%Y")))
+        c.drawString(
+            x,
+            y,
+            _(
+                "Válido como documento de identificação até %(day)s",
+                day=copy.valid_until.strftime("%d/%m/%Y"),
+            ),
+        )
         c.setFont("Helvetica", 10)
-        c.drawString(x, y - 7 * mm, _("%(days)d dias a partir do pedido (%(article)s), até a "
-                                      "entrega da segunda via.",
-                                      days=profile.provisional_id.validity_days,
-                                      article=profile.provisional_id.article))
+        c.drawString(
+            x,
+            y - 7 * mm,
+            _(
+                "%(days)d dias a partir do pedido (%(article)s), até a entrega da segunda via.",
+                days=profile.provisional_id.validity_days,
+                article=profile.provisional_id.article,
+            ),
+        )
         if profile.provisional_id.staff_must_issue_within:
-            c.drawString(x, y - 13 * mm, _("O CCZ deve entregar a segunda via dentro deste prazo "
-                                           "(%(article)s).", article=profile.provisional_id.cite(
-                                               "staff_must_issue_within")))
+            c.drawString(
+                x,
+                y - 13 * mm,
+                _(
+                    "O CCZ deve entregar a segunda via dentro deste prazo (%(article)s).",
+                    article=profile.provisional_id.cite("staff_must_issue_within"),
+                ),
+            )
     else:
         c.drawString(x, y, _("Comprovante do pedido de segunda via."))
         c.setFont("Helvetica", 10)
-        c.drawString(x, y - 7 * mm, _("A lei do município não prevê prazo de validade para este "
-                                      "comprovante."))
+        c.drawString(
+            x,
+            y - 7 * mm,
+            _("A lei do município não prevê prazo de validade para este comprovante."),
+        )
     qr_size = 30 * mm
     c.drawImage(_qr(public_url), width - x - qr_size, 25 * mm, qr_size, qr_size)
     c.setFont("Helvetica", 8)

@@ -26,13 +26,16 @@ from portal.blueprints.account.forms import AddressMixin
 REQUIRED = _l("Campo obrigatório.")
 SPECIES_CHOICES = [("dog", _l("Cão")), ("cat", _l("Gato"))]
 SEX_CHOICES = [("male", _l("Macho")), ("female", _l("Fêmea"))]
-SIZE_CHOICES = [("small", _l("Pequeno (até 10 kg)")), ("medium", _l("Médio (10 a 25 kg)")),
-                ("large", _l("Grande (mais de 25 kg)"))]
+SIZE_CHOICES = [
+    ("small", _l("Pequeno (até 10 kg)")),
+    ("medium", _l("Médio (10 a 25 kg)")),
+    ("large", _l("Grande (mais de 25 kg)")),
+]
 YES_NO = [("no", _l("Não")), ("yes", _l("Sim"))]
 
 
 def parse_weight_grams(text: str | None) -> int | None:
-    """"12,5" / "12.5" / "12 kg" -> 12500 grams; None when empty. Raises ValueError."""
+    """ "12,5" / "12.5" / "12 kg" -> 12500 grams; None when empty. Raises ValueError."""
     cleaned = re.sub(r"\s|kg", "", (text or "").lower()).replace(",", ".")
     if not cleaned:
         return None
@@ -53,40 +56,68 @@ class AnimalStepForm(FlaskForm):
     """Step 1: the animal (BJP 3 a; GRU 15 I c; VV 12 §2)."""
 
     name = StringField(_l("Nome do animal"), validators=[DataRequired(REQUIRED), Length(max=100)])
-    species = RadioField(_l("Espécie"), choices=SPECIES_CHOICES,
-                         validators=[InputRequired(_l("Escolha cão ou gato."))])
-    sex = RadioField(_l("Sexo"), choices=SEX_CHOICES,
-                     validators=[InputRequired(_l("Escolha macho ou fêmea."))])
-    breed = StringField(_l("Raça"), validators=[DataRequired(_l(
-        "Informe a raça (ou SRD, sem raça definida).")), Length(max=100)],
-        render_kw={"list": "racas"})
+    species = RadioField(
+        _l("Espécie"),
+        choices=SPECIES_CHOICES,
+        validators=[InputRequired(_l("Escolha cão ou gato."))],
+    )
+    sex = RadioField(
+        _l("Sexo"), choices=SEX_CHOICES, validators=[InputRequired(_l("Escolha macho ou fêmea."))]
+    )
+    breed = StringField(
+        _l("Raça"),
+        validators=[
+            DataRequired(_l("Informe a raça (ou SRD, sem raça definida).")),
+            Length(max=100),
+        ],
+        render_kw={"list": "racas"},
+    )
     color = StringField(_l("Cor / pelagem"), validators=[DataRequired(REQUIRED), Length(max=100)])
-    birth_known = RadioField(_l("Você sabe a data de nascimento?"), choices=[
-        ("exact", _l("Sim, sei a data")),
-        ("estimated", _l("Não, vou informar a idade aproximada"))],
-        default="exact", validators=[InputRequired(REQUIRED)])
+    birth_known = RadioField(
+        _l("Você sabe a data de nascimento?"),
+        choices=[
+            ("exact", _l("Sim, sei a data")),
+            ("estimated", _l("Não, vou informar a idade aproximada")),
+        ],
+        default="exact",
+        validators=[InputRequired(REQUIRED)],
+    )
     birth_date = DateField(_l("Data de nascimento"), validators=[Optional()])
-    age_years = IntegerField(_l("Idade aproximada: anos"), validators=[
-        Optional(), NumberRange(min=0, max=30, message=_l("Entre 0 e 30 anos."))],
-        render_kw={"inputmode": "numeric"})
-    age_months = IntegerField(_l("Idade aproximada: meses"), validators=[
-        Optional(), NumberRange(min=0, max=11, message=_l("Entre 0 e 11 meses."))],
-        render_kw={"inputmode": "numeric"})
-    size = RadioField(_l("Porte"), choices=SIZE_CHOICES,
-                      validators=[InputRequired(_l("Escolha o porte."))])
-    weight_kg = StringField(_l("Peso em kg (opcional)"), validators=[Optional(), Length(max=10)],
-                            render_kw={"inputmode": "decimal", "placeholder": "12,5"})
-    sterilized = RadioField(_l("É castrado(a)?"), choices=YES_NO, default="no",
-                            validators=[InputRequired(REQUIRED)])
-    microchip = StringField(_l("Número do microchip (opcional)"),
-                            validators=[Optional(), Length(max=30)],
-                            render_kw={"inputmode": "numeric", "autocomplete": "off"})
+    age_years = IntegerField(
+        _l("Idade aproximada: anos"),
+        validators=[Optional(), NumberRange(min=0, max=30, message=_l("Entre 0 e 30 anos."))],
+        render_kw={"inputmode": "numeric"},
+    )
+    age_months = IntegerField(
+        _l("Idade aproximada: meses"),
+        validators=[Optional(), NumberRange(min=0, max=11, message=_l("Entre 0 e 11 meses."))],
+        render_kw={"inputmode": "numeric"},
+    )
+    size = RadioField(
+        _l("Porte"), choices=SIZE_CHOICES, validators=[InputRequired(_l("Escolha o porte."))]
+    )
+    weight_kg = StringField(
+        _l("Peso em kg (opcional)"),
+        validators=[Optional(), Length(max=10)],
+        render_kw={"inputmode": "decimal", "placeholder": "12,5"},
+    )
+    sterilized = RadioField(
+        _l("É castrado(a)?"), choices=YES_NO, default="no", validators=[InputRequired(REQUIRED)]
+    )
+    microchip = StringField(
+        _l("Número do microchip (opcional)"),
+        validators=[Optional(), Length(max=30)],
+        render_kw={"inputmode": "numeric", "autocomplete": "off"},
+    )
 
     def validate(self, extra_validators=None) -> bool:  # type: ignore[no-untyped-def,override]
         ok = super().validate(extra_validators)
         if self.birth_known.data == "estimated":
-            if self.age_years.data is None and self.age_months.data is None and not (
-                    self.age_years.errors or self.age_months.errors):
+            if (
+                self.age_years.data is None
+                and self.age_months.data is None
+                and not (self.age_years.errors or self.age_months.errors)
+            ):
                 self.age_years.errors.append(_l("Informe a idade aproximada em anos e/ou meses."))
                 ok = False
         elif not self.birth_date.data and not self.birth_date.errors:
@@ -111,18 +142,23 @@ class VaccinationFieldsMixin:
     applied_on = DateField(_l("Data da vacinação antirrábica"), validators=[Optional()])
     vaccine_name = StringField(_l("Nome da vacina"), validators=[Optional(), Length(max=120)])
     batch = StringField(_l("Partida (lote)"), validators=[Optional(), Length(max=60)])
-    manufacturer = StringField(_l("Fabricante (opcional)"), validators=[Optional(),
-                                                                        Length(max=120)])
+    manufacturer = StringField(
+        _l("Fabricante (opcional)"), validators=[Optional(), Length(max=120)]
+    )
     manufactured_on = DateField(_l("Data de fabricação (opcional)"), validators=[Optional()])
     expires_on = DateField(_l("Validade da vacina (opcional)"), validators=[Optional()])
     next_due_on = DateField(_l("Próxima dose (opcional)"), validators=[Optional()])
-    establishment = StringField(_l("Clínica ou local da vacinação (opcional)"),
-                                validators=[Optional(), Length(max=200)])
-    vet_name = StringField(_l("Nome do(a) veterinário(a)"), validators=[Optional(),
-                                                                        Length(max=200)])
-    vet_crmv = StringField(_l("CRMV do(a) veterinário(a)"), validators=[Optional(),
-                                                                        Length(max=40)],
-                           render_kw={"placeholder": "CRMV-SP 12345"})
+    establishment = StringField(
+        _l("Clínica ou local da vacinação (opcional)"), validators=[Optional(), Length(max=200)]
+    )
+    vet_name = StringField(
+        _l("Nome do(a) veterinário(a)"), validators=[Optional(), Length(max=200)]
+    )
+    vet_crmv = StringField(
+        _l("CRMV do(a) veterinário(a)"),
+        validators=[Optional(), Length(max=40)],
+        render_kw={"placeholder": "CRMV-SP 12345"},
+    )
 
     REQUIRED_FIELDS = ("applied_on", "vaccine_name", "batch", "vet_name", "vet_crmv")
 
@@ -139,11 +175,19 @@ class VaccinationFieldsMixin:
 class VaccinationStepForm(VaccinationFieldsMixin, FlaskForm):
     """Step 3: rabies proof, or vaccinate at the CCZ (BJP 6 §ú)."""
 
-    choice = RadioField(_l("Vacina antirrábica"), choices=[
-        ("record", _l("O animal está vacinado: vou informar os dados da carteira de vacinação")),
-        ("ccz", _l("Vou vacinar no CCZ (o registro fica pendente até a vacinação)")),
-        ("none", _l("Não informar agora"))],
-        default="record", validators=[InputRequired(REQUIRED)])
+    choice = RadioField(
+        _l("Vacina antirrábica"),
+        choices=[
+            (
+                "record",
+                _l("O animal está vacinado: vou informar os dados da carteira de vacinação"),
+            ),
+            ("ccz", _l("Vou vacinar no CCZ (o registro fica pendente até a vacinação)")),
+            ("none", _l("Não informar agora")),
+        ],
+        default="record",
+        validators=[InputRequired(REQUIRED)],
+    )
 
     def __init__(self, *args, allow_none: bool = False, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
@@ -160,45 +204,73 @@ class VaccinationStepForm(VaccinationFieldsMixin, FlaskForm):
 class PhotoStepForm(FlaskForm):
     """Step 4: an optional photo (shown on the public page)."""
 
-    photo = FileField(_l("Foto do animal (opcional)"),
-                      render_kw={"accept": "image/jpeg,image/png,image/webp,image/heic"})
+    photo = FileField(
+        _l("Foto do animal (opcional)"),
+        render_kw={"accept": "image/jpeg,image/png,image/webp,image/heic"},
+    )
     remove_photo = BooleanField(_l("Remover a foto enviada"))
 
 
 class TransferForm(FlaskForm):
-    cpf = StringField(_l("CPF do novo proprietário"), validators=[DataRequired(REQUIRED)],
-                      render_kw={"inputmode": "numeric", "autocomplete": "off",
-                                 "placeholder": "000.000.000-00"})
-    confirm = BooleanField(_l("Confirmo que quero transferir este animal"), validators=[
-        DataRequired(_l("Marque a confirmação para continuar."))])
+    cpf = StringField(
+        _l("CPF do novo proprietário"),
+        validators=[DataRequired(REQUIRED)],
+        render_kw={"inputmode": "numeric", "autocomplete": "off", "placeholder": "000.000.000-00"},
+    )
+    confirm = BooleanField(
+        _l("Confirmo que quero transferir este animal"),
+        validators=[DataRequired(_l("Marque a confirmação para continuar."))],
+    )
 
 
 class CopyForm(FlaskForm):
-    kind = RadioField(_l("Documento"), choices=[("card", _l("Carteira do RGA")),
-                                                ("tag", _l("Plaqueta de identificação"))],
-                      validators=[InputRequired(_l("Escolha carteira ou plaqueta."))])
-    reason = StringField(_l("Motivo (opcional)"), validators=[Optional(), Length(max=300)],
-                         render_kw={"placeholder": _l("Perda, extravio, dano…")})
+    kind = RadioField(
+        _l("Documento"),
+        choices=[("card", _l("Carteira do RGA")), ("tag", _l("Plaqueta de identificação"))],
+        validators=[InputRequired(_l("Escolha carteira ou plaqueta."))],
+    )
+    reason = StringField(
+        _l("Motivo (opcional)"),
+        validators=[Optional(), Length(max=300)],
+        render_kw={"placeholder": _l("Perda, extravio, dano…")},
+    )
 
 
 class DeathForm(FlaskForm):
-    died_on = DateField(_l("Data do óbito"),
-                        validators=[DataRequired(_l("Informe a data do óbito."))])
+    died_on = DateField(
+        _l("Data do óbito"), validators=[DataRequired(_l("Informe a data do óbito."))]
+    )
     note = TextAreaField(_l("Observações (opcional)"), validators=[Optional(), Length(max=500)])
-    confirm = BooleanField(_l("Confirmo a comunicação do óbito. Entendo que o RGA será encerrado "
-                              "e não poderá ser reativado."), validators=[
-        DataRequired(_l("Marque a confirmação para continuar."))])
+    confirm = BooleanField(
+        _l(
+            "Confirmo a comunicação do óbito. Entendo que o RGA será encerrado "
+            "e não poderá ser reativado."
+        ),
+        validators=[DataRequired(_l("Marque a confirmação para continuar."))],
+    )
 
 
 class FinderForm(FlaskForm):
-    finder_name = StringField(_l("Seu nome (opcional)"), validators=[Optional(), Length(max=120)],
-                              render_kw={"autocomplete": "name"})
-    contact = StringField(_l("Seu telefone ou e-mail"), validators=[
-        DataRequired(_l("Informe um telefone ou e-mail para o proprietário falar com você.")),
-        Length(max=200)])
-    message = TextAreaField(_l("Mensagem para o proprietário"), validators=[
-        DataRequired(_l("Escreva onde e quando encontrou o animal.")), Length(max=2000)],
-        render_kw={"rows": 4})
+    finder_name = StringField(
+        _l("Seu nome (opcional)"),
+        validators=[Optional(), Length(max=120)],
+        render_kw={"autocomplete": "name"},
+    )
+    contact = StringField(
+        _l("Seu telefone ou e-mail"),
+        validators=[
+            DataRequired(_l("Informe um telefone ou e-mail para o proprietário falar com você.")),
+            Length(max=200),
+        ],
+    )
+    message = TextAreaField(
+        _l("Mensagem para o proprietário"),
+        validators=[
+            DataRequired(_l("Escreva onde e quando encontrou o animal.")),
+            Length(max=2000),
+        ],
+        render_kw={"rows": 4},
+    )
 
 
 class StaffVaccinationForm(VaccinationFieldsMixin, FlaskForm):
@@ -210,15 +282,28 @@ class StaffVaccinationForm(VaccinationFieldsMixin, FlaskForm):
 class ProofRefusalForm(FlaskForm):
     """Staff refuse an owner's vaccination record (issue 8): the reason goes to the owner."""
 
-    reason = StringField(_l("Motivo da recusa"), validators=[
-        DataRequired(_l("Informe o motivo da recusa: ele é enviado ao proprietário.")),
-        Length(max=500)], render_kw={"placeholder": _l("Ex.: CRMV não encontrado; vacina vencida")})
+    reason = StringField(
+        _l("Motivo da recusa"),
+        validators=[
+            DataRequired(_l("Informe o motivo da recusa: ele é enviado ao proprietário.")),
+            Length(max=500),
+        ],
+        render_kw={"placeholder": _l("Ex.: CRMV não encontrado; vacina vencida")},
+    )
 
 
 class StaffSearchForm(FlaskForm):
-    kind = SelectField(_l("Buscar por"), choices=[
-        ("rga", _l("Número do RGA")), ("microchip", _l("Microchip")),
-        ("cpf", _l("CPF do proprietário")), ("name", _l("Nome do animal ou do proprietário"))])
-    q = StringField(_l("Termo de busca"), validators=[DataRequired(_l("Digite o que procurar.")),
-                                                      Length(max=200)],
-                    render_kw={"autocomplete": "off"})
+    kind = SelectField(
+        _l("Buscar por"),
+        choices=[
+            ("rga", _l("Número do RGA")),
+            ("microchip", _l("Microchip")),
+            ("cpf", _l("CPF do proprietário")),
+            ("name", _l("Nome do animal ou do proprietário")),
+        ],
+    )
+    q = StringField(
+        _l("Termo de busca"),
+        validators=[DataRequired(_l("Digite o que procurar.")), Length(max=200)],
+        render_kw={"autocomplete": "off"},
+    )

@@ -23,10 +23,15 @@ from portal.templating import register_admin_link, register_nav
 
 STAFF = ("agent", "vet", "coordinator", "admin")
 
-register_nav(_l("Meus animais"), "animals.my_animals", order=20,
-             visible=lambda: bool(current_user.is_authenticated))
-register_admin_link(_l("RGA: comprovantes a conferir e vacinações pendentes"),
-                    "animals.staff_pending", STAFF)
+register_nav(
+    _l("Meus animais"),
+    "animals.my_animals",
+    order=20,
+    visible=lambda: bool(current_user.is_authenticated),
+)
+register_admin_link(
+    _l("RGA: comprovantes a conferir e vacinações pendentes"), "animals.staff_pending", STAFF
+)
 register_admin_link(_l("RGA: buscar animal"), "animals.staff_search", STAFF)
 register_admin_link(_l("RGA: segundas vias a emitir"), "animals.staff_copies", STAFF)
 register_exporter("animais", services.export_animals)
@@ -44,26 +49,64 @@ def seed_demo_animals() -> None:
     profile = current_app.extensions["portal_profile"]
     today = services.local_today(profile)
     if not owner.street:
-        services.update_owner_address(owner, cep="07010-000", street="Rua Dom Pedro II",
-                                      number="120", complement=None, district="Centro",
-                                      city=profile.municipality, state=profile.state,
-                                      housing_type="house")
+        services.update_owner_address(
+            owner,
+            cep="07010-000",
+            street="Rua Dom Pedro II",
+            number="120",
+            complement=None,
+            district="Centro",
+            city=profile.municipality,
+            state=profile.state,
+            housing_type="house",
+        )
     services.register_animal(
         owner=owner,
-        data=services.AnimalData(name="Thor", species="dog", sex="male",
-                                 birth_date=today - timedelta(days=400), breed="SRD",
-                                 color="Caramelo", size="medium", weight_grams=14500,
-                                 sterilized=True, microchip="985112000000001"),
+        data=services.AnimalData(
+            name="Thor",
+            species="dog",
+            sex="male",
+            birth_date=today - timedelta(days=400),
+            breed="SRD",
+            color="Caramelo",
+            size="medium",
+            weight_grams=14500,
+            sterilized=True,
+            microchip="985112000000001",
+        ),
         vaccination=services.VaccinationData(
-            applied_on=today - timedelta(days=30), vaccine_name="Rabisin", batch="L2026-001",
-            manufacturer="Boehringer Ingelheim", vet_name="Dra. Paula Demo",
-            vet_crmv="CRMV-SP 12345", establishment="Clínica Vet Demo"),
-        vaccinate_at_ccz=False, registered_by=owner, api_client=None, profile=profile,
-        today=today, charge_fee=False)
+            applied_on=today - timedelta(days=30),
+            vaccine_name="Rabisin",
+            batch="L2026-001",
+            manufacturer="Boehringer Ingelheim",
+            vet_name="Dra. Paula Demo",
+            vet_crmv="CRMV-SP 12345",
+            establishment="Clínica Vet Demo",
+        ),
+        vaccinate_at_ccz=False,
+        registered_by=owner,
+        api_client=None,
+        profile=profile,
+        today=today,
+        charge_fee=False,
+    )
     services.register_animal(
         owner=owner,
-        data=services.AnimalData(name="Mimi", species="cat", sex="female",
-                                 birth_date=today - timedelta(days=110), birth_date_estimated=True,
-                                 breed="SRD", color="Tricolor", size="small"),
-        vaccination=None, vaccinate_at_ccz=True, registered_by=owner, api_client=None,
-        profile=profile, today=today, charge_fee=False)
+        data=services.AnimalData(
+            name="Mimi",
+            species="cat",
+            sex="female",
+            birth_date=today - timedelta(days=110),
+            birth_date_estimated=True,
+            breed="SRD",
+            color="Tricolor",
+            size="small",
+        ),
+        vaccination=None,
+        vaccinate_at_ccz=True,
+        registered_by=owner,
+        api_client=None,
+        profile=profile,
+        today=today,
+        charge_fee=False,
+    )

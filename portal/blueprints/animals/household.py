@@ -37,6 +37,7 @@ from portal.services.dates import age_in_days
 # Household limit (DOMAIN §4: GRU 37; BJP 17; CAB 31; CABO 33 §ú; VV 2 has none)
 # ---------------------------------------------------------------------------------------------
 
+
 def licensed_limit(profile: Profile, residence_key: str, on: date) -> int | None:
     """The limit a valid excess-animal licence gives this residence on ``on``, or None without one
     (the rule itself lives in ``portal.blueprints.licences.services.household_allowance``)."""
@@ -59,14 +60,17 @@ def household_count(residence_key: str, on: date, profile: Profile) -> int:
     residence, whoever owns them, active or pending (DOMAIN §4). Closed RGAs do not count."""
     # "older than N days": (on - birth).days > N  <=>  birth < on - N days
     threshold = on - timedelta(days=profile.household.min_age_days)
-    return db.session.scalar(
-        select(func.count(Animal.id)).where(
-            Animal.residence_key == residence_key,
-            Animal.status.in_([s.value for s in COUNTED_STATUSES]),
-            Animal.species.in_(SPECIES),
-            Animal.birth_date < threshold,
+    return (
+        db.session.scalar(
+            select(func.count(Animal.id)).where(
+                Animal.residence_key == residence_key,
+                Animal.status.in_([s.value for s in COUNTED_STATUSES]),
+                Animal.species.in_(SPECIES),
+                Animal.birth_date < threshold,
+            )
         )
-    ) or 0
+        or 0
+    )
 
 
 def _licence_url(profile: Profile) -> str | None:
@@ -79,8 +83,14 @@ def _licence_url(profile: Profile) -> str | None:
     return url_for("licences.request")
 
 
-def check_household_limit(profile: Profile, person: User, *, extra: int = 1,
-                          on: date | None = None, housing_type: str | None = None) -> None:
+def check_household_limit(
+    profile: Profile,
+    person: User,
+    *,
+    extra: int = 1,
+    on: date | None = None,
+    housing_type: str | None = None,
+) -> None:
     """Refuse when ``extra`` more counted animals at ``person``'s residence would pass what the
     residence may keep (DOMAIN §4): the plain limit, or what its valid licence allows
     (``licences.services.household_allowance``: the named animals above the limit are never
@@ -104,8 +114,11 @@ def check_household_limit(profile: Profile, person: User, *, extra: int = 1,
         return
     key = owner_residence_key(person)
     if key is None:
-        raise AnimalError("owner.address", "required", _(
-            "Informe o endereço completo (CEP, logradouro e número) de onde o animal vai morar."))
+        raise AnimalError(
+            "owner.address",
+            "required",
+            _("Informe o endereço completo (CEP, logradouro e número) de onde o animal vai morar."),
+        )
     on = on or local_today(profile)
     allowance = household_allowance(profile, key, on)
     assert allowance is not None  # rule.limit is set
@@ -114,38 +127,61 @@ def check_household_limit(profile: Profile, person: User, *, extra: int = 1,
     licence, licence_rule = allowance.licence, profile.licence
     if licence is not None and licence_rule is not None and licence_rule.new_acquisition_cancels:
         # GRU 37 §1 III: "sob pena de cancelamento da licença, não poderão ser adquiridos novos"
-        raise LicenceNewAcquisition(_(
-            "Esta residência tem licença especial válida até %(day)s. Enquanto ela valer, não "
-            "podem ser adquiridos novos cães ou gatos: um novo animal cancelaria a licença "
-            "(%(article)s).", day=licence.valid_until.strftime("%d/%m/%Y"),  # type: ignore[union-attr]
-            article=licence_rule.cite("new_acquisition_cancels")),
-            licence_rule.cite("new_acquisition_cancels"))
+        raise LicenceNewAcquisition(
+            _(
+                "Esta residência tem licença especial válida até %(day)s. Enquanto ela valer, não "
+                "podem ser adquiridos novos cães ou gatos: um novo animal cancelaria a licença "
+                "(%(article)s).",
+                day=licence.valid_until.strftime("%d/%m/%Y"),  # type: ignore[union-attr]
+                article=licence_rule.cite("new_acquisition_cancels"),
+            ),
+            licence_rule.cite("new_acquisition_cancels"),
+        )
     limit = allowance.limit
     count = household_count(key, on, profile)
     if count + extra <= limit:
         return
     article = rule.article
     if licence is not None and licence_rule is not None:
-        cited = licence_rule.cite("never_replaced_above") if licence_rule.never_replaced_above \
+        cited = (
+            licence_rule.cite("never_replaced_above")
+            if licence_rule.never_replaced_above
             else licence_rule.article
-        message = _("Este endereço já tem %(count)d cães e gatos com mais de %(days)d dias; a "
-                    "licença da residência permite %(limit)d agora (%(article)s).", count=count,
-                    days=rule.min_age_days, limit=limit, article=cited)
+        )
+        message = _(
+            "Este endereço já tem %(count)d cães e gatos com mais de %(days)d dias; a "
+            "licença da residência permite %(limit)d agora (%(article)s).",
+            count=count,
+            days=rule.min_age_days,
+            limit=limit,
+            article=cited,
+        )
         if licence_rule.never_replaced_above is not None:
-            message += " " + _("Os animais da licença acima de %(n)d não podem ser substituídos "
-                               "quando morrem, se perdem ou são doados.",
-                               n=licence_rule.never_replaced_above)
+            message += " " + _(
+                "Os animais da licença acima de %(n)d não podem ser substituídos "
+                "quando morrem, se perdem ou são doados.",
+                n=licence_rule.never_replaced_above,
+            )
         raise HouseholdLimitExceeded(message, cited, None)
-    message = _("Este endereço já tem %(count)d cães e gatos com mais de %(days)d dias e o limite "
-                "por residência é %(limit)d (%(article)s).", count=count, days=rule.min_age_days,
-                limit=limit, article=article)
+    message = _(
+        "Este endereço já tem %(count)d cães e gatos com mais de %(days)d dias e o limite "
+        "por residência é %(limit)d (%(article)s).",
+        count=count,
+        days=rule.min_age_days,
+        limit=limit,
+        article=article,
+    )
     if rule.above_limit == "licence":
-        message += " " + _("Para manter mais animais, é preciso pedir a licença especial "
-                           "(%(article)s).", article=rule.cite("above_limit"))
+        message += " " + _(
+            "Para manter mais animais, é preciso pedir a licença especial (%(article)s).",
+            article=rule.cite("above_limit"),
+        )
     elif rule.above_limit == "kennel":
-        message += " " + _("Acima desse número a residência passa a ser canil particular, com "
-                           "vistoria e laudo anual do órgão sanitário (%(article)s).",
-                           article=profile.licence.article if profile.licence else article)
+        message += " " + _(
+            "Acima desse número a residência passa a ser canil particular, com "
+            "vistoria e laudo anual do órgão sanitário (%(article)s).",
+            article=profile.licence.article if profile.licence else article,
+        )
     else:
         message += " " + _("A lei não permite manter mais animais na mesma residência.")
     raise HouseholdLimitExceeded(message, article, _licence_url(profile))
@@ -154,6 +190,7 @@ def check_household_limit(profile: Profile, person: User, *, extra: int = 1,
 # ---------------------------------------------------------------------------------------------
 # Animals move with their owner
 # ---------------------------------------------------------------------------------------------
+
 
 def move_animals_with_owner(person: User) -> None:
     """The person's address has just changed: their active and pending animals now live at the new
@@ -165,8 +202,9 @@ def move_animals_with_owner(person: User) -> None:
     key = owner_residence_key(person)
     if key is None or person.id is None:
         return
-    animals = db.session.scalars(select(Animal).where(
-        Animal.owner_id == person.id, Animal.status != AnimalStatus.CLOSED)).all()
+    animals = db.session.scalars(
+        select(Animal).where(Animal.owner_id == person.id, Animal.status != AnimalStatus.CLOSED)
+    ).all()
     for animal in animals:
         if animal.residence_key != key:
             animal.residence_key = key

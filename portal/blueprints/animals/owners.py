@@ -43,16 +43,23 @@ def find_or_create_owner(data: OwnerData, api_client: ApiClient | None = None) -
     if not (data.cpf or "").strip():
         problems.append(AnimalError("owner.cpf", "required", _("Informe o CPF do proprietário.")))
     elif cpf is None:
-        problems.append(AnimalError("owner.cpf", "invalid_cpf",
-                                    _("CPF inválido: confira os 11 dígitos.")))
+        problems.append(
+            AnimalError("owner.cpf", "invalid_cpf", _("CPF inválido: confira os 11 dígitos."))
+        )
     name = clean_text(data.name)
     if not name:
-        problems.append(AnimalError("owner.name", "required",
-                                    _("Informe o nome do proprietário.")))
+        problems.append(AnimalError("owner.name", "required", _("Informe o nome do proprietário.")))
     email: str | None = None
     if not (data.email or "").strip():
-        problems.append(AnimalError("owner.email", "required", _(
-            "Informe o e-mail do proprietário: com ele a pessoa acessa o cadastro no portal.")))
+        problems.append(
+            AnimalError(
+                "owner.email",
+                "required",
+                _(
+                    "Informe o e-mail do proprietário: com ele a pessoa acessa o cadastro no portal."
+                ),
+            )
+        )
     else:
         try:
             checked = validate_email(data.email.strip(), check_deliverability=False)
@@ -61,15 +68,22 @@ def find_or_create_owner(data: OwnerData, api_client: ApiClient | None = None) -
             problems.append(AnimalError("owner.email", "invalid", _("E-mail inválido.")))
     address = {k: clean_text(v) for k, v in (data.address or {}).items()}
     cep = clean_cep(address.get("cep") or "")
-    for key, message in (("street", _("Informe o logradouro.")), ("number", _("Informe o número.")),
-                         ("district", _("Informe o bairro.")), ("city", _("Informe a cidade."))):
+    for key, message in (
+        ("street", _("Informe o logradouro.")),
+        ("number", _("Informe o número.")),
+        ("district", _("Informe o bairro.")),
+        ("city", _("Informe a cidade.")),
+    ):
         if not address.get(key):
             problems.append(AnimalError(f"owner.address.{key}", "required", message))
     if not address.get("cep"):
         problems.append(AnimalError("owner.address.cep", "required", _("Informe o CEP.")))
     elif cep is None:
-        problems.append(AnimalError("owner.address.cep", "invalid",
-                                    _("CEP deve ter 8 dígitos, por exemplo 07000-000.")))
+        problems.append(
+            AnimalError(
+                "owner.address.cep", "invalid", _("CEP deve ter 8 dígitos, por exemplo 07000-000.")
+            )
+        )
     state = (address.get("state") or "").upper() or None
     if state is not None and state not in UF_CODES:
         problems.append(AnimalError("owner.address.state", "invalid", _("UF inválida.")))
@@ -79,22 +93,39 @@ def find_or_create_owner(data: OwnerData, api_client: ApiClient | None = None) -
     person = db.session.scalar(select(User).where(User.cpf == cpf))
     holder = db.session.scalar(select(User).where(func.lower(User.email) == email))
     if holder is not None and holder is not person:
-        raise AnimalError("owner.email", "invalid", _(
-            "Este e-mail já pertence a outra pessoa cadastrada. Confira o e-mail com o "
-            "proprietário."))
-    fields = {"full_name": name, "rg": clean_text(data.rg), "birth_date": data.birth_date,
-              "email": email, "phone": clean_text(data.phone), "cep": cep,
-              "street": address.get("street"), "number": address.get("number"),
-              "complement": address.get("complement"), "district": address.get("district"),
-              "city": address.get("city"), "state": state}
+        raise AnimalError(
+            "owner.email",
+            "invalid",
+            _(
+                "Este e-mail já pertence a outra pessoa cadastrada. Confira o e-mail com o "
+                "proprietário."
+            ),
+        )
+    fields = {
+        "full_name": name,
+        "rg": clean_text(data.rg),
+        "birth_date": data.birth_date,
+        "email": email,
+        "phone": clean_text(data.phone),
+        "cep": cep,
+        "street": address.get("street"),
+        "number": address.get("number"),
+        "complement": address.get("complement"),
+        "district": address.get("district"),
+        "city": address.get("city"),
+        "state": state,
+    }
     client_id = api_client.id if api_client is not None else None
     moved = False  # an existing person whose address was just written: their animals follow
     if person is None:
         person = User(cpf=cpf, housing_type="house", created_by_api_client_id=client_id, **fields)
         person.add_role(Role.CITIZEN)
         db.session.add(person)
-    elif (not person.has_account and client_id is not None
-          and person.created_by_api_client_id == client_id):
+    elif (
+        not person.has_account
+        and client_id is not None
+        and person.created_by_api_client_id == client_id
+    ):
         for attr, value in fields.items():
             if value is not None:
                 setattr(person, attr, value)
@@ -122,23 +153,44 @@ def find_or_create_owner(data: OwnerData, api_client: ApiClient | None = None) -
 def _suggest_contact(person: User, api_client: ApiClient, fields: dict[str, Any]) -> None:
     """Keep the contact data an establishment sent for someone else's record, for the person to
     accept or dismiss on their profile (issue 8: an API client never changes it)."""
-    changes = {name: value for name in CONTACT_FIELDS
-               if (value := fields.get(name)) and value != getattr(person, name)}
+    changes = {
+        name: value
+        for name in CONTACT_FIELDS
+        if (value := fields.get(name)) and value != getattr(person, name)
+    }
     if not changes:
         return
-    pending = db.session.scalars(select(ContactSuggestion).where(
-        ContactSuggestion.user_id == person.id, ContactSuggestion.api_client_id == api_client.id,
-        ContactSuggestion.resolved_at.is_(None)))
+    pending = db.session.scalars(
+        select(ContactSuggestion).where(
+            ContactSuggestion.user_id == person.id,
+            ContactSuggestion.api_client_id == api_client.id,
+            ContactSuggestion.resolved_at.is_(None),
+        )
+    )
     if any(old.changes() == changes for old in pending):
         return  # the same suggestion again (a retried request)
-    db.session.add(ContactSuggestion(user_id=person.id, api_client_id=api_client.id,
-                                     source_name=api_client.name,
-                                     **{name: fields.get(name) for name in CONTACT_FIELDS}))
+    db.session.add(
+        ContactSuggestion(
+            user_id=person.id,
+            api_client_id=api_client.id,
+            source_name=api_client.name,
+            **{name: fields.get(name) for name in CONTACT_FIELDS},
+        )
+    )
 
 
-def update_owner_address(person: User, *, cep: str, street: str, number: str,
-                         complement: str | None, district: str, city: str, state: str,
-                         housing_type: str | None) -> None:
+def update_owner_address(
+    person: User,
+    *,
+    cep: str,
+    street: str,
+    number: str,
+    complement: str | None,
+    district: str,
+    city: str,
+    state: str,
+    housing_type: str | None,
+) -> None:
     """Save the address confirmed in the registration wizard on the person's profile.
 
     Their active and pending animals move with them (:func:`move_animals_with_owner`)."""
@@ -153,5 +205,3 @@ def update_owner_address(person: User, *, cep: str, street: str, number: str,
         person.housing_type = housing_type
     db.session.flush()
     move_animals_with_owner(person)
-
-

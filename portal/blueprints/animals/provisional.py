@@ -65,8 +65,9 @@ class Missing:
             "fee_by_establishment": _("taxa de registro a pagar pelo estabelecimento"),
             "fee_processing": _("pagamento da taxa em processamento"),
             "proof": _("comprovante de vacinação a conferir"),
-            "proof_refused": _("comprovante recusado: aguardando vacinação ou carteira de "
-                               "vacinação no CCZ"),
+            "proof_refused": _(
+                "comprovante recusado: aguardando vacinação ou carteira de vacinação no CCZ"
+            ),
             "vaccination": _("vacinação antirrábica no CCZ"),
         }.get(self.code, self.message)
 
@@ -102,8 +103,13 @@ def licence_hold(animal: Animal) -> Missing | None:
 
 
 def ready(animal: Animal) -> bool:
-    return (not animal.is_closed and animal.status == AnimalStatus.ACTIVE
-            and proof_ok(animal) and fee_settled(animal) and licence_hold(animal) is None)
+    return (
+        not animal.is_closed
+        and animal.status == AnimalStatus.ACTIVE
+        and proof_ok(animal)
+        and fee_settled(animal)
+        and licence_hold(animal) is None
+    )
 
 
 def missing(animal: Animal) -> list[Missing]:
@@ -116,30 +122,62 @@ def missing(animal: Animal) -> list[Missing]:
     item = fee_item(animal)
     if item is not None and item.status not in SETTLED:
         if item.status == PaymentStatus.PROCESSING:
-            out.append(Missing("fee_processing", _(
-                "Pagamento da taxa em processamento: o registro fica definitivo assim que ele "
-                "for confirmado.")))
+            out.append(
+                Missing(
+                    "fee_processing",
+                    _(
+                        "Pagamento da taxa em processamento: o registro fica definitivo assim que ele "
+                        "for confirmado."
+                    ),
+                )
+            )
         elif item.api_client_id is not None and not is_responsible(item, animal.owner):
             # GRU 22 §2; BJP 11 a: the establishment that registered it pays
-            out.append(Missing("fee_by_establishment", _(
-                "Taxa de registro a ser paga pelo estabelecimento que fez o registro.")))
+            out.append(
+                Missing(
+                    "fee_by_establishment",
+                    _("Taxa de registro a ser paga pelo estabelecimento que fez o registro."),
+                )
+            )
         else:
-            out.append(Missing("fee", _("Pagar a taxa de registro (%(amount)s) ou pedir isenção.",
-                                        amount=_brl(item.amount_cents)),
-                               url=_url("billing.item", item_id=item.id),
-                               action=_("Pagar a taxa")))
+            out.append(
+                Missing(
+                    "fee",
+                    _(
+                        "Pagar a taxa de registro (%(amount)s) ou pedir isenção.",
+                        amount=_brl(item.amount_cents),
+                    ),
+                    url=_url("billing.item", item_id=item.id),
+                    action=_("Pagar a taxa"),
+                )
+            )
     if animal.proof_status == ProofStatus.AWAITING:
-        out.append(Missing("proof", _(
-            "Comprovante de vacinação antirrábica aguardando conferência do CCZ. Você não "
-            "precisa fazer nada: avisaremos por e-mail.")))
+        out.append(
+            Missing(
+                "proof",
+                _(
+                    "Comprovante de vacinação antirrábica aguardando conferência do CCZ. Você não "
+                    "precisa fazer nada: avisaremos por e-mail."
+                ),
+            )
+        )
     elif animal.proof_status == ProofStatus.REFUSED:
-        out.append(Missing("proof_refused", _(
-            "O CCZ não aceitou o comprovante de vacinação (%(reason)s). Leve o animal ao CCZ com "
-            "a carteira de vacinação, ou para vacinar, e informe o número do RGA.",
-            reason=animal.proof_refused_reason or "—")))
+        out.append(
+            Missing(
+                "proof_refused",
+                _(
+                    "O CCZ não aceitou o comprovante de vacinação (%(reason)s). Leve o animal ao CCZ com "
+                    "a carteira de vacinação, ou para vacinar, e informe o número do RGA.",
+                    reason=animal.proof_refused_reason or "—",
+                ),
+            )
+        )
     if animal.status == AnimalStatus.PENDING and animal.proof_status != ProofStatus.REFUSED:
-        out.append(Missing("vaccination", _(
-            "Vacinação antirrábica no CCZ: leve o animal com o número do RGA.")))
+        out.append(
+            Missing(
+                "vaccination", _("Vacinação antirrábica no CCZ: leve o animal com o número do RGA.")
+            )
+        )
     if (hold := licence_hold(animal)) is not None:
         out.append(hold)
     return out
@@ -168,8 +206,14 @@ def state_tag(animal: Animal) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def start(animal: Animal, *, fee: PaymentItem | None, vaccinated: bool,
-          api_client: ApiClient | None, registered_by: User | None = None) -> None:
+def start(
+    animal: Animal,
+    *,
+    fee: PaymentItem | None,
+    vaccinated: bool,
+    api_client: ApiClient | None,
+    registered_by: User | None = None,
+) -> None:
     """Set the provisional state of a just-registered animal (called by ``register_animal``).
 
     A vaccination typed by the owner waits for staff; one sent by an accredited establishment
@@ -177,8 +221,11 @@ def start(animal: Animal, *, fee: PaymentItem | None, vaccinated: bool,
     someone else, is taken as checked."""
     animal.fee_item_id = fee.id if fee is not None else None
     if vaccinated:
-        by_staff = (registered_by is not None and registered_by.is_staff
-                    and registered_by.id != animal.owner_id)
+        by_staff = (
+            registered_by is not None
+            and registered_by.is_staff
+            and registered_by.id != animal.owner_id
+        )
         if (api_client is not None and api_client.kind == "establishment") or by_staff:
             animal.proof_status = ProofStatus.CHECKED
             animal.proof_checked_at = utcnow()
@@ -240,8 +287,9 @@ def refuse_proof(animal: Animal, staff: User, reason: str) -> None:
     if animal.is_closed or animal.proof_status != ProofStatus.AWAITING:
         raise AnimalError(None, "invalid", _("Este registro não tem comprovante a conferir."))
     if not reason:
-        raise AnimalError("reason", "required",
-                          _("Informe o motivo da recusa: ele é enviado ao proprietário."))
+        raise AnimalError(
+            "reason", "required", _("Informe o motivo da recusa: ele é enviado ao proprietário.")
+        )
     animal.proof_status = ProofStatus.REFUSED
     animal.proof_refused_reason = reason[:500]
     animal.proof_checked_at = utcnow()
@@ -252,16 +300,23 @@ def refuse_proof(animal: Animal, staff: User, reason: str) -> None:
     owner = animal.owner
     if owner.email:
         with force_locale("pt_BR"):
-            send_email(owner.email, _("Comprovante de vacinação não aceito – RGA %(rga)s",
-                                      rga=animal.rga), _(
-                "Olá, %(name)s.\n\nA equipe do CCZ conferiu a vacinação antirrábica informada no "
-                "registro de %(animal)s (RGA %(rga)s) e não pôde aceitá-la:\n\n%(reason)s\n\n"
-                "O número do RGA continua valendo, mas o registro fica provisório até a vacinação "
-                "ser comprovada. Leve o animal ao CCZ, com a carteira de vacinação ou para "
-                "vacinar, e informe o número do RGA.\n\nAcompanhe em:\n%(link)s\n\n"
-                "Centro de Controle de Zoonoses", name=owner.full_name.split()[0],
-                animal=animal.name, rga=animal.rga, reason=reason,
-                link=absolute_url("animals.detail", rga=animal.rga)))
+            send_email(
+                owner.email,
+                _("Comprovante de vacinação não aceito – RGA %(rga)s", rga=animal.rga),
+                _(
+                    "Olá, %(name)s.\n\nA equipe do CCZ conferiu a vacinação antirrábica informada no "
+                    "registro de %(animal)s (RGA %(rga)s) e não pôde aceitá-la:\n\n%(reason)s\n\n"
+                    "O número do RGA continua valendo, mas o registro fica provisório até a vacinação "
+                    "ser comprovada. Leve o animal ao CCZ, com a carteira de vacinação ou para "
+                    "vacinar, e informe o número do RGA.\n\nAcompanhe em:\n%(link)s\n\n"
+                    "Centro de Controle de Zoonoses",
+                    name=owner.full_name.split()[0],
+                    animal=animal.name,
+                    rga=animal.rga,
+                    reason=reason,
+                    link=absolute_url("animals.detail", rga=animal.rga),
+                ),
+            )
 
 
 def attach_fee(animal: Animal, item: PaymentItem | None) -> None:
@@ -272,8 +327,9 @@ def attach_fee(animal: Animal, item: PaymentItem | None) -> None:
 def on_fee_settled(item: PaymentItem) -> None:
     """Billing's settlement listener: the RGAs waiting for this item may become definitive."""
     with db.session.no_autoflush:
-        animals = db.session.scalars(select(Animal).where(Animal.fee_item_id == item.id,
-                                                          Animal.provisional.is_(True))).all()
+        animals = db.session.scalars(
+            select(Animal).where(Animal.fee_item_id == item.id, Animal.provisional.is_(True))
+        ).all()
     for animal in animals:
         refresh(animal)
 
@@ -281,9 +337,15 @@ def on_fee_settled(item: PaymentItem) -> None:
 def proofs_to_check() -> list[Animal]:
     """The staff queue: registrations whose owner-typed vaccination waits for a check, oldest
     first."""
-    return list(db.session.scalars(select(Animal).where(
-        Animal.proof_status == ProofStatus.AWAITING, Animal.status != AnimalStatus.CLOSED)
-        .order_by(Animal.registered_at, Animal.id)))
+    return list(
+        db.session.scalars(
+            select(Animal)
+            .where(
+                Animal.proof_status == ProofStatus.AWAITING, Animal.status != AnimalStatus.CLOSED
+            )
+            .order_by(Animal.registered_at, Animal.id)
+        )
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,8 +353,16 @@ def proofs_to_check() -> list[Animal]:
 # ---------------------------------------------------------------------------------------------
 
 
-def vouch_at_handover(animal: Animal, *, applied_on: date | None, vouched_by: str, at_ccz: bool,
-                      recorded_by: User | None, profile: Profile, today: date) -> None:
+def vouch_at_handover(
+    animal: Animal,
+    *,
+    applied_on: date | None,
+    vouched_by: str,
+    at_ccz: bool,
+    recorded_by: User | None,
+    profile: Profile,
+    today: date,
+) -> None:
     """The NGO or the CCZ hands the animal over vaccinated (VV 28 §1; CABO 14; GRU 85): the
     listing's vaccination (when, who) goes into the RGA and stands as a checked proof, and a
     hand-over is never a late registration (the adopter did not delay anything).
@@ -304,21 +374,33 @@ def vouch_at_handover(animal: Animal, *, applied_on: date | None, vouched_by: st
     current = services.current_vaccination(animal, today)
     if current is None and applied_on is not None:
         vaccination = Vaccination(
-            vaccine="rabies", vaccine_name=_("Antirrábica"), batch="", vet_name="",
-            vet_crmv="", applied_on=applied_on, establishment=vouched_by, vouched_by=vouched_by,
+            vaccine="rabies",
+            vaccine_name=_("Antirrábica"),
+            batch="",
+            vet_name="",
+            vet_crmv="",
+            applied_on=applied_on,
+            establishment=vouched_by,
+            vouched_by=vouched_by,
             next_due_on=services.add_months(applied_on, services.RABIES_REVACCINATION_MONTHS),
-            at_ccz=at_ccz, recorded_by_id=recorded_by.id if recorded_by else None)
+            at_ccz=at_ccz,
+            recorded_by_id=recorded_by.id if recorded_by else None,
+        )
         animal.vaccinations.append(vaccination)
         if services.vaccination_is_current(applied_on, vaccination.next_due_on, today):
             current = vaccination
     if current is None and services.rabies_required(profile):
         article = profile.registration.cite("rabies_proof_required")
         if applied_on is None:
-            message = _("Informe a data da vacinação: ela vai para o RGA (%(article)s).",
-                        article=article)
+            message = _(
+                "Informe a data da vacinação: ela vai para o RGA (%(article)s).", article=article
+            )
         else:
-            message = _("A vacinação informada está vencida. Vacine o animal antes da entrega "
-                        "(%(article)s).", article=article)
+            message = _(
+                "A vacinação informada está vencida. Vacine o animal antes da entrega "
+                "(%(article)s).",
+                article=article,
+            )
         raise services.AnimalError("rabies_vaccination.date", "missing_vaccination", message)
     if current is not None:
         if animal.status == AnimalStatus.PENDING:
@@ -336,14 +418,18 @@ def copy_photo(stored: StoredFile | None, owner_id: int) -> StoredFile | None:
 
     if stored is None:
         return None
-    path = file_path(stored, "large") or next(
-        (file_path(stored, v) for v in stored.variants), None)
+    path = file_path(stored, "large") or next((file_path(stored, v) for v in stored.variants), None)
     if path is None or not path.exists():
         return None
     try:
         with path.open("rb") as fh:
-            return store_image(fh, purpose="animal_photo", owner_id=owner_id, public=True,
-                               filename=stored.original_name)
+            return store_image(
+                fh,
+                purpose="animal_photo",
+                owner_id=owner_id,
+                public=True,
+                filename=stored.original_name,
+            )
     except (OSError, UploadError):
         return None
 
@@ -372,9 +458,16 @@ def _email_definitive(animal: Animal) -> None:
     if not owner.email:
         return
     with force_locale("pt_BR"):
-        send_email(owner.email, _("RGA %(rga)s definitivo", rga=animal.rga), _(
-            "Olá, %(name)s.\n\nO registro de %(animal)s (RGA %(rga)s) foi conferido e agora é "
-            "definitivo. Baixe a carteira atualizada, sem a marca \"PROVISÓRIO\", em:\n"
-            "%(link)s\n\nCentro de Controle de Zoonoses", name=owner.full_name.split()[0],
-            animal=animal.name, rga=animal.rga,
-            link=absolute_url("animals.detail", rga=animal.rga)))
+        send_email(
+            owner.email,
+            _("RGA %(rga)s definitivo", rga=animal.rga),
+            _(
+                "Olá, %(name)s.\n\nO registro de %(animal)s (RGA %(rga)s) foi conferido e agora é "
+                'definitivo. Baixe a carteira atualizada, sem a marca "PROVISÓRIO", em:\n'
+                "%(link)s\n\nCentro de Controle de Zoonoses",
+                name=owner.full_name.split()[0],
+                animal=animal.name,
+                rga=animal.rga,
+                link=absolute_url("animals.detail", rga=animal.rga),
+            ),
+        )

@@ -39,8 +39,9 @@ def public_data(animal: Animal) -> dict[str, Any]:
     }
 
 
-def relay_finder_message(animal: Animal, *, finder_name: str | None, finder_contact: str,
-                         message: str) -> FinderMessage:
+def relay_finder_message(
+    animal: Animal, *, finder_name: str | None, finder_contact: str, message: str
+) -> FinderMessage:
     """Send a finder's message to the owner by e-mail. The finder learns nothing about the owner;
     the owner gets the finder's contact and decides whether to answer. Raises AnimalError.
 
@@ -52,32 +53,54 @@ def relay_finder_message(animal: Animal, *, finder_name: str | None, finder_cont
     finder_name = strip_links(clean_text(finder_name)) or None
     problems = []
     if not contact:
-        problems.append(AnimalError("contact", "required", _(
-            "Informe um telefone ou e-mail para o proprietário falar com você.")))
+        problems.append(
+            AnimalError(
+                "contact",
+                "required",
+                _("Informe um telefone ou e-mail para o proprietário falar com você."),
+            )
+        )
     elif strip_links(contact) != contact:
-        problems.append(AnimalError("contact", "link", _(
-            "Informe um telefone ou e-mail; links não são enviados ao proprietário.")))
+        problems.append(
+            AnimalError(
+                "contact",
+                "link",
+                _("Informe um telefone ou e-mail; links não são enviados ao proprietário."),
+            )
+        )
     if not text:
-        problems.append(AnimalError("message", "required",
-                                    _("Escreva onde e quando encontrou o animal.")))
+        problems.append(
+            AnimalError("message", "required", _("Escreva onde e quando encontrou o animal."))
+        )
     if problems:
         raise AnimalErrors(problems)
     if animal.is_closed:
         raise AnimalError(None, "invalid", _("Este RGA está encerrado."))
-    record = FinderMessage(animal=animal, finder_name=clean_text(finder_name),
-                           finder_contact=contact or "", message=text[:2000])
+    record = FinderMessage(
+        animal=animal,
+        finder_name=clean_text(finder_name),
+        finder_contact=contact or "",
+        message=text[:2000],
+    )
     db.session.add(record)
     owner = animal.owner
     if owner.email:
-        send_email(owner.email, _("Alguém encontrou %(animal)s", animal=animal.name), _(
-            "Olá, %(owner)s.\n\nUma pessoa abriu a página pública do RGA %(rga)s (%(animal)s) e "
-            "deixou esta mensagem:\n\n%(message)s\n\nNome: %(name)s\nContato: %(contact)s\n\n"
-            "O portal não mostrou a ela seu nome, CPF, endereço ou telefone. Responda somente se "
-            "quiser.", owner=owner.full_name, rga=animal.rga, animal=animal.name,
-            message=text[:2000], name=record.finder_name or _("(não informado)"),
-            contact=contact))
+        send_email(
+            owner.email,
+            _("Alguém encontrou %(animal)s", animal=animal.name),
+            _(
+                "Olá, %(owner)s.\n\nUma pessoa abriu a página pública do RGA %(rga)s (%(animal)s) e "
+                "deixou esta mensagem:\n\n%(message)s\n\nNome: %(name)s\nContato: %(contact)s\n\n"
+                "O portal não mostrou a ela seu nome, CPF, endereço ou telefone. Responda somente se "
+                "quiser.",
+                owner=owner.full_name,
+                rga=animal.rga,
+                animal=animal.name,
+                message=text[:2000],
+                name=record.finder_name or _("(não informado)"),
+                contact=contact,
+            ),
+        )
         record.delivered = True
     db.session.flush()
     return record
-
-

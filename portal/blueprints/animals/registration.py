@@ -61,17 +61,22 @@ def next_sequence(species: str, year: int) -> int:
     species and year can never read the same value. The first registration of a year creates the
     row with ``INSERT ... ON CONFLICT DO NOTHING`` (a concurrent creator waits, then finds it).
     """
-    bump = (update(RgaCounter)
-            .where(RgaCounter.species == species, RgaCounter.year == year)
-            .values(last_value=RgaCounter.last_value + 1)
-            .returning(RgaCounter.last_value)
-            .execution_options(synchronize_session=False))
+    bump = (
+        update(RgaCounter)
+        .where(RgaCounter.species == species, RgaCounter.year == year)
+        .values(last_value=RgaCounter.last_value + 1)
+        .returning(RgaCounter.last_value)
+        .execution_options(synchronize_session=False)
+    )
     value = db.session.execute(bump).scalar_one_or_none()
     if value is None:
         dialect = db.session.get_bind().dialect.name
         insert = pg_insert if dialect == "postgresql" else sqlite_insert
-        db.session.execute(insert(RgaCounter).values(species=species, year=year, last_value=0)
-                           .on_conflict_do_nothing())
+        db.session.execute(
+            insert(RgaCounter)
+            .values(species=species, year=year, last_value=0)
+            .on_conflict_do_nothing()
+        )
         value = db.session.execute(bump).scalar_one()
     return int(value)
 
@@ -94,23 +99,47 @@ def price_cents(profile: Profile, key: str, on: date) -> int | None:
     return next((e.amount_cents for e in price_list(profile, on) if e.key == key), None)
 
 
-def _add_vaccination(animal: Animal, data: VaccinationData, *, recorded_by: User | None,
-                     api_client: ApiClient | None, at_ccz: bool) -> Vaccination:
+def _add_vaccination(
+    animal: Animal,
+    data: VaccinationData,
+    *,
+    recorded_by: User | None,
+    api_client: ApiClient | None,
+    at_ccz: bool,
+) -> Vaccination:
     vaccination = Vaccination(
-        vaccine="rabies", vaccine_name=data.vaccine_name, batch=data.batch,
-        manufacturer=data.manufacturer, manufactured_on=data.manufactured_on,
-        expires_on=data.expires_on, applied_on=data.applied_on, next_due_on=data.next_due_on,
-        establishment=data.establishment, vet_name=data.vet_name, vet_crmv=data.vet_crmv,
-        at_ccz=at_ccz, recorded_by_id=recorded_by.id if recorded_by else None,
-        api_client_id=api_client.id if api_client else None)
+        vaccine="rabies",
+        vaccine_name=data.vaccine_name,
+        batch=data.batch,
+        manufacturer=data.manufacturer,
+        manufactured_on=data.manufactured_on,
+        expires_on=data.expires_on,
+        applied_on=data.applied_on,
+        next_due_on=data.next_due_on,
+        establishment=data.establishment,
+        vet_name=data.vet_name,
+        vet_crmv=data.vet_crmv,
+        at_ccz=at_ccz,
+        recorded_by_id=recorded_by.id if recorded_by else None,
+        api_client_id=api_client.id if api_client else None,
+    )
     animal.vaccinations.append(vaccination)
     return vaccination
 
 
-def register_animal(*, owner: User, data: AnimalData, vaccination: VaccinationData | None,
-                    vaccinate_at_ccz: bool, registered_by: User | None,
-                    api_client: ApiClient | None, profile: Profile, today: date,
-                    charge_fee: bool = True, guard_resubmission: bool = False) -> Animal:
+def register_animal(
+    *,
+    owner: User,
+    data: AnimalData,
+    vaccination: VaccinationData | None,
+    vaccinate_at_ccz: bool,
+    registered_by: User | None,
+    api_client: ApiClient | None,
+    profile: Profile,
+    today: date,
+    charge_fee: bool = True,
+    guard_resubmission: bool = False,
+) -> Animal:
     """Register a dog or cat to ``owner`` and issue its RGA number.
 
     ``guard_resubmission`` (the web wizard): a second submission of the same form — a double tap
@@ -145,8 +174,11 @@ def register_animal(*, owner: User, data: AnimalData, vaccination: VaccinationDa
 
     key = owner_residence_key(owner)
     if key is None:
-        raise AnimalError("owner.address", "required", _(
-            "Informe o endereço completo (CEP, logradouro e número) de onde o animal vai morar."))
+        raise AnimalError(
+            "owner.address",
+            "required",
+            _("Informe o endereço completo (CEP, logradouro e número) de onde o animal vai morar."),
+        )
     # Only animals older than the threshold count (GRU 37 "idade superior a 120 dias").
     extra = 1 if counts_for_household(data.birth_date, today, profile) else 0
     check_household_limit(profile, owner, extra=extra, on=today)
@@ -157,24 +189,44 @@ def register_animal(*, owner: User, data: AnimalData, vaccination: VaccinationDa
     elif vaccinate_at_ccz:
         status = AnimalStatus.PENDING  # BJP 6 §ú: vaccinated at the CCZ, then activated
     elif rabies_required(profile):
-        raise AnimalError("rabies_vaccination", "missing_vaccination", _(
-            "Informe a vacinação antirrábica em dia ou escolha vacinar no CCZ (%(article)s).",
-            article=profile.registration.cite("rabies_proof_required")))
+        raise AnimalError(
+            "rabies_vaccination",
+            "missing_vaccination",
+            _(
+                "Informe a vacinação antirrábica em dia ou escolha vacinar no CCZ (%(article)s).",
+                article=profile.registration.cite("rabies_proof_required"),
+            ),
+        )
 
     animal = Animal(
         # GRU 14 §4; BJP 4: one number per animal, for life
-        rga=issue_rga(data.species, today), species=data.species, name=data.name, sex=data.sex,
-        breed=data.breed, color=data.color, birth_date=data.birth_date,
-        birth_date_estimated=data.birth_date_estimated, size=data.size,
-        weight_grams=data.weight_grams, sterilized=data.sterilized, microchip=data.microchip,
-        photo=data.photo, status=status, registered_on=today, late_registration=age.late,
+        rga=issue_rga(data.species, today),
+        species=data.species,
+        name=data.name,
+        sex=data.sex,
+        breed=data.breed,
+        color=data.color,
+        birth_date=data.birth_date,
+        birth_date_estimated=data.birth_date_estimated,
+        size=data.size,
+        weight_grams=data.weight_grams,
+        sterilized=data.sterilized,
+        microchip=data.microchip,
+        photo=data.photo,
+        status=status,
+        registered_on=today,
+        late_registration=age.late,
         activated_at=utcnow() if status == AnimalStatus.ACTIVE else None,
-        owner=owner, residence_key=key, registered_by=registered_by,
-        api_client_id=api_client.id if api_client else None)
+        owner=owner,
+        residence_key=key,
+        registered_by=registered_by,
+        api_client_id=api_client.id if api_client else None,
+    )
     db.session.add(animal)
     if vaccination is not None:
-        _add_vaccination(animal, vaccination, recorded_by=registered_by, api_client=api_client,
-                         at_ccz=False)
+        _add_vaccination(
+            animal, vaccination, recorded_by=registered_by, api_client=api_client, at_ccz=False
+        )
     db.session.flush()
 
     fee = None
@@ -186,17 +238,31 @@ def register_animal(*, owner: User, data: AnimalData, vaccination: VaccinationDa
             # BJP 11 a; GRU 22 I, §2: the establishment pays for registrations it makes (its web
             # account, when it has one, sees the item; the owner does not)
             fee = create_payment_item(
-                kind="registration", amount_cents=amount,
-                description=_("Registro do animal %(name)s (RGA %(rga)s)", name=animal.name,
-                              rga=animal.rga),
+                kind="registration",
+                amount_cents=amount,
+                description=_(
+                    "Registro do animal %(name)s (RGA %(rga)s)", name=animal.name, rga=animal.rga
+                ),
                 payer=api_client.user if api_client is not None else owner,
-                subject_type="animal", subject_id=animal.id,
-                breakdown=[{"label": _("Registro Geral do Animal (RGA)"), "amount_cents": amount,
-                            "article": profile.prices["registration"].article}],
-                api_client_id=api_client.id if api_client else None)
+                subject_type="animal",
+                subject_id=animal.id,
+                breakdown=[
+                    {
+                        "label": _("Registro Geral do Animal (RGA)"),
+                        "amount_cents": amount,
+                        "article": profile.prices["registration"].article,
+                    }
+                ],
+                api_client_id=api_client.id if api_client else None,
+            )
     # Issue 8: the number is valid now, the RGA provisional until paid and its proof checked
-    provisional.start(animal, fee=fee, vaccinated=vaccination is not None, api_client=api_client,
-                      registered_by=registered_by)
+    provisional.start(
+        animal,
+        fee=fee,
+        vaccinated=vaccination is not None,
+        api_client=api_client,
+        registered_by=registered_by,
+    )
     db.session.flush()
     return animal
 
@@ -208,8 +274,11 @@ class AlreadyRegistered(AnimalError):
     """The same owner registered this very animal moments ago (a repeated submission)."""
 
     def __init__(self, animal: Animal) -> None:
-        super().__init__(None, "already_registered", _(
-            "Este animal já foi registrado: RGA %(rga)s.", rga=animal.rga))
+        super().__init__(
+            None,
+            "already_registered",
+            _("Este animal já foi registrado: RGA %(rga)s.", rga=animal.rga),
+        )
         self.animal = animal
 
 
@@ -218,30 +287,55 @@ def _refuse_resubmission(owner: User, data: AnimalData) -> None:
     birth date in the last minutes. The owner's row is locked first (a no-op UPDATE: row lock on
     PostgreSQL, write lock on SQLite), so two simultaneous submissions run one after the other and
     the second one sees the first one's animal."""
-    db.session.execute(update(User).where(User.id == owner.id).values(id=User.id)
-                       .execution_options(synchronize_session=False))
+    db.session.execute(
+        update(User)
+        .where(User.id == owner.id)
+        .values(id=User.id)
+        .execution_options(synchronize_session=False)
+    )
     since = utcnow() - RESUBMISSION_WINDOW
-    earlier = db.session.scalars(select(Animal).where(
-        Animal.owner_id == owner.id, Animal.species == data.species,
-        func.lower(Animal.name) == (data.name or "").lower(),
-        Animal.birth_date == data.birth_date, Animal.status != AnimalStatus.CLOSED,
-        Animal.registered_at >= since).order_by(Animal.id)).first()
+    earlier = db.session.scalars(
+        select(Animal)
+        .where(
+            Animal.owner_id == owner.id,
+            Animal.species == data.species,
+            func.lower(Animal.name) == (data.name or "").lower(),
+            Animal.birth_date == data.birth_date,
+            Animal.status != AnimalStatus.CLOSED,
+            Animal.registered_at >= since,
+        )
+        .order_by(Animal.id)
+    ).first()
     if earlier is not None:
         raise AlreadyRegistered(earlier)
 
 
-def register_animal_for_adoption(*, adopter: User, data: AnimalData,
-                                 vaccination: VaccinationData | None, registered_by: User | None,
-                                 profile: Profile, today: date,
-                                 api_client: ApiClient | None = None) -> Animal:
+def register_animal_for_adoption(
+    *,
+    adopter: User,
+    data: AnimalData,
+    vaccination: VaccinationData | None,
+    registered_by: User | None,
+    profile: Profile,
+    today: date,
+    api_client: ApiClient | None = None,
+) -> Animal:
     """Issue an RGA to the adopter of an animal that has none (DOMAIN §5: delivered registered,
     VV 28 §1, GRU 88 §2). No registration fee: the adoption covers it (VV 12 §3). Without a
     vaccination the registration stays pending until staff record the shot.
 
     Same errors as :func:`register_animal` (household limit included)."""
-    return register_animal(owner=adopter, data=data, vaccination=vaccination,
-                           vaccinate_at_ccz=vaccination is None, registered_by=registered_by,
-                           api_client=api_client, profile=profile, today=today, charge_fee=False)
+    return register_animal(
+        owner=adopter,
+        data=data,
+        vaccination=vaccination,
+        vaccinate_at_ccz=vaccination is None,
+        registered_by=registered_by,
+        api_client=api_client,
+        profile=profile,
+        today=today,
+        charge_fee=False,
+    )
 
 
 def renewal_due(animal: Animal, profile: Profile) -> date | None:
@@ -254,18 +348,29 @@ def renewal_due(animal: Animal, profile: Profile) -> date | None:
 
 
 def fees_of(animal: Animal) -> list[PaymentItem]:
-    return list(db.session.scalars(select(PaymentItem).where(
-        PaymentItem.subject_type == "animal", PaymentItem.subject_id == animal.id)
-        .order_by(PaymentItem.id)))
+    return list(
+        db.session.scalars(
+            select(PaymentItem)
+            .where(PaymentItem.subject_type == "animal", PaymentItem.subject_id == animal.id)
+            .order_by(PaymentItem.id)
+        )
+    )
+
 
 # ---------------------------------------------------------------------------------------------
 # Vaccination and activation (staff)
 # ---------------------------------------------------------------------------------------------
 
 
-def record_vaccination(animal: Animal, data: VaccinationData, *, recorded_by: User | None,
-                       at_ccz: bool, today: date,
-                       api_client: ApiClient | None = None) -> Vaccination:
+def record_vaccination(
+    animal: Animal,
+    data: VaccinationData,
+    *,
+    recorded_by: User | None,
+    at_ccz: bool,
+    today: date,
+    api_client: ApiClient | None = None,
+) -> Vaccination:
     """Add a rabies vaccination (BJP 13 §1 fields). A pending registration becomes active when the
     shot is current (BJP 6 §ú). Raises AnimalErrors (fields "rabies_vaccination.*")."""
     if animal.is_closed:
@@ -273,10 +378,14 @@ def record_vaccination(animal: Animal, data: VaccinationData, *, recorded_by: Us
     problems = validate_vaccination(data, birth_date=animal.birth_date, today=today)
     if problems:
         raise AnimalErrors(problems)
-    vaccination = _add_vaccination(animal, data, recorded_by=recorded_by, api_client=api_client,
-                                   at_ccz=at_ccz)
-    is_current = vaccination_is_current(data.applied_on, data.next_due_on,  # type: ignore[arg-type]
-                                        today)
+    vaccination = _add_vaccination(
+        animal, data, recorded_by=recorded_by, api_client=api_client, at_ccz=at_ccz
+    )
+    is_current = vaccination_is_current(
+        data.applied_on,
+        data.next_due_on,  # type: ignore[arg-type]
+        today,
+    )
     if animal.status == AnimalStatus.PENDING and is_current:
         _activate(animal)
     db.session.flush()
@@ -290,18 +399,22 @@ def _activate(animal: Animal) -> None:
     animal.activated_at = utcnow()
 
 
-def approve_registration(animal: Animal, *, approved_by: User, profile: Profile,
-                         today: date) -> None:
+def approve_registration(
+    animal: Animal, *, approved_by: User, profile: Profile, today: date
+) -> None:
     """Staff activate a pending registration. Where the law asks for a rabies proof, a current
     vaccination must be on record (BJP 6; GRU 15 V). Raises AnimalError."""
     if animal.status != AnimalStatus.PENDING:
         raise AnimalError(None, "invalid", _("Este registro não está pendente."))
     if rabies_required(profile) and current_vaccination(animal, today) is None:
-        raise AnimalError("rabies_vaccination", "missing_vaccination", _(
-            "Registre antes a vacinação antirrábica (%(article)s).",
-            article=profile.registration.cite("rabies_proof_required")))
+        raise AnimalError(
+            "rabies_vaccination",
+            "missing_vaccination",
+            _(
+                "Registre antes a vacinação antirrábica (%(article)s).",
+                article=profile.registration.cite("rabies_proof_required"),
+            ),
+        )
     _activate(animal)
     db.session.flush()
     provisional.vaccination_checked(animal, approved_by)  # issue 8: staff checked the proof
-
-

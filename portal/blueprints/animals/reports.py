@@ -36,19 +36,33 @@ from portal.services.identity import clean_cpf, mask_cpf
 
 
 def animals_of(user: User) -> list[Animal]:
-    return list(db.session.scalars(select(Animal).where(Animal.owner_id == user.id)
-                                   .order_by(Animal.status == AnimalStatus.CLOSED, Animal.name)))
+    return list(
+        db.session.scalars(
+            select(Animal)
+            .where(Animal.owner_id == user.id)
+            .order_by(Animal.status == AnimalStatus.CLOSED, Animal.name)
+        )
+    )
 
 
 def pending_registrations() -> list[Animal]:
-    return list(db.session.scalars(select(Animal).where(Animal.status == AnimalStatus.PENDING)
-                                   .order_by(Animal.registered_at)))
+    return list(
+        db.session.scalars(
+            select(Animal)
+            .where(Animal.status == AnimalStatus.PENDING)
+            .order_by(Animal.registered_at)
+        )
+    )
 
 
 def open_copy_requests() -> list[DocumentCopyRequest]:
-    return list(db.session.scalars(select(DocumentCopyRequest).where(
-        DocumentCopyRequest.status == CopyStatus.REQUESTED).order_by(
-        DocumentCopyRequest.valid_until, DocumentCopyRequest.id)))
+    return list(
+        db.session.scalars(
+            select(DocumentCopyRequest)
+            .where(DocumentCopyRequest.status == CopyStatus.REQUESTED)
+            .order_by(DocumentCopyRequest.valid_until, DocumentCopyRequest.id)
+        )
+    )
 
 
 SEARCH_KINDS = ("rga", "microchip", "cpf", "name")
@@ -77,7 +91,8 @@ def search_animals(kind: str, term: str, *, limit: int = 50) -> list[Animal]:
             raise AnimalError("q", "invalid", _("Digite ao menos 2 letras."))
         pattern = f"%{term.lower()}%"
         query = query.join(User, Animal.owner_id == User.id).where(
-            or_(func.lower(Animal.name).like(pattern), func.lower(User.full_name).like(pattern)))
+            or_(func.lower(Animal.name).like(pattern), func.lower(User.full_name).like(pattern))
+        )
     else:
         raise AnimalError("kind", "invalid", _("Escolha o tipo de busca."))
     return list(db.session.scalars(query.order_by(Animal.registered_at.desc()).limit(limit)))
@@ -85,8 +100,10 @@ def search_animals(kind: str, term: str, *, limit: int = 50) -> list[Animal]:
 
 def rga_error_message(err: InvalidRgaNumber) -> str:
     if err.reason == "check_digit":
-        return _("Número de RGA inválido: o dígito verificador não confere. Confira se não houve "
-                 "erro de digitação.")
+        return _(
+            "Número de RGA inválido: o dígito verificador não confere. Confira se não houve "
+            "erro de digitação."
+        )
     return _("Número de RGA inválido: use o formato C-2026-000123-4 (C para cão, G para gato).")
 
 
@@ -98,33 +115,66 @@ def month_bounds(year: int, month: int, profile: Profile) -> tuple[datetime, dat
     return start.astimezone(UTC), end.astimezone(UTC)
 
 
-def registrations_of_month(client: ApiClient, year: int, month: int,
-                           profile: Profile) -> list[Animal]:
+def registrations_of_month(
+    client: ApiClient, year: int, month: int, profile: Profile
+) -> list[Animal]:
     """The establishment's own registrations in a month: its monthly report (BJP 9; GRU 20)."""
     start, end = month_bounds(year, month, profile)
-    return list(db.session.scalars(select(Animal).where(
-        Animal.api_client_id == client.id, Animal.registered_at >= start,
-        Animal.registered_at < end).order_by(Animal.registered_at, Animal.id)))
+    return list(
+        db.session.scalars(
+            select(Animal)
+            .where(
+                Animal.api_client_id == client.id,
+                Animal.registered_at >= start,
+                Animal.registered_at < end,
+            )
+            .order_by(Animal.registered_at, Animal.id)
+        )
+    )
 
 
 def report_row(animal: Animal) -> dict[str, Any]:
     """One line of the monthly report; the owner's CPF masked (the establishment has the form)."""
     return {
-        "rga": animal.rga, "registered_on": animal.registered_on.isoformat(),
-        "status": animal.status, "late_registration": animal.late_registration,
-        "species": animal.species, "name": animal.name, "sex": animal.sex, "breed": animal.breed,
-        "color": animal.color, "birth_date": animal.birth_date.isoformat(),
-        "birth_date_estimated": animal.birth_date_estimated, "size": animal.size,
-        "microchip": animal.microchip, "owner_name": animal.owner.full_name,
+        "rga": animal.rga,
+        "registered_on": animal.registered_on.isoformat(),
+        "status": animal.status,
+        "late_registration": animal.late_registration,
+        "species": animal.species,
+        "name": animal.name,
+        "sex": animal.sex,
+        "breed": animal.breed,
+        "color": animal.color,
+        "birth_date": animal.birth_date.isoformat(),
+        "birth_date_estimated": animal.birth_date_estimated,
+        "size": animal.size,
+        "microchip": animal.microchip,
+        "owner_name": animal.owner.full_name,
         "owner_cpf": mask_cpf(animal.owner.cpf),
-        "rabies_vaccination_date": (animal.last_vaccination.applied_on.isoformat()
-                                    if animal.last_vaccination else None),
+        "rabies_vaccination_date": (
+            animal.last_vaccination.applied_on.isoformat() if animal.last_vaccination else None
+        ),
     }
 
 
-REPORT_COLUMNS = ("rga", "registered_on", "status", "late_registration", "species", "name", "sex",
-                  "breed", "color", "birth_date", "birth_date_estimated", "size", "microchip",
-                  "owner_name", "owner_cpf", "rabies_vaccination_date")
+REPORT_COLUMNS = (
+    "rga",
+    "registered_on",
+    "status",
+    "late_registration",
+    "species",
+    "name",
+    "sex",
+    "breed",
+    "color",
+    "birth_date",
+    "birth_date_estimated",
+    "size",
+    "microchip",
+    "owner_name",
+    "owner_cpf",
+    "rabies_vaccination_date",
+)
 
 
 CSV_DELIMITER = ";"  # what Excel in pt-BR expects (the decimal separator there is the comma)
@@ -143,8 +193,13 @@ def report_csv(rows: Iterable[dict[str, Any]]) -> str:
     reads "Conceição" as "ConceiÃ§Ã£o") and ``;`` between columns (Excel pt-BR splits on it)."""
     out = io.StringIO()
     out.write("\ufeff")
-    writer = csv.DictWriter(out, fieldnames=REPORT_COLUMNS, extrasaction="ignore",
-                            delimiter=CSV_DELIMITER, lineterminator="\r\n")
+    writer = csv.DictWriter(
+        out,
+        fieldnames=REPORT_COLUMNS,
+        extrasaction="ignore",
+        delimiter=CSV_DELIMITER,
+        lineterminator="\r\n",
+    )
     writer.writeheader()
     for row in rows:
         writer.writerow({key: _csv_cell(value) for key, value in row.items()})
@@ -154,35 +209,72 @@ def report_csv(rows: Iterable[dict[str, Any]]) -> str:
 def export_animals(user: User) -> list[dict[str, Any]]:
     """LGPD: the animals a person owns or owned, with their records."""
     owned = set(animals_of(user))
-    past = db.session.scalars(select(Animal).join(OwnershipTransfer).where(
-        OwnershipTransfer.from_owner_id == user.id,
-        OwnershipTransfer.status == TransferStatus.ACCEPTED)).all()
+    past = db.session.scalars(
+        select(Animal)
+        .join(OwnershipTransfer)
+        .where(
+            OwnershipTransfer.from_owner_id == user.id,
+            OwnershipTransfer.status == TransferStatus.ACCEPTED,
+        )
+    ).all()
     result = []
     for animal in sorted(owned | set(past), key=lambda a: a.id):
-        result.append({
-            "rga": animal.rga, "nome": animal.name, "especie": animal.species, "sexo": animal.sex,
-            "raca": animal.breed, "cor": animal.color, "nascimento": animal.birth_date,
-            "nascimento_estimado": animal.birth_date_estimated, "porte": animal.size,
-            "peso_gramas": animal.weight_grams, "castrado": animal.sterilized,
-            "microchip": animal.microchip, "situacao": animal.status,
-            "registrado_em": animal.registered_at, "registro_tardio": animal.late_registration,
-            "provisorio": animal.provisional, "definitivo_em": animal.definitive_at,
-            "comprovante_vacina": animal.proof_status,
-            "comprovante_recusado_motivo": animal.proof_refused_reason,
-            "proprietario_atual": animal.owner_id == user.id,
-            "baixa_em": animal.closed_at, "obito_em": animal.died_on,
-            "vacinas": [{"vacina": v.vaccine_name, "partida": v.batch, "fabricante": v.manufacturer,
-                         "aplicada_em": v.applied_on, "proxima_dose": v.next_due_on,
-                         "veterinario": v.vet_name, "crmv": v.vet_crmv,
-                         "estabelecimento": v.establishment} for v in animal.vaccinations],
-            "transferencias": [{"de_mim": t.from_owner_id == user.id, "situacao": t.status,
-                                "pedida_em": t.requested_at, "aceita_em": t.accepted_at}
-                               for t in animal.transfers
-                               if user.id in (t.from_owner_id, t.to_owner_id)],
-            "segundas_vias": [{"tipo": c.kind, "pedida_em": c.requested_on,
-                               "valida_ate": c.valid_until, "situacao": c.status}
-                              for c in animal.copy_requests],
-        })
+        result.append(
+            {
+                "rga": animal.rga,
+                "nome": animal.name,
+                "especie": animal.species,
+                "sexo": animal.sex,
+                "raca": animal.breed,
+                "cor": animal.color,
+                "nascimento": animal.birth_date,
+                "nascimento_estimado": animal.birth_date_estimated,
+                "porte": animal.size,
+                "peso_gramas": animal.weight_grams,
+                "castrado": animal.sterilized,
+                "microchip": animal.microchip,
+                "situacao": animal.status,
+                "registrado_em": animal.registered_at,
+                "registro_tardio": animal.late_registration,
+                "provisorio": animal.provisional,
+                "definitivo_em": animal.definitive_at,
+                "comprovante_vacina": animal.proof_status,
+                "comprovante_recusado_motivo": animal.proof_refused_reason,
+                "proprietario_atual": animal.owner_id == user.id,
+                "baixa_em": animal.closed_at,
+                "obito_em": animal.died_on,
+                "vacinas": [
+                    {
+                        "vacina": v.vaccine_name,
+                        "partida": v.batch,
+                        "fabricante": v.manufacturer,
+                        "aplicada_em": v.applied_on,
+                        "proxima_dose": v.next_due_on,
+                        "veterinario": v.vet_name,
+                        "crmv": v.vet_crmv,
+                        "estabelecimento": v.establishment,
+                    }
+                    for v in animal.vaccinations
+                ],
+                "transferencias": [
+                    {
+                        "de_mim": t.from_owner_id == user.id,
+                        "situacao": t.status,
+                        "pedida_em": t.requested_at,
+                        "aceita_em": t.accepted_at,
+                    }
+                    for t in animal.transfers
+                    if user.id in (t.from_owner_id, t.to_owner_id)
+                ],
+                "segundas_vias": [
+                    {
+                        "tipo": c.kind,
+                        "pedida_em": c.requested_on,
+                        "valida_ate": c.valid_until,
+                        "situacao": c.status,
+                    }
+                    for c in animal.copy_requests
+                ],
+            }
+        )
     return result
-
-

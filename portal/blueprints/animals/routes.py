@@ -47,7 +47,7 @@ from portal.services.uploads import file_path
 @bp.route("/animais/cadastrar/<step>", methods=["GET", "POST"])
 @signed_in
 def register(step: str):
-    """"Cadastrar animal": five short steps that work on a phone."""
+    """ "Cadastrar animal": five short steps that work on a phone."""
     return wizard.handle_step(step)
 
 
@@ -79,8 +79,12 @@ def _own_animal(rga: str) -> Animal:
 @signed_in
 def my_animals():
     user = current_user._get_current_object()
-    return render_template("animals/my_animals.html", animals=services.animals_of(user),
-                           todo=citizen_todo(user), today=services.local_today())
+    return render_template(
+        "animals/my_animals.html",
+        animals=services.animals_of(user),
+        todo=citizen_todo(user),
+        today=services.local_today(),
+    )
 
 
 @bp.get("/animais/<rga>/")
@@ -89,17 +93,23 @@ def detail(rga: str):
     animal = _own_animal(rga)
     today = services.local_today()
     profile = services.current_profile()
-    return render_template("animals/detail.html", animal=animal, today=today,
-                           renewal_due=services.renewal_due(animal, profile),
-                           renewal_article=profile.registration.cite("yearly_renewal"),
-                           current=services.current_vaccination(animal, today),
-                           fees=services.fees_of(animal), cancel_form=EmptyForm(),
-                           missing=provisional.missing(animal))
+    return render_template(
+        "animals/detail.html",
+        animal=animal,
+        today=today,
+        renewal_due=services.renewal_due(animal, profile),
+        renewal_article=profile.registration.cite("yearly_renewal"),
+        current=services.current_vaccination(animal, today),
+        fees=services.fees_of(animal),
+        cancel_form=EmptyForm(),
+        missing=provisional.missing(animal),
+    )
 
 
 def _pdf(data: bytes, name: str):  # type: ignore[no-untyped-def]
-    response = send_file(io.BytesIO(data), mimetype="application/pdf", as_attachment=True,
-                         download_name=name)
+    response = send_file(
+        io.BytesIO(data), mimetype="application/pdf", as_attachment=True, download_name=name
+    )
     response.headers["Cache-Control"] = "private, no-store"
     return response
 
@@ -107,16 +117,21 @@ def _pdf(data: bytes, name: str):  # type: ignore[no-untyped-def]
 def card_response(animal: Animal):  # type: ignore[no-untyped-def]
     profile = services.current_profile()
     photo = file_path(animal.photo, "thumbnail") if animal.photo else None
-    pdf = documents.card_pdf(animal, profile, services.absolute_url(
-        "animals.public_rga", number=animal.rga), services.local_today(profile),
-        photo_path=str(photo) if photo and photo.exists() else None)
+    pdf = documents.card_pdf(
+        animal,
+        profile,
+        services.absolute_url("animals.public_rga", number=animal.rga),
+        services.local_today(profile),
+        photo_path=str(photo) if photo and photo.exists() else None,
+    )
     return _pdf(pdf, f"rga-{animal.rga}-carteira.pdf")
 
 
 def tag_response(animal: Animal):  # type: ignore[no-untyped-def]
     profile = services.current_profile()
-    pdf = documents.tag_pdf(animal, profile, services.absolute_url("animals.public_rga",
-                                                                   number=animal.rga))
+    pdf = documents.tag_pdf(
+        animal, profile, services.absolute_url("animals.public_rga", number=animal.rga)
+    )
     return _pdf(pdf, f"rga-{animal.rga}-plaqueta.pdf")
 
 
@@ -147,9 +162,13 @@ def transfer(rga: str):
     if form.validate_on_submit():
         profile = services.current_profile()
         try:
-            offer = services.request_transfer(animal, current_user._get_current_object(),
-                                              form.cpf.data, profile=profile,
-                                              today=services.local_today(profile))
+            offer = services.request_transfer(
+                animal,
+                current_user._get_current_object(),
+                form.cpf.data,
+                profile=profile,
+                today=services.local_today(profile),
+            )
         except services.AnimalError as err:
             db.session.rollback()
             target = form.cpf if err.field == "cpf" else form.confirm
@@ -157,11 +176,21 @@ def transfer(rga: str):
         else:
             db.session.commit()
             # Only the masked CPF: typing a CPF must not reveal whose name it is.
-            flash(_("Transferência enviada para o CPF %(cpf)s. Até o aceite, você continua "
-                    "responsável pelo animal.", cpf=mask_cpf(offer.to_owner.cpf)), "success")
+            flash(
+                _(
+                    "Transferência enviada para o CPF %(cpf)s. Até o aceite, você continua "
+                    "responsável pelo animal.",
+                    cpf=mask_cpf(offer.to_owner.cpf),
+                ),
+                "success",
+            )
             return redirect(url_for("animals.detail", rga=animal.rga))
-    return render_template("animals/transfer.html", animal=animal, form=form,
-                           article=services.transfer_article(services.current_profile()))
+    return render_template(
+        "animals/transfer.html",
+        animal=animal,
+        form=form,
+        article=services.transfer_article(services.current_profile()),
+    )
 
 
 def _transfer_for_me(transfer_id: int) -> OwnershipTransfer:
@@ -176,8 +205,13 @@ def _transfer_for_me(transfer_id: int) -> OwnershipTransfer:
 def transfer_review(transfer_id: int):
     """The new owner sees the animal offered and accepts or declines."""
     offer = _transfer_for_me(transfer_id)
-    return render_template("animals/transfer_review.html", offer=offer, animal=offer.animal,
-                           form=EmptyForm(), problem=None)
+    return render_template(
+        "animals/transfer_review.html",
+        offer=offer,
+        animal=offer.animal,
+        form=EmptyForm(),
+        problem=None,
+    )
 
 
 @bp.post("/animais/transferencias/<int:transfer_id>/aceitar")
@@ -189,16 +223,30 @@ def transfer_accept(transfer_id: int):
         return redirect(url_for("animals.transfer_review", transfer_id=transfer_id))
     profile = services.current_profile()
     try:
-        services.accept_transfer(offer, current_user._get_current_object(), profile=profile,
-                                 today=services.local_today(profile))
+        services.accept_transfer(
+            offer,
+            current_user._get_current_object(),
+            profile=profile,
+            today=services.local_today(profile),
+        )
     except services.AnimalError as err:
         db.session.rollback()
         problem = {"message": err.message, "licence_url": getattr(err, "licence_url", None)}
-        return render_template("animals/transfer_review.html", offer=offer, animal=offer.animal,
-                               form=form, problem=problem), 422
+        return render_template(
+            "animals/transfer_review.html",
+            offer=offer,
+            animal=offer.animal,
+            form=form,
+            problem=problem,
+        ), 422
     db.session.commit()
-    flash(_("Transferência aceita: %(name)s agora está registrado(a) em seu nome.",
-            name=offer.animal.name), "success")
+    flash(
+        _(
+            "Transferência aceita: %(name)s agora está registrado(a) em seu nome.",
+            name=offer.animal.name,
+        ),
+        "success",
+    )
     return redirect(url_for("animals.detail", rga=offer.animal.rga))
 
 
@@ -234,26 +282,39 @@ def copy_request(rga: str):
     form = CopyForm()
     if form.validate_on_submit():
         try:
-            copy = services.request_copy(animal, form.kind.data,
-                                         requested_by=current_user._get_current_object(),
-                                         profile=profile, today=services.local_today(profile),
-                                         reason=form.reason.data)
+            copy = services.request_copy(
+                animal,
+                form.kind.data,
+                requested_by=current_user._get_current_object(),
+                profile=profile,
+                today=services.local_today(profile),
+                reason=form.reason.data,
+            )
         except services.AnimalError as err:
             db.session.rollback()
             form.kind.errors = [*form.kind.errors, err.message]
         else:
             db.session.commit()
             if copy.valid_until:
-                flash(_("Pedido de segunda via registrado. Baixe o documento provisório: ele "
+                flash(
+                    _(
+                        "Pedido de segunda via registrado. Baixe o documento provisório: ele "
                         "identifica o animal até %(day)s.",
-                        day=copy.valid_until.strftime("%d/%m/%Y")), "success")
+                        day=copy.valid_until.strftime("%d/%m/%Y"),
+                    ),
+                    "success",
+                )
             else:
                 flash(_("Pedido de segunda via registrado."), "success")
             return redirect(url_for("animals.detail", rga=animal.rga) + "#documentos")
-    prices = {e.key: e for e in price_list(profile, services.local_today(profile))
-              if e.key in ("card_copy", "tag_copy")}
-    return render_template("animals/copy.html", animal=animal, form=form,
-                           rule=profile.provisional_id, prices=prices)
+    prices = {
+        e.key: e
+        for e in price_list(profile, services.local_today(profile))
+        if e.key in ("card_copy", "tag_copy")
+    }
+    return render_template(
+        "animals/copy.html", animal=animal, form=form, rule=profile.provisional_id, prices=prices
+    )
 
 
 @bp.get("/animais/segunda-via/<int:copy_id>/documento-provisorio.pdf")
@@ -263,8 +324,9 @@ def copy_pdf(copy_id: int):
     if copy is None or copy.animal.owner_id != current_user.id:
         abort(404)
     profile = services.current_profile()
-    pdf = documents.provisional_pdf(copy, profile, services.absolute_url(
-        "animals.public_rga", number=copy.animal.rga))
+    pdf = documents.provisional_pdf(
+        copy, profile, services.absolute_url("animals.public_rga", number=copy.animal.rga)
+    )
     return _pdf(pdf, f"rga-{copy.animal.rga}-documento-provisorio-{copy.id}.pdf")
 
 
@@ -278,16 +340,25 @@ def death(rga: str):
     form = DeathForm()
     if form.validate_on_submit():
         try:
-            services.report_death(animal, reported_by=current_user._get_current_object(),
-                                  died_on=form.died_on.data, today=services.local_today(),
-                                  note=form.note.data)
+            services.report_death(
+                animal,
+                reported_by=current_user._get_current_object(),
+                died_on=form.died_on.data,
+                today=services.local_today(),
+                note=form.note.data,
+            )
         except services.AnimalError as err:
             db.session.rollback()
             form.died_on.errors = [*form.died_on.errors, err.message]
         else:
             db.session.commit()
-            flash(_("Óbito comunicado. O RGA %(rga)s foi encerrado; sentimos muito pela perda.",
-                    rga=animal.rga), "info")
+            flash(
+                _(
+                    "Óbito comunicado. O RGA %(rga)s foi encerrado; sentimos muito pela perda.",
+                    rga=animal.rga,
+                ),
+                "info",
+            )
             return redirect(url_for("animals.detail", rga=animal.rga))
     return render_template("animals/death.html", animal=animal, form=form)
 
@@ -324,8 +395,9 @@ def public_rga(number: str):
     try:
         canonical = normalise_rga(number)
     except InvalidRgaNumber as err:
-        return render_template("animals/public_invalid.html", number=number,
-                               message=services.rga_error_message(err)), 400
+        return render_template(
+            "animals/public_invalid.html", number=number, message=services.rga_error_message(err)
+        ), 400
     if canonical != number and request.method == "GET":
         return redirect(url_for("animals.public_rga", number=canonical))
     animal = db.session.scalar(select(Animal).where(Animal.rga == canonical))
@@ -339,16 +411,24 @@ def public_rga(number: str):
         from portal.blueprints.files import file_url
 
         photo_url = file_url(animal.photo, "medium")
-    return render_template("animals/public.html", animal=animal, form=form, photo_url=photo_url,
-                           status_label=provisional.state_label(animal))
+    return render_template(
+        "animals/public.html",
+        animal=animal,
+        form=form,
+        photo_url=photo_url,
+        status_label=provisional.state_label(animal),
+    )
 
 
 def _relay_finder_message(animal: Animal, form: FinderForm) -> bool:
     """Send the finder's message; True when sent, else the problems are on the form."""
     try:
-        record = services.relay_finder_message(animal, finder_name=form.finder_name.data,
-                                               finder_contact=form.contact.data,
-                                               message=form.message.data)
+        record = services.relay_finder_message(
+            animal,
+            finder_name=form.finder_name.data,
+            finder_contact=form.contact.data,
+            message=form.message.data,
+        )
     except services.AnimalError as err:
         db.session.rollback()
         for item in err.errors:
@@ -359,13 +439,23 @@ def _relay_finder_message(animal: Animal, form: FinderForm) -> bool:
     if record.delivered:
         flash(_("Mensagem enviada ao proprietário. Obrigado por ajudar!"), "success")
     else:
-        flash(_("Recebemos sua mensagem, mas o proprietário não tem e-mail cadastrado. "
-                "Procure o CCZ com o número do RGA."), "warning")
+        flash(
+            _(
+                "Recebemos sua mensagem, mas o proprietário não tem e-mail cadastrado. "
+                "Procure o CCZ com o número do RGA."
+            ),
+            "warning",
+        )
     return True
 
 
 @bp.app_context_processor
 def animal_labels() -> dict[str, Any]:
-    return {"species_label": services.species_label, "sex_label": services.sex_label,
-            "size_label": services.size_label, "animal_status_label": services.status_label,
-            "rga_state_label": provisional.state_label, "rga_state_tag": provisional.state_tag}
+    return {
+        "species_label": services.species_label,
+        "sex_label": services.sex_label,
+        "size_label": services.size_label,
+        "animal_status_label": services.status_label,
+        "rga_state_label": provisional.state_label,
+        "rga_state_tag": provisional.state_tag,
+    }

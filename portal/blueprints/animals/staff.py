@@ -42,15 +42,19 @@ def _render_pending(refusing: tuple[int, ProofRefusalForm] | None = None, status
     rabies shot at the CCZ (BJP 6 §ú)."""
     proofs = provisional.proofs_to_check()
     animals = services.pending_registrations()
-    audit.record("animal.pending_listed", detail={"count": len(animals),
-                                                  "proofs": len(proofs)})
+    audit.record("animal.pending_listed", detail={"count": len(animals), "proofs": len(proofs)})
     db.session.commit()
     forms = {a.id: ProofRefusalForm(prefix=f"recusa-{a.id}", formdata=None) for a in proofs}
     if refusing is not None and refusing[0] in forms:
         forms[refusing[0]] = refusing[1]
-    return render_template("animals/staff/pending.html", animals=animals, proofs=proofs,
-                           refuse_forms=forms, form=EmptyForm(),
-                           may_check=current_user.has_role(*APPROVERS)), status
+    return render_template(
+        "animals/staff/pending.html",
+        animals=animals,
+        proofs=proofs,
+        refuse_forms=forms,
+        form=EmptyForm(),
+        may_check=current_user.has_role(*APPROVERS),
+    ), status
 
 
 @bp.get("/animais/ccz/pendentes")
@@ -75,11 +79,18 @@ def staff_accept_proof(animal_id: int):
             audit.record("animal.proof_accepted", animal, detail={"rga": animal.rga})
             db.session.commit()
             if definitive:
-                flash(_("Comprovante aceito: o RGA %(rga)s agora é definitivo.", rga=animal.rga),
-                      "success")
+                flash(
+                    _("Comprovante aceito: o RGA %(rga)s agora é definitivo.", rga=animal.rga),
+                    "success",
+                )
             else:
-                flash(_("Comprovante aceito. O RGA %(rga)s fica definitivo quando a taxa for "
-                        "paga.", rga=animal.rga), "success")
+                flash(
+                    _(
+                        "Comprovante aceito. O RGA %(rga)s fica definitivo quando a taxa for paga.",
+                        rga=animal.rga,
+                    ),
+                    "success",
+                )
     return redirect(url_for("animals.staff_pending"))
 
 
@@ -91,8 +102,9 @@ def staff_refuse_proof(animal_id: int):
     form = ProofRefusalForm(prefix=f"recusa-{animal.id}")
     if form.validate_on_submit():
         try:
-            provisional.refuse_proof(animal, current_user._get_current_object(),
-                                     form.reason.data or "")
+            provisional.refuse_proof(
+                animal, current_user._get_current_object(), form.reason.data or ""
+            )
         except services.AnimalError as err:
             db.session.rollback()
             if err.field == "reason":
@@ -102,8 +114,14 @@ def staff_refuse_proof(animal_id: int):
         else:
             audit.record("animal.proof_refused", animal, detail={"rga": animal.rga})
             db.session.commit()
-            flash(_("Comprovante recusado; o proprietário foi avisado por e-mail e o RGA "
-                    "%(rga)s aguarda a vacinação no CCZ.", rga=animal.rga), "info")
+            flash(
+                _(
+                    "Comprovante recusado; o proprietário foi avisado por e-mail e o RGA "
+                    "%(rga)s aguarda a vacinação no CCZ.",
+                    rga=animal.rga,
+                ),
+                "info",
+            )
             return redirect(url_for("animals.staff_pending"))
     elif form.errors:
         return _render_pending((animal.id, form), 422)
@@ -123,8 +141,9 @@ def staff_search():
             form.q.errors = [*form.q.errors, err.message]
         else:
             # the search term is personal data for CPF and name searches: only kind and count
-            audit.record("animal.searched", detail={"kind": form.kind.data,
-                                                    "results": len(results)})
+            audit.record(
+                "animal.searched", detail={"kind": form.kind.data, "results": len(results)}
+            )
             db.session.commit()
     return render_template("animals/staff/search.html", form=form, results=results)
 
@@ -136,21 +155,29 @@ def staff_animal(animal_id: int):
     audit.record("animal.viewed", animal, detail={"rga": animal.rga})
     db.session.commit()
     today = services.local_today()
-    return render_template("animals/staff/animal.html", animal=animal, today=today,
-                           current=services.current_vaccination(animal, today),
-                           vaccination_form=StaffVaccinationForm(formdata=None),
-                           death_form=DeathForm(formdata=None), form=EmptyForm(),
-                           fees=services.fees_of(animal), missing=provisional.missing(animal))
+    return render_template(
+        "animals/staff/animal.html",
+        animal=animal,
+        today=today,
+        current=services.current_vaccination(animal, today),
+        vaccination_form=StaffVaccinationForm(formdata=None),
+        death_form=DeathForm(formdata=None),
+        form=EmptyForm(),
+        fees=services.fees_of(animal),
+        missing=provisional.missing(animal),
+    )
 
 
 # Where each service error field is shown on the staff vaccination form.
-_VACCINATION_FIELDS = {"rabies_vaccination.date": "applied_on",
-                       "rabies_vaccination.vaccine": "vaccine_name",
-                       "rabies_vaccination.batch": "batch",
-                       "rabies_vaccination.vet_name": "vet_name",
-                       "rabies_vaccination.vet_crmv": "vet_crmv",
-                       "rabies_vaccination.expires_on": "expires_on",
-                       "rabies_vaccination.next_due": "next_due_on"}
+_VACCINATION_FIELDS = {
+    "rabies_vaccination.date": "applied_on",
+    "rabies_vaccination.vaccine": "vaccine_name",
+    "rabies_vaccination.batch": "batch",
+    "rabies_vaccination.vet_name": "vet_name",
+    "rabies_vaccination.vet_crmv": "vet_crmv",
+    "rabies_vaccination.expires_on": "expires_on",
+    "rabies_vaccination.next_due": "next_due_on",
+}
 
 
 @bp.post("/animais/ccz/animal/<int:animal_id>/vacina")
@@ -161,16 +188,26 @@ def staff_vaccinate(animal_id: int):
     form = StaffVaccinationForm()
     if form.validate_on_submit():
         data = services.VaccinationData(
-            applied_on=form.applied_on.data, vaccine_name=form.vaccine_name.data or "",
-            batch=form.batch.data or "", vet_name=form.vet_name.data or "",
-            vet_crmv=form.vet_crmv.data or "", manufacturer=form.manufacturer.data,
-            manufactured_on=form.manufactured_on.data, expires_on=form.expires_on.data,
-            next_due_on=form.next_due_on.data, establishment=form.establishment.data)
+            applied_on=form.applied_on.data,
+            vaccine_name=form.vaccine_name.data or "",
+            batch=form.batch.data or "",
+            vet_name=form.vet_name.data or "",
+            vet_crmv=form.vet_crmv.data or "",
+            manufacturer=form.manufacturer.data,
+            manufactured_on=form.manufactured_on.data,
+            expires_on=form.expires_on.data,
+            next_due_on=form.next_due_on.data,
+            establishment=form.establishment.data,
+        )
         was_pending = animal.status == "pending"
         try:
-            services.record_vaccination(animal, data,
-                                        recorded_by=current_user._get_current_object(),
-                                        at_ccz=True, today=services.local_today())
+            services.record_vaccination(
+                animal,
+                data,
+                recorded_by=current_user._get_current_object(),
+                at_ccz=True,
+                today=services.local_today(),
+            )
         except services.AnimalError as err:
             db.session.rollback()
             for item in err.errors:
@@ -180,17 +217,24 @@ def staff_vaccinate(animal_id: int):
             audit.record("animal.vaccinated", animal, detail={"rga": animal.rga})
             db.session.commit()
             if was_pending and animal.status == "active":
-                flash(_("Vacinação registrada; o RGA %(rga)s está ativo.", rga=animal.rga),
-                      "success")
+                flash(
+                    _("Vacinação registrada; o RGA %(rga)s está ativo.", rga=animal.rga), "success"
+                )
             else:
                 flash(_("Vacinação registrada."), "success")
             return redirect(url_for("animals.staff_animal", animal_id=animal.id))
     today = services.local_today()
-    return render_template("animals/staff/animal.html", animal=animal, today=today,
-                           current=services.current_vaccination(animal, today),
-                           vaccination_form=form, death_form=DeathForm(formdata=None),
-                           form=EmptyForm(), fees=services.fees_of(animal),
-                           missing=provisional.missing(animal)), 422
+    return render_template(
+        "animals/staff/animal.html",
+        animal=animal,
+        today=today,
+        current=services.current_vaccination(animal, today),
+        vaccination_form=form,
+        death_form=DeathForm(formdata=None),
+        form=EmptyForm(),
+        fees=services.fees_of(animal),
+        missing=provisional.missing(animal),
+    ), 422
 
 
 @bp.post("/animais/ccz/animal/<int:animal_id>/aprovar")
@@ -200,8 +244,12 @@ def staff_approve(animal_id: int):
     if EmptyForm().validate_on_submit():
         profile = services.current_profile()
         try:
-            services.approve_registration(animal, approved_by=current_user._get_current_object(),
-                                          profile=profile, today=services.local_today(profile))
+            services.approve_registration(
+                animal,
+                approved_by=current_user._get_current_object(),
+                profile=profile,
+                today=services.local_today(profile),
+            )
         except services.AnimalError as err:
             db.session.rollback()
             flash(err.message, "danger")
@@ -220,9 +268,13 @@ def staff_death(animal_id: int):
     form = DeathForm()
     if form.validate_on_submit():
         try:
-            services.report_death(animal, reported_by=current_user._get_current_object(),
-                                  died_on=form.died_on.data, today=services.local_today(),
-                                  note=form.note.data)
+            services.report_death(
+                animal,
+                reported_by=current_user._get_current_object(),
+                died_on=form.died_on.data,
+                today=services.local_today(),
+                note=form.note.data,
+            )
         except services.AnimalError as err:
             db.session.rollback()
             flash(err.message, "danger")
@@ -259,8 +311,9 @@ def staff_copies():
     copies = services.open_copy_requests()
     audit.record("animal.copies_listed", detail={"count": len(copies)})
     db.session.commit()
-    return render_template("animals/staff/copies.html", copies=copies, form=EmptyForm(),
-                           today=services.local_today())
+    return render_template(
+        "animals/staff/copies.html", copies=copies, form=EmptyForm(), today=services.local_today()
+    )
 
 
 @bp.post("/animais/ccz/segundas-vias/<int:copy_id>/emitida")
@@ -276,8 +329,9 @@ def staff_copy_issued(copy_id: int):
             db.session.rollback()
             flash(err.message, "warning")
         else:
-            audit.record("animal.copy_issued", copy.animal, detail={"copy_id": copy.id,
-                                                                    "kind": copy.kind})
+            audit.record(
+                "animal.copy_issued", copy.animal, detail={"copy_id": copy.id, "kind": copy.kind}
+            )
             db.session.commit()
             flash(_("Segunda via marcada como emitida."), "success")
     return redirect(url_for("animals.staff_copies"))

@@ -35,9 +35,14 @@ def _complete_transfer(transfer: OwnershipTransfer, profile: Profile, today: dat
     new_owner = transfer.to_owner
     new_key = owner_residence_key(new_owner)
     if new_key is None:
-        raise AnimalError("owner.address", "required", _(
-            "Complete o seu endereço (CEP, logradouro e número) no seu perfil antes de aceitar: "
-            "é onde o animal vai morar."))
+        raise AnimalError(
+            "owner.address",
+            "required",
+            _(
+                "Complete o seu endereço (CEP, logradouro e número) no seu perfil antes de aceitar: "
+                "é onde o animal vai morar."
+            ),
+        )
     counts = counts_for_household(animal.birth_date, today, profile)
     moving_in = 1 if counts and animal.residence_key != new_key else 0
     check_household_limit(profile, new_owner, extra=moving_in, on=today)  # DOMAIN §4 at new home
@@ -56,9 +61,15 @@ def transfer_article(profile: Profile) -> str | None:
     return TRANSFER_ARTICLES.get(profile.law_key)
 
 
-def transfer_animal(animal: Animal, new_owner: User, *, immediate: bool,
-                    profile: Profile | None = None, today: date | None = None,
-                    reason: str = "adoption") -> OwnershipTransfer:
+def transfer_animal(
+    animal: Animal,
+    new_owner: User,
+    *,
+    immediate: bool,
+    profile: Profile | None = None,
+    today: date | None = None,
+    reason: str = "adoption",
+) -> OwnershipTransfer:
     """Move an animal that has an RGA to ``new_owner``.
 
     ``immediate=True`` (adoption completed, sale documented: GRU 18 §1) changes the owner now,
@@ -72,16 +83,18 @@ def transfer_animal(animal: Animal, new_owner: User, *, immediate: bool,
     profile = profile or current_profile()
     today = today or local_today(profile)
     if animal.is_closed:
-        raise AnimalError(None, "invalid", _("Este RGA está encerrado (baixa) e não pode ser "
-                                             "transferido."))
+        raise AnimalError(
+            None, "invalid", _("Este RGA está encerrado (baixa) e não pode ser transferido.")
+        )
     if new_owner.id == animal.owner_id:
         raise AnimalError("cpf", "invalid", _("O animal já pertence a esta pessoa."))
     for other in animal.transfers:
         if other.status == TransferStatus.PENDING:
             other.status = TransferStatus.CANCELLED
             other.decided_at = utcnow()
-    transfer = OwnershipTransfer(animal=animal, from_owner=animal.owner, to_owner=new_owner,
-                                 reason=reason)
+    transfer = OwnershipTransfer(
+        animal=animal, from_owner=animal.owner, to_owner=new_owner, reason=reason
+    )
     db.session.add(transfer)
     if immediate:
         _complete_transfer(transfer, profile, today)
@@ -89,8 +102,9 @@ def transfer_animal(animal: Animal, new_owner: User, *, immediate: bool,
     return transfer
 
 
-def request_transfer(animal: Animal, owner: User, new_owner_cpf: str, *, profile: Profile,
-                     today: date) -> OwnershipTransfer:
+def request_transfer(
+    animal: Animal, owner: User, new_owner_cpf: str, *, profile: Profile, today: date
+) -> OwnershipTransfer:
     """The owner offers the animal to another citizen, found by CPF; they must accept.
 
     Raises AnimalError(field "cpf": invalid_cpf, not_found, invalid)."""
@@ -101,23 +115,39 @@ def request_transfer(animal: Animal, owner: User, new_owner_cpf: str, *, profile
         raise AnimalError("cpf", "invalid_cpf", _("CPF inválido: confira os 11 dígitos."))
     new_owner = db.session.scalar(select(User).where(User.cpf == cpf))
     if new_owner is None or not new_owner.active:
-        raise AnimalError("cpf", "not_found", _(
-            "Não encontramos um cadastro com este CPF. Peça ao novo proprietário que crie uma "
-            "conta no portal e tente de novo."))
-    transfer = transfer_animal(animal, new_owner, immediate=False, profile=profile, today=today,
-                               reason="citizen")
+        raise AnimalError(
+            "cpf",
+            "not_found",
+            _(
+                "Não encontramos um cadastro com este CPF. Peça ao novo proprietário que crie uma "
+                "conta no portal e tente de novo."
+            ),
+        )
+    transfer = transfer_animal(
+        animal, new_owner, immediate=False, profile=profile, today=today, reason="citizen"
+    )
     if new_owner.email:
-        send_email(new_owner.email, _("Transferência de animal para você"), _(
-            "Olá, %(name)s.\n\n%(from)s quer transferir para você o animal %(animal)s "
-            "(RGA %(rga)s).\nPara aceitar ou recusar, entre no portal do CCZ, em \"Meus "
-            "animais\":\n%(link)s\n\nEnquanto você não aceitar, o proprietário atual continua "
-            "responsável pelo animal.", name=new_owner.full_name, **{"from": owner.full_name},
-            animal=animal.name, rga=animal.rga, link=absolute_url("animals.my_animals")))
+        send_email(
+            new_owner.email,
+            _("Transferência de animal para você"),
+            _(
+                "Olá, %(name)s.\n\n%(from)s quer transferir para você o animal %(animal)s "
+                '(RGA %(rga)s).\nPara aceitar ou recusar, entre no portal do CCZ, em "Meus '
+                'animais":\n%(link)s\n\nEnquanto você não aceitar, o proprietário atual continua '
+                "responsável pelo animal.",
+                name=new_owner.full_name,
+                **{"from": owner.full_name},
+                animal=animal.name,
+                rga=animal.rga,
+                link=absolute_url("animals.my_animals"),
+            ),
+        )
     return transfer
 
 
-def accept_transfer(transfer: OwnershipTransfer, user: User, *, profile: Profile,
-                    today: date) -> None:
+def accept_transfer(
+    transfer: OwnershipTransfer, user: User, *, profile: Profile, today: date
+) -> None:
     """The new owner accepts: ownership and residence change now (BJP 7; GRU 18).
 
     Raises AnimalError (not theirs, no longer pending) or HouseholdLimitExceeded."""
@@ -129,11 +159,18 @@ def accept_transfer(transfer: OwnershipTransfer, user: User, *, profile: Profile
     _complete_transfer(transfer, profile, today)
     db.session.flush()
     if previous.email:
-        send_email(previous.email, _("Transferência aceita"), _(
-            "Olá, %(name)s.\n\n%(new)s aceitou a transferência do animal %(animal)s (RGA %(rga)s). "
-            "A partir de agora a responsabilidade pelo animal é do novo proprietário.",
-            name=previous.full_name, new=user.full_name, animal=transfer.animal.name,
-            rga=transfer.animal.rga))
+        send_email(
+            previous.email,
+            _("Transferência aceita"),
+            _(
+                "Olá, %(name)s.\n\n%(new)s aceitou a transferência do animal %(animal)s (RGA %(rga)s). "
+                "A partir de agora a responsabilidade pelo animal é do novo proprietário.",
+                name=previous.full_name,
+                new=user.full_name,
+                animal=transfer.animal.name,
+                rga=transfer.animal.rga,
+            ),
+        )
 
 
 def decline_transfer(transfer: OwnershipTransfer, user: User) -> None:
@@ -142,15 +179,21 @@ def decline_transfer(transfer: OwnershipTransfer, user: User) -> None:
         raise AnimalError(None, "not_allowed", _("Esta transferência não é sua."))
     if transfer.status != TransferStatus.PENDING:
         raise AnimalError(None, "invalid", _("Esta transferência não está mais pendente."))
-    transfer.status = (TransferStatus.DECLINED if user.id == transfer.to_owner_id
-                       else TransferStatus.CANCELLED)
+    transfer.status = (
+        TransferStatus.DECLINED if user.id == transfer.to_owner_id else TransferStatus.CANCELLED
+    )
     transfer.decided_at = utcnow()
     db.session.flush()
 
 
 def pending_transfers_to(user: User) -> list[OwnershipTransfer]:
-    return list(db.session.scalars(select(OwnershipTransfer).where(
-        OwnershipTransfer.to_owner_id == user.id,
-        OwnershipTransfer.status == TransferStatus.PENDING).order_by(OwnershipTransfer.id)))
-
-
+    return list(
+        db.session.scalars(
+            select(OwnershipTransfer)
+            .where(
+                OwnershipTransfer.to_owner_id == user.id,
+                OwnershipTransfer.status == TransferStatus.PENDING,
+            )
+            .order_by(OwnershipTransfer.id)
+        )
+    )

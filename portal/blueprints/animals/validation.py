@@ -46,8 +46,9 @@ class AgeCheck:
     window: tuple[date, date] | None  # first and last day of the window, when the law has one
 
 
-def check_age(profile: Profile, birth_date: date | None, today: date, *,
-              at_purchase: bool = False) -> AgeCheck:
+def check_age(
+    profile: Profile, birth_date: date | None, today: date, *, at_purchase: bool = False
+) -> AgeCheck:
     """Check a birth date against the registration window of the profile.
 
     The window "between the 3rd and the 6th month" runs from the day the animal completes
@@ -59,15 +60,22 @@ def check_age(profile: Profile, birth_date: date | None, today: date, *,
     Raises AnimalError(field "animal.birth_date", code "required" | "age").
     """
     if birth_date is None:
-        raise AnimalError("animal.birth_date", "required",
-                          _("Informe a data de nascimento (real ou aproximada)."))
+        raise AnimalError(
+            "animal.birth_date", "required", _("Informe a data de nascimento (real ou aproximada).")
+        )
     if birth_date > today:
-        raise AnimalError("animal.birth_date", "age",
-                          _("A data de nascimento não pode estar no futuro."))
+        raise AnimalError(
+            "animal.birth_date", "age", _("A data de nascimento não pode estar no futuro.")
+        )
     if birth_date < add_months(today, -12 * MAX_AGE_YEARS):
-        raise AnimalError("animal.birth_date", "age", _(
-            "Confira a data de nascimento: o animal teria mais de %(years)d anos.",
-            years=MAX_AGE_YEARS))
+        raise AnimalError(
+            "animal.birth_date",
+            "age",
+            _(
+                "Confira a data de nascimento: o animal teria mais de %(years)d anos.",
+                years=MAX_AGE_YEARS,
+            ),
+        )
     rule = profile.registration
     if rule.window_start_months is None or rule.window_end_months is None:
         return AgeCheck(late=False, window=None)
@@ -76,11 +84,17 @@ def check_age(profile: Profile, birth_date: date | None, today: date, *,
     allow_young = at_purchase and rule.at_purchase
     if today < start and not allow_young:
         # BJP 2 §2; GRU 14 §3; VV 12 §6: registration starts in the 3rd month of age
-        raise AnimalError("animal.birth_date", "age", _(
-            "O registro é feito a partir do %(months)dº mês de idade (%(article)s). "
-            "Este animal poderá ser registrado a partir de %(day)s.",
-            months=rule.window_start_months, article=rule.cite("window_start_months"),
-            day=start.strftime("%d/%m/%Y")))
+        raise AnimalError(
+            "animal.birth_date",
+            "age",
+            _(
+                "O registro é feito a partir do %(months)dº mês de idade (%(article)s). "
+                "Este animal poderá ser registrado a partir de %(day)s.",
+                months=rule.window_start_months,
+                article=rule.cite("window_start_months"),
+                day=start.strftime("%d/%m/%Y"),
+            ),
+        )
     return AgeCheck(late=today > end, window=(start, end))
 
 
@@ -102,34 +116,74 @@ def validate_animal_data(data: AnimalData) -> list[AnimalError]:
     elif len(data.name) > 100:
         problems.append(AnimalError("animal.name", "invalid", _("Nome longo demais (máx. 100).")))
     if data.species not in SPECIES:
-        problems.append(AnimalError("animal.species", "required" if not data.species else "invalid",
-                                    _("Escolha a espécie: cão ou gato.")))
+        problems.append(
+            AnimalError(
+                "animal.species",
+                "required" if not data.species else "invalid",
+                _("Escolha a espécie: cão ou gato."),
+            )
+        )
     if data.sex not in SEXES:
-        problems.append(AnimalError("animal.sex", "required" if not data.sex else "invalid",
-                                    _("Escolha o sexo: macho ou fêmea.")))
+        problems.append(
+            AnimalError(
+                "animal.sex",
+                "required" if not data.sex else "invalid",
+                _("Escolha o sexo: macho ou fêmea."),
+            )
+        )
     if not data.breed:
-        problems.append(AnimalError("animal.breed", "required",
-                                    _("Informe a raça (ou SRD, sem raça definida).")))
+        problems.append(
+            AnimalError(
+                "animal.breed", "required", _("Informe a raça (ou SRD, sem raça definida).")
+            )
+        )
     if not data.color:
         problems.append(AnimalError("animal.color", "required", required))
     if data.size not in SIZES:
-        problems.append(AnimalError("animal.size", "required" if not data.size else "invalid",
-                                    _("Escolha o porte: pequeno, médio ou grande.")))
+        problems.append(
+            AnimalError(
+                "animal.size",
+                "required" if not data.size else "invalid",
+                _("Escolha o porte: pequeno, médio ou grande."),
+            )
+        )
     if data.weight_grams is not None and not 50 <= data.weight_grams <= 150_000:
-        problems.append(AnimalError("animal.weight_kg", "invalid",
-                                    _("Peso fora do esperado: informe em quilos, ex.: 12,5.")))
+        problems.append(
+            AnimalError(
+                "animal.weight_kg",
+                "invalid",
+                _("Peso fora do esperado: informe em quilos, ex.: 12,5."),
+            )
+        )
     if data.microchip and not (9 <= len(data.microchip) <= 15):
-        problems.append(AnimalError("animal.microchip", "invalid", _(
-            "Número do microchip inválido: são de 9 a 15 letras ou números "
-            "(em geral 15 dígitos).")))
+        problems.append(
+            AnimalError(
+                "animal.microchip",
+                "invalid",
+                _(
+                    "Número do microchip inválido: são de 9 a 15 letras ou números "
+                    "(em geral 15 dígitos)."
+                ),
+            )
+        )
     if data.birth_date is None:
-        problems.append(AnimalError("animal.birth_date", "required",
-                                    _("Informe a data de nascimento (real ou aproximada).")))
+        problems.append(
+            AnimalError(
+                "animal.birth_date",
+                "required",
+                _("Informe a data de nascimento (real ou aproximada)."),
+            )
+        )
     return problems
 
 
-def validate_vaccination(data: VaccinationData, *, birth_date: date | None, today: date,
-                         prefix: str = "rabies_vaccination") -> list[AnimalError]:
+def validate_vaccination(
+    data: VaccinationData,
+    *,
+    birth_date: date | None,
+    today: date,
+    prefix: str = "rabies_vaccination",
+) -> list[AnimalError]:
     """Fields of BJP 13 §1 present and consistent; fills in the next due date (yearly)."""
     problems: list[AnimalError] = []
     data.vaccine_name = clean_text(data.vaccine_name) or ""
@@ -139,38 +193,73 @@ def validate_vaccination(data: VaccinationData, *, birth_date: date | None, toda
     data.manufacturer = clean_text(data.manufacturer)
     data.establishment = clean_text(data.establishment)
     if data.applied_on is None:
-        problems.append(AnimalError(f"{prefix}.date", "required",
-                                    _("Informe a data da vacinação.")))
+        problems.append(
+            AnimalError(f"{prefix}.date", "required", _("Informe a data da vacinação."))
+        )
     elif data.applied_on > today:
-        problems.append(AnimalError(f"{prefix}.date", "invalid",
-                                    _("A data da vacinação não pode estar no futuro.")))
+        problems.append(
+            AnimalError(
+                f"{prefix}.date", "invalid", _("A data da vacinação não pode estar no futuro.")
+            )
+        )
     elif birth_date and birth_date <= today and data.applied_on < birth_date:
-        problems.append(AnimalError(f"{prefix}.date", "invalid",
-                                    _("A vacinação não pode ser anterior ao nascimento.")))
+        problems.append(
+            AnimalError(
+                f"{prefix}.date", "invalid", _("A vacinação não pode ser anterior ao nascimento.")
+            )
+        )
     if not data.vaccine_name:
-        problems.append(AnimalError(f"{prefix}.vaccine", "required",
-                                    _("Informe o nome da vacina.")))
+        problems.append(
+            AnimalError(f"{prefix}.vaccine", "required", _("Informe o nome da vacina."))
+        )
     if not data.batch:
-        problems.append(AnimalError(f"{prefix}.batch", "required",
-                                    _("Informe a partida (lote) da vacina.")))
+        problems.append(
+            AnimalError(f"{prefix}.batch", "required", _("Informe a partida (lote) da vacina."))
+        )
     if not data.vet_name:
-        problems.append(AnimalError(f"{prefix}.vet_name", "required",
-                                    _("Informe o nome do(a) médico(a) veterinário(a).")))
+        problems.append(
+            AnimalError(
+                f"{prefix}.vet_name",
+                "required",
+                _("Informe o nome do(a) médico(a) veterinário(a)."),
+            )
+        )
     if not data.vet_crmv:
-        problems.append(AnimalError(f"{prefix}.vet_crmv", "required",
-                                    _("Informe o número do CRMV do(a) veterinário(a).")))
+        problems.append(
+            AnimalError(
+                f"{prefix}.vet_crmv",
+                "required",
+                _("Informe o número do CRMV do(a) veterinário(a)."),
+            )
+        )
     elif not any(ch.isdigit() for ch in data.vet_crmv) or len(data.vet_crmv) > 40:
-        problems.append(AnimalError(f"{prefix}.vet_crmv", "invalid",
-                                    _("CRMV inválido: use o formato CRMV-SP 12345.")))
+        problems.append(
+            AnimalError(
+                f"{prefix}.vet_crmv", "invalid", _("CRMV inválido: use o formato CRMV-SP 12345.")
+            )
+        )
     if data.manufactured_on and data.expires_on and data.expires_on < data.manufactured_on:
-        problems.append(AnimalError(f"{prefix}.expires_on", "invalid",
-                                    _("A validade não pode ser anterior à fabricação.")))
+        problems.append(
+            AnimalError(
+                f"{prefix}.expires_on",
+                "invalid",
+                _("A validade não pode ser anterior à fabricação."),
+            )
+        )
     if data.applied_on and data.expires_on and data.expires_on < data.applied_on:
-        problems.append(AnimalError(f"{prefix}.expires_on", "invalid",
-                                    _("A vacina estava vencida na data da aplicação.")))
+        problems.append(
+            AnimalError(
+                f"{prefix}.expires_on",
+                "invalid",
+                _("A vacina estava vencida na data da aplicação."),
+            )
+        )
     if data.applied_on and data.next_due_on and data.next_due_on <= data.applied_on:
-        problems.append(AnimalError(f"{prefix}.next_due", "invalid",
-                                    _("A revacinação deve ser depois da aplicação.")))
+        problems.append(
+            AnimalError(
+                f"{prefix}.next_due", "invalid", _("A revacinação deve ser depois da aplicação.")
+            )
+        )
     if data.applied_on and not problems and data.next_due_on is None:
         # BJP 12: revaccinate as the laboratory recommends; a yearly shot is the default
         data.next_due_on = add_months(data.applied_on, RABIES_REVACCINATION_MONTHS)
@@ -204,8 +293,6 @@ def microchip_taken(microchip: str | None, *, except_id: int | None = None) -> b
     return db.session.scalar(query) is not None
 
 
-
-
 def check_microchip_free(microchip: str | None) -> None:
     """Refuse a microchip that another animal already carries (one chip, one animal). The wizard's
     first step and :func:`register_animal` both call this. Raises AnimalError
@@ -217,8 +304,11 @@ def check_microchip_free(microchip: str | None) -> None:
 def duplicate_microchip_error() -> AnimalError:
     """The error for a microchip already registered (also when the database's unique index is what
     caught it, in a race between two registrations)."""
-    return AnimalError("animal.microchip", "duplicate_microchip",
-                       _("Este microchip já está registrado em outro animal."))
+    return AnimalError(
+        "animal.microchip",
+        "duplicate_microchip",
+        _("Este microchip já está registrado em outro animal."),
+    )
 
 
 def check_vaccination_current(profile: Profile, data: VaccinationData, today: date) -> None:
@@ -229,7 +319,12 @@ def check_vaccination_current(profile: Profile, data: VaccinationData, today: da
     if data.applied_on is None or not rabies_required(profile):
         return
     if not vaccination_is_current(data.applied_on, data.next_due_on, today):
-        raise AnimalError("rabies_vaccination.date", "missing_vaccination", _(
-            "A vacina antirrábica informada está vencida. Vacine o animal ou escolha "
-            "vacinar no CCZ (%(article)s).", article=profile.registration.cite(
-                "rabies_proof_required")))
+        raise AnimalError(
+            "rabies_vaccination.date",
+            "missing_vaccination",
+            _(
+                "A vacina antirrábica informada está vencida. Vacine o animal ou escolha "
+                "vacinar no CCZ (%(article)s).",
+                article=profile.registration.cite("rabies_proof_required"),
+            ),
+        )

@@ -37,16 +37,25 @@ STEPS = ("animal", "endereco", "vacina", "foto", "revisao")
 
 
 def _step_labels() -> dict[str, str]:
-    return {"animal": _("Animal"), "endereco": _("Endereço"), "vacina": _("Vacina"),
-            "foto": _("Foto"), "revisao": _("Revisão")}
+    return {
+        "animal": _("Animal"),
+        "endereco": _("Endereço"),
+        "vacina": _("Vacina"),
+        "foto": _("Foto"),
+        "revisao": _("Revisão"),
+    }
 
 
 # Where each service error field is shown: (step, form field or None for the step's banner).
 ERROR_PLACES: dict[str, tuple[str, str | None]] = {
-    "animal.name": ("animal", "name"), "animal.species": ("animal", "species"),
-    "animal.sex": ("animal", "sex"), "animal.breed": ("animal", "breed"),
-    "animal.color": ("animal", "color"), "animal.birth_date": ("animal", "birth_date"),
-    "animal.size": ("animal", "size"), "animal.weight_kg": ("animal", "weight_kg"),
+    "animal.name": ("animal", "name"),
+    "animal.species": ("animal", "species"),
+    "animal.sex": ("animal", "sex"),
+    "animal.breed": ("animal", "breed"),
+    "animal.color": ("animal", "color"),
+    "animal.birth_date": ("animal", "birth_date"),
+    "animal.size": ("animal", "size"),
+    "animal.weight_kg": ("animal", "weight_kg"),
     "animal.microchip": ("animal", "microchip"),
     "owner.address": ("endereco", None),
     "rabies_vaccination": ("vacina", "choice"),
@@ -63,8 +72,7 @@ ERROR_PLACES: dict[str, tuple[str, str | None]] = {
 def _load_draft() -> dict[str, Any]:
     draft = session.get(DRAFT_KEY)
     if not draft or draft.get("user_id") != current_user.id:
-        draft = {"user_id": current_user.id, "done": [], "data": {}, "errors": [],
-                 "photo_id": None}
+        draft = {"user_id": current_user.id, "done": [], "data": {}, "errors": [], "photo_id": None}
     return draft
 
 
@@ -78,8 +86,9 @@ def _typed() -> dict[str, str]:
     return {k: v for k, v in request.form.items() if k != "csrf_token"}
 
 
-def _rebuilt(form_class: type, raw: dict[str, str] | None, *, to_render: bool = False,
-             **kwargs: Any) -> Any:
+def _rebuilt(
+    form_class: type, raw: dict[str, str] | None, *, to_render: bool = False, **kwargs: Any
+) -> Any:
     """A form filled from a draft's raw values, as if just posted.
 
     Read back for the service (``to_render=False``) it has no CSRF field: it is not a submission.
@@ -133,10 +142,19 @@ def _animal_data(draft: dict[str, Any], today) -> services.AnimalData:  # type: 
     except ValueError:
         weight = None
     return services.AnimalData(
-        name=form.name.data or "", species=form.species.data or "", sex=form.sex.data or "",
-        birth_date=birth, birth_date_estimated=estimated, breed=form.breed.data,
-        color=form.color.data, size=form.size.data, weight_grams=weight,
-        sterilized=form.sterilized.data == "yes", microchip=form.microchip.data, photo=photo)
+        name=form.name.data or "",
+        species=form.species.data or "",
+        sex=form.sex.data or "",
+        birth_date=birth,
+        birth_date_estimated=estimated,
+        breed=form.breed.data,
+        color=form.color.data,
+        size=form.size.data,
+        weight_grams=weight,
+        sterilized=form.sterilized.data == "yes",
+        microchip=form.microchip.data,
+        photo=photo,
+    )
 
 
 def _vaccination_data(raw: dict[str, str] | None) -> tuple[services.VaccinationData | None, str]:
@@ -145,11 +163,17 @@ def _vaccination_data(raw: dict[str, str] | None) -> tuple[services.VaccinationD
     if form.choice.data != "record":
         return None, form.choice.data or "record"
     return services.VaccinationData(
-        applied_on=form.applied_on.data, vaccine_name=form.vaccine_name.data or "",
-        batch=form.batch.data or "", vet_name=form.vet_name.data or "",
-        vet_crmv=form.vet_crmv.data or "", manufacturer=form.manufacturer.data,
-        manufactured_on=form.manufactured_on.data, expires_on=form.expires_on.data,
-        next_due_on=form.next_due_on.data, establishment=form.establishment.data), "record"
+        applied_on=form.applied_on.data,
+        vaccine_name=form.vaccine_name.data or "",
+        batch=form.batch.data or "",
+        vet_name=form.vet_name.data or "",
+        vet_crmv=form.vet_crmv.data or "",
+        manufacturer=form.manufacturer.data,
+        manufactured_on=form.manufactured_on.data,
+        expires_on=form.expires_on.data,
+        next_due_on=form.next_due_on.data,
+        establishment=form.establishment.data,
+    ), "record"
 
 
 def _next_step(draft: dict[str, Any], step: str) -> str:
@@ -159,8 +183,15 @@ def _next_step(draft: dict[str, Any], step: str) -> str:
 
 
 def _render_step(step: str, draft: dict[str, Any], **context: Any):  # type: ignore[no-untyped-def]
-    return render_template(f"animals/register_{step}.html", step=step, steps=STEPS,
-                           step_labels=_step_labels(), draft=draft, **context)
+    return render_template(
+        f"animals/register_{step}.html",
+        step=step,
+        steps=STEPS,
+        step_labels=_step_labels(),
+        draft=draft,
+        **context,
+    )
+
 
 def handle_step(step: str):  # type: ignore[no-untyped-def]
     """Show or submit one step; a step after the first unfinished one sends back to that one."""
@@ -170,8 +201,13 @@ def handle_step(step: str):  # type: ignore[no-untyped-def]
     missing = next((s for s in STEPS[:-1] if s not in draft["done"]), None)
     if missing and STEPS.index(step) > STEPS.index(missing):
         return redirect(url_for("animals.register", step=missing))
-    return {"animal": _step_animal, "endereco": _step_address, "vacina": _step_vaccination,
-            "foto": _step_photo, "revisao": _step_review}[step](draft)
+    return {
+        "animal": _step_animal,
+        "endereco": _step_address,
+        "vacina": _step_vaccination,
+        "foto": _step_photo,
+        "revisao": _step_review,
+    }[step](draft)
 
 
 def restart() -> None:
@@ -206,17 +242,23 @@ def _step_animal(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
                 services.check_microchip_free(services.normalise_microchip(form.microchip.data))
             except services.AnimalError as failure:
                 for err in failure.errors:
-                    target = "age_years" if (err.field == "animal.birth_date"
-                                             and form.birth_known.data == "estimated") else (
-                        ERROR_PLACES.get(err.field or "", ("animal", "name"))[1] or "name")
+                    target = (
+                        "age_years"
+                        if (
+                            err.field == "animal.birth_date"
+                            and form.birth_known.data == "estimated"
+                        )
+                        else (ERROR_PLACES.get(err.field or "", ("animal", "name"))[1] or "name")
+                    )
                     form[target].errors = [*form[target].errors, err.message]
             else:
                 return _advance(draft, "animal")
         banner: list[dict[str, Any]] = []
     else:
         raw = draft["data"].get("animal")
-        form = _rebuilt(AnimalStepForm, raw, to_render=True) if raw else AnimalStepForm(
-            formdata=None)
+        form = (
+            _rebuilt(AnimalStepForm, raw, to_render=True) if raw else AnimalStepForm(formdata=None)
+        )
         banner = _attach_errors("animal", form, draft)
     return _render_step("animal", draft, form=form, banner=banner)
 
@@ -232,31 +274,62 @@ def _step_address(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
         _save_draft(draft)
         if form.validate_on_submit():
             services.update_owner_address(
-                user, cep=form.cep.data, street=form.street.data, number=form.number.data,
-                complement=form.complement.data, district=form.district.data,
-                city=form.city.data, state=form.state.data, housing_type=form.housing_type.data)
+                user,
+                cep=form.cep.data,
+                street=form.street.data,
+                number=form.number.data,
+                complement=form.complement.data,
+                district=form.district.data,
+                city=form.city.data,
+                state=form.state.data,
+                housing_type=form.housing_type.data,
+            )
             db.session.commit()  # the confirmed address is saved on the profile now
             animal = _animal_data(draft, today)
-            extra = 1 if animal.birth_date and services.counts_for_household(
-                animal.birth_date, today, profile) else 0
+            extra = (
+                1
+                if animal.birth_date
+                and services.counts_for_household(animal.birth_date, today, profile)
+                else 0
+            )
             try:
                 services.check_household_limit(profile, user, extra=extra, on=today)
             except services.AnimalError as err:
-                banner.append({"field": err.field, "code": err.code, "message": err.message,
-                               "licence_url": getattr(err, "licence_url", None)})
+                banner.append(
+                    {
+                        "field": err.field,
+                        "code": err.code,
+                        "message": err.message,
+                        "licence_url": getattr(err, "licence_url", None),
+                    }
+                )
             else:
                 return _advance(draft, "endereco")
     else:
         raw = draft["data"].get("endereco")
         # A new account has no address yet: start from the municipality and a house.
         # (wtforms prefers ``obj`` attributes over keyword defaults, even None: build the data.)
-        known = {name: getattr(user, name) for name in (
-            "cep", "street", "number", "complement", "district", "city", "state", "housing_type")}
+        known = {
+            name: getattr(user, name)
+            for name in (
+                "cep",
+                "street",
+                "number",
+                "complement",
+                "district",
+                "city",
+                "state",
+                "housing_type",
+            )
+        }
         known["housing_type"] = known["housing_type"] or "house"
         known["state"] = known["state"] or profile.state
         known["city"] = known["city"] or profile.municipality
-        form = (_rebuilt(AddressStepForm, raw, to_render=True) if raw
-                else AddressStepForm(formdata=None, data=known))
+        form = (
+            _rebuilt(AddressStepForm, raw, to_render=True)
+            if raw
+            else AddressStepForm(formdata=None, data=known)
+        )
         banner = _attach_errors("endereco", form, draft)
     return _render_step("endereco", draft, form=form, banner=banner, profile_rule=profile.household)
 
@@ -288,12 +361,20 @@ def _step_vaccination(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
                 return _advance(draft, "vacina")
     else:
         raw = draft["data"].get("vacina")
-        form = _rebuilt(VaccinationStepForm, raw, to_render=True,
-                        allow_none=allow_none) if raw else (
-            VaccinationStepForm(formdata=None, allow_none=allow_none))
+        form = (
+            _rebuilt(VaccinationStepForm, raw, to_render=True, allow_none=allow_none)
+            if raw
+            else (VaccinationStepForm(formdata=None, allow_none=allow_none))
+        )
         banner = _attach_errors("vacina", form, draft)
-    return _render_step("vacina", draft, form=form, banner=banner,
-                        rule=profile.registration, required=services.rabies_required(profile))
+    return _render_step(
+        "vacina",
+        draft,
+        form=form,
+        banner=banner,
+        rule=profile.registration,
+        required=services.rabies_required(profile),
+    )
 
 
 def _step_photo(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
@@ -306,9 +387,13 @@ def _step_photo(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
             photo = None
         if upload is not None and upload.filename:
             try:
-                stored = store_image(upload.stream, purpose="animal_photo",
-                                     owner_id=current_user.id, public=True,
-                                     filename=upload.filename)
+                stored = store_image(
+                    upload.stream,
+                    purpose="animal_photo",
+                    owner_id=current_user.id,
+                    public=True,
+                    filename=upload.filename,
+                )
             except UploadError as err:
                 db.session.rollback()
                 form.photo.errors = [*form.photo.errors, err.message]
@@ -337,22 +422,44 @@ def _step_review(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
     if profile.registration.fee:
         fee = next((e for e in price_list(profile, today) if e.key == "registration"), None)
     photo = animal.photo
-    return _render_step("revisao", draft, form=form, animal=animal, vaccination=vaccination,
-                        choice=choice, late=late, fee=fee, user=user, photo=photo,
-                        restart_form=EmptyForm(), banner=draft.get("errors", []))
+    return _render_step(
+        "revisao",
+        draft,
+        form=form,
+        animal=animal,
+        vaccination=vaccination,
+        choice=choice,
+        late=late,
+        fee=fee,
+        user=user,
+        photo=photo,
+        restart_form=EmptyForm(),
+        banner=draft.get("errors", []),
+    )
 
 
-def _submit(draft: dict[str, Any], animal: services.AnimalData,  # type: ignore[no-untyped-def]
-            vaccination: services.VaccinationData | None, choice: str):
-    """"Confirmar": register, or send the person to the step where a refused field was typed."""
+def _submit(
+    draft: dict[str, Any],
+    animal: services.AnimalData,  # type: ignore[no-untyped-def]
+    vaccination: services.VaccinationData | None,
+    choice: str,
+):
+    """ "Confirmar": register, or send the person to the step where a refused field was typed."""
     profile = services.current_profile()
     today = services.local_today(profile)
     user = current_user._get_current_object()
     try:
         registered = services.register_animal(
-            owner=user, data=animal, vaccination=vaccination,
-            vaccinate_at_ccz=choice == "ccz", registered_by=user, api_client=None,
-            profile=profile, today=today, guard_resubmission=True)
+            owner=user,
+            data=animal,
+            vaccination=vaccination,
+            vaccinate_at_ccz=choice == "ccz",
+            registered_by=user,
+            api_client=None,
+            profile=profile,
+            today=today,
+            guard_resubmission=True,
+        )
         db.session.commit()
     except services.AlreadyRegistered as done:
         # a double tap on "Confirmar" (or the browser resending): show the first one's result
@@ -362,8 +469,9 @@ def _submit(draft: dict[str, Any], animal: services.AnimalData,  # type: ignore[
         return redirect(url_for("animals.detail", rga=done.animal.rga))
     except services.AnimalError as err:
         db.session.rollback()
-        draft["errors"] = [{**e.as_dict(), "licence_url": getattr(e, "licence_url", None)}
-                           for e in err.errors]
+        draft["errors"] = [
+            {**e.as_dict(), "licence_url": getattr(e, "licence_url", None)} for e in err.errors
+        ]
         _save_draft(draft)
         first = ERROR_PLACES.get(err.errors[0].field or "", ("revisao", None))[0]
         return redirect(url_for("animals.register", step=first))
@@ -379,14 +487,30 @@ def _submit(draft: dict[str, Any], animal: services.AnimalData,  # type: ignore[
 
 def _flash_registered(registered: Animal) -> None:
     if registered.status == "pending":
-        flash(_("Registro feito: RGA %(rga)s. Ele fica pendente até a vacinação antirrábica no "
-                "CCZ; leve o animal e este número.", rga=registered.rga), "success")
+        flash(
+            _(
+                "Registro feito: RGA %(rga)s. Ele fica pendente até a vacinação antirrábica no "
+                "CCZ; leve o animal e este número.",
+                rga=registered.rga,
+            ),
+            "success",
+        )
     elif registered.provisional:
         # issue 8: the number and the tag are valid now; the card says PROVISÓRIO until paid
         # and checked
-        flash(_("Animal registrado: RGA %(rga)s. A plaqueta já pode ser feita; o registro fica "
-                "provisório até o que falta, abaixo, ser resolvido.", rga=registered.rga),
-              "success")
+        flash(
+            _(
+                "Animal registrado: RGA %(rga)s. A plaqueta já pode ser feita; o registro fica "
+                "provisório até o que falta, abaixo, ser resolvido.",
+                rga=registered.rga,
+            ),
+            "success",
+        )
     else:
-        flash(_("Animal registrado: RGA %(rga)s. Baixe a carteira e a plaqueta abaixo.",
-                rga=registered.rga), "success")
+        flash(
+            _(
+                "Animal registrado: RGA %(rga)s. Baixe a carteira e a plaqueta abaixo.",
+                rga=registered.rga,
+            ),
+            "success",
+        )

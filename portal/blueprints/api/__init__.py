@@ -14,9 +14,11 @@ from portal.extensions import csrf
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens, no cookies: CSRF does not apply
 
-from portal.blueprints.api import openapi  # noqa: E402,F401
-from portal.blueprints.api import payments  # noqa: E402,F401
-from portal.blueprints.api import registrations  # noqa: E402,F401
-from portal.blueprints.api import listings  # noqa: E402,F401
-from portal.blueprints.api import licences  # noqa: E402,F401
-from portal.blueprints.api import certificates  # noqa: E402,F401
+from portal.blueprints.api import (
+    certificates,  # noqa: E402,F401
+    licences,  # noqa: E402,F401
+    listings,  # noqa: E402,F401
+    openapi,  # noqa: E402,F401
+    payments,  # noqa: E402,F401
+    registrations,  # noqa: E402,F401
+)

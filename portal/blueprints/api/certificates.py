@@ -35,15 +35,23 @@ class CaptureCertificateCheck(ResponseModel):
 def certificate_check(code: str):
     from portal.blueprints.impound import services
 
-    cert = services.certificate_by_code(code) if services.certificates_offered(
-        current_profile()) else None
+    cert = (
+        services.certificate_by_code(code)
+        if services.certificates_offered(current_profile())
+        else None
+    )
     if cert is None:
         raise ApiError([error("code", "not_found", _("Certidão não encontrada."))], 404)
     return jsonify(dump(CaptureCertificateCheck, services.certificate_json(cert)))
 
 
 declare_endpoint(
-    "/certificates/{code}", "get", auth="public",
+    "/certificates/{code}",
+    "get",
+    auth="public",
     summary="Public check of a certidão negativa de captura (GRU 84 §3, §5)",
-    responses={200: (CaptureCertificateCheck, "The certificate"),
-               404: "Unknown code, or no certidão in this municipality's law"})
+    responses={
+        200: (CaptureCertificateCheck, "The certificate"),
+        404: "Unknown code, or no certidão in this municipality's law",
+    },
+)

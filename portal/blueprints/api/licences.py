@@ -39,17 +39,30 @@ def licence_check(code: str):
     profile = current_profile()
     licence = None
     if profile.licence is not None:
-        licence = db.session.scalar(select(ExcessLicence).where(
-            ExcessLicence.code == services.normalise_code(code)))
+        licence = db.session.scalar(
+            select(ExcessLicence).where(ExcessLicence.code == services.normalise_code(code))
+        )
     status = services.public_status(licence, local_today()) if licence is not None else None
     if licence is None or status is None:
         raise ApiError([error("code", "not_found", _("Licença não encontrada."))], 404)
-    return jsonify(dump(LicenceCheck, dict(
-        municipality=profile.municipality, status=status, valid_from=licence.valid_from,
-        valid_until=licence.valid_until, max_animals=licence.max_animals)))
+    return jsonify(
+        dump(
+            LicenceCheck,
+            dict(
+                municipality=profile.municipality,
+                status=status,
+                valid_from=licence.valid_from,
+                valid_until=licence.valid_until,
+                max_animals=licence.max_animals,
+            ),
+        )
+    )
 
 
 declare_endpoint(
-    "/licences/{code}", "get", auth="public",
+    "/licences/{code}",
+    "get",
+    auth="public",
     summary="Public check of an excess-animal licence (GRU 37 §1; BJP 17 §3; CAB 31 §2)",
-    responses={200: (LicenceCheck, "The licence"), 404: "Unknown code"})
+    responses={200: (LicenceCheck, "The licence"), 404: "Unknown code"},
+)

@@ -168,38 +168,56 @@ def _absolute(path: str) -> str:
 
 def photo_json(photo: ListingPhotoRow) -> dict[str, Any]:
     stored = photo.stored_file
-    return {"id": photo.id, "position": photo.position,
-            "thumbnail_url": _absolute(file_url(stored, "thumbnail")),
-            "medium_url": _absolute(file_url(stored, "medium")),
-            "large_url": _absolute(file_url(stored, "large"))}
+    return {
+        "id": photo.id,
+        "position": photo.position,
+        "thumbnail_url": _absolute(file_url(stored, "thumbnail")),
+        "medium_url": _absolute(file_url(stored, "medium")),
+        "large_url": _absolute(file_url(stored, "large")),
+    }
 
 
 def listing_json(listing: Listing, full: bool = False) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "id": listing.id, "name": listing.name, "species": listing.species, "sex": listing.sex,
-        "size": listing.size, "photos": [photo_json(p) for p in listing.photos],
+        "id": listing.id,
+        "name": listing.name,
+        "species": listing.species,
+        "sex": listing.sex,
+        "size": listing.size,
+        "photos": [photo_json(p) for p in listing.photos],
         "url": absolute_url("adoption.listing", listing_id=listing.id),
         "district": listing.district,
         "owner": {"type": "ccz" if listing.is_ccz else "ngo", "name": listing.owner_name},
         "published_at": listing.published_at.isoformat() if listing.published_at else None,
     }
     if full:
-        data.update({
-            "state": listing.state, "color": listing.color,
-            "birth_date": listing.birth_date.isoformat(),
-            "birth_date_estimated": listing.birth_date_estimated,
-            "temperament": [t for t in svc.TEMPERAMENT if getattr(listing, t)],
-            "vaccinated": listing.vaccinated, "dewormed": listing.dewormed,
-            "sterilized": listing.sterilized, "story": listing.story,
-        })
+        data.update(
+            {
+                "state": listing.state,
+                "color": listing.color,
+                "birth_date": listing.birth_date.isoformat(),
+                "birth_date_estimated": listing.birth_date_estimated,
+                "temperament": [t for t in svc.TEMPERAMENT if getattr(listing, t)],
+                "vaccinated": listing.vaccinated,
+                "dewormed": listing.dewormed,
+                "sterilized": listing.sterilized,
+                "story": listing.story,
+            }
+        )
     return data
 
 
 def _organization() -> Organization:
     org = svc.organization_for_client(g.api_client)
     if org is None:
-        raise ApiError([error(None, "not_linked", _("Este token não está ligado a uma ONG aprovada "
-                                                    "pelo CCZ."))], 403)
+        raise ApiError(
+            [
+                error(
+                    None, "not_linked", _("Este token não está ligado a uma ONG aprovada pelo CCZ.")
+                )
+            ],
+            403,
+        )
     return org
 
 
@@ -214,8 +232,18 @@ def _own_listing(listing_id: int) -> Listing:
 def _json_object() -> dict[str, Any]:
     payload = request.get_json(silent=True)
     if not isinstance(payload, dict):
-        raise ApiError([error(None, "invalid_json", _("Envie um objeto JSON no corpo do pedido, "
-                                                      "com Content-Type: application/json."))])
+        raise ApiError(
+            [
+                error(
+                    None,
+                    "invalid_json",
+                    _(
+                        "Envie um objeto JSON no corpo do pedido, "
+                        "com Content-Type: application/json."
+                    ),
+                )
+            ]
+        )
     return payload
 
 
@@ -260,8 +288,7 @@ def listings_add_photo(listing_id: int):
     listing = _own_listing(listing_id)
     upload = request.files.get("photo")
     if upload is None or not upload.filename:
-        raise ApiError([error("photo", "required",
-                              _("Envie a foto no campo multipart \"photo\"."))])
+        raise ApiError([error("photo", "required", _('Envie a foto no campo multipart "photo".'))])
     try:
         photo = svc.add_photo(listing, upload.stream, upload.filename, g.api_client.user_id)
     except svc.AdoptionError as err:
@@ -274,9 +301,15 @@ def listings_add_photo(listing_id: int):
 def _current_input(listing: Listing) -> dict[str, Any]:
     """The listing as API input, so a PATCH can change a few fields and re-validate the whole."""
     data = listing_json(listing, full=True)
-    data.update({"vaccinated_on": listing.vaccinated_on, "dewormed_on": listing.dewormed_on,
-                 "sterilized_on": listing.sterilized_on, "held_since": listing.held_since,
-                 "birth_date": listing.birth_date})
+    data.update(
+        {
+            "vaccinated_on": listing.vaccinated_on,
+            "dewormed_on": listing.dewormed_on,
+            "sterilized_on": listing.sterilized_on,
+            "held_since": listing.held_since,
+            "birth_date": listing.birth_date,
+        }
+    )
     return data
 
 
@@ -297,8 +330,11 @@ def listings_update(listing_id: int):
             svc.update_listing(listing, svc.listing_data(merged, svc.local_today()))
         if state is not None:
             if not isinstance(state, str):
-                raise svc.AdoptionError(_("Estado desconhecido: use draft, published ou "
-                                          "withdrawn."), "state", "invalid_choice")
+                raise svc.AdoptionError(
+                    _("Estado desconhecido: use draft, published ou withdrawn."),
+                    "state",
+                    "invalid_choice",
+                )
             svc.change_state(listing, state, g.api_client.user)
     except svc.InvalidData as err:
         db.session.rollback()
@@ -319,20 +355,28 @@ def listings_search():
         limit = request.args.get("limit", PAGE_SIZE)
         if not str(limit).isdigit() or not 1 <= int(limit) <= MAX_PAGE_SIZE:
             raise SearchError("limit", _("Use um número de 1 a %(max)d.", max=MAX_PAGE_SIZE))
-        page = search_listings(filters, svc.local_today(),
-                               cursor=request.args.get("cursor") or None, limit=int(limit))
+        page = search_listings(
+            filters, svc.local_today(), cursor=request.args.get("cursor") or None, limit=int(limit)
+        )
     except SearchError as err:
         raise ApiError([error(err.field, err.code, err.message)]) from err
-    return jsonify(dump(ListingPage, {"items": [listing_json(item) for item in page.items],
-                                      "next": page.next_cursor}))
+    return jsonify(
+        dump(
+            ListingPage,
+            {"items": [listing_json(item) for item in page.items], "next": page.next_cursor},
+        )
+    )
 
 
 @bp.get("/listings/<int:listing_id>")
 @public
 def listings_get(listing_id: int):
     listing = db.session.get(Listing, listing_id)
-    if listing is None or listing.state not in (ListingState.PUBLISHED, ListingState.RESERVED,
-                                                ListingState.ADOPTED):
+    if listing is None or listing.state not in (
+        ListingState.PUBLISHED,
+        ListingState.RESERVED,
+        ListingState.ADOPTED,
+    ):
         raise ApiError([error(None, "not_found", _("Anúncio não encontrado."))], 404)
     return jsonify(dump(ListingDetail, listing_json(listing, full=True)))
 
@@ -342,31 +386,68 @@ def listings_get(listing_id: int):
 # ---------------------------------------------------------------------------------------------
 
 declare_endpoint(
-    "/listings", "get", auth="public", summary="Buscar animais publicados para adoção (público)",
+    "/listings",
+    "get",
+    auth="public",
+    summary="Buscar animais publicados para adoção (público)",
     query=ListingSearchQuery,
-    responses={200: (ListingPage, "Uma página"), 422: "Filtro inválido"})
+    responses={200: (ListingPage, "Uma página"), 422: "Filtro inválido"},
+)
 declare_endpoint(
-    "/listings", "post", auth="bearer", summary="Criar um anúncio (rascunho) da ONG do token",
+    "/listings",
+    "post",
+    auth="bearer",
+    summary="Criar um anúncio (rascunho) da ONG do token",
     request=ListingInput,
-    responses={201: (ListingCreated, "Criado"), 401: "Token ausente ou inválido",
-               403: "Token não ligado a uma ONG aprovada", 422: "Dados inválidos"})
+    responses={
+        201: (ListingCreated, "Criado"),
+        401: "Token ausente ou inválido",
+        403: "Token não ligado a uma ONG aprovada",
+        422: "Dados inválidos",
+    },
+)
 declare_endpoint(
-    "/listings/{id}", "get", auth="public", summary="Um anúncio publicado (público)",
+    "/listings/{id}",
+    "get",
+    auth="public",
+    summary="Um anúncio publicado (público)",
     path_params={"id": {"type": "integer"}},
-    responses={200: (ListingDetail, "O anúncio"), 404: "Anúncio não encontrado"})
+    responses={200: (ListingDetail, "O anúncio"), 404: "Anúncio não encontrado"},
+)
 declare_endpoint(
-    "/listings/{id}", "patch", auth="bearer",
+    "/listings/{id}",
+    "patch",
+    auth="bearer",
     summary="Mudar o estado (draft, published, withdrawn) ou campos do anúncio",
-    path_params={"id": {"type": "integer"}}, request=ListingPatch,
-    responses={200: (ListingDetail, "O anúncio"), 401: "Token ausente ou inválido",
-               404: "Anúncio não encontrado", 422: "Dados inválidos"})
+    path_params={"id": {"type": "integer"}},
+    request=ListingPatch,
+    responses={
+        200: (ListingDetail, "O anúncio"),
+        401: "Token ausente ou inválido",
+        404: "Anúncio não encontrado",
+        422: "Dados inválidos",
+    },
+)
 declare_endpoint(
-    "/listings/{id}/photos", "post", auth="bearer",
+    "/listings/{id}/photos",
+    "post",
+    auth="bearer",
     summary="Enviar uma foto (JPEG, PNG, WebP ou HEIC; até 8 por anúncio)",
     path_params={"id": {"type": "integer"}},
-    request_content={"multipart/form-data": {"schema": {
-        "type": "object", "required": ["photo"],
-        "properties": {"photo": {"type": "string", "format": "binary"}}}}},
-    responses={201: (PhotoCreated, "Foto guardada"), 401: "Token ausente ou inválido",
-               404: "Anúncio não encontrado", 413: "Arquivo grande demais",
-               422: "Foto ausente ou inválida"})
+    request_content={
+        "multipart/form-data": {
+            "schema": {
+                "type": "object",
+                "required": ["photo"],
+                "properties": {"photo": {"type": "string", "format": "binary"}},
+            }
+        }
+    },
+    responses={
+        201: (PhotoCreated, "Foto guardada"),
+        401: "Token ausente ou inválido",
+        404: "Anúncio não encontrado",
+        413: "Arquivo grande demais",
+        422: "Foto ausente ou inválida",
+    },
+)

@@ -66,27 +66,51 @@ class _Endpoint:
 _ENDPOINTS: dict[tuple[str, str], _Endpoint] = {}
 _LEGACY_PATHS: dict[str, dict[str, Any]] = {}
 _LEGACY_SCHEMAS: dict[str, dict[str, Any]] = {}
-_DESCRIPTIONS = {200: "OK", 201: "Criado", 400: "Pedido mal formado",
-                 401: "Token ausente ou inválido", 403: "Sem permissão", 404: "Não encontrado",
-                 413: "Corpo grande demais", 422: "Dados inválidos"}
+_DESCRIPTIONS = {
+    200: "OK",
+    201: "Criado",
+    400: "Pedido mal formado",
+    401: "Token ausente ou inválido",
+    403: "Sem permissão",
+    404: "Não encontrado",
+    413: "Corpo grande demais",
+    422: "Dados inválidos",
+}
 
 
-def declare_endpoint(path: str, method: str, *, summary: str, auth: Auth = "public",
-                     responses: dict[int, Answer],
-                     description: str | None = None, operation_id: str | None = None,
-                     request: type[BaseModel] | None = None,
-                     request_content: dict[str, Any] | None = None,
-                     query: type[BaseModel] | None = None,
-                     path_params: dict[str, dict[str, Any]] | None = None) -> None:
+def declare_endpoint(
+    path: str,
+    method: str,
+    *,
+    summary: str,
+    auth: Auth = "public",
+    responses: dict[int, Answer],
+    description: str | None = None,
+    operation_id: str | None = None,
+    request: type[BaseModel] | None = None,
+    request_content: dict[str, Any] | None = None,
+    query: type[BaseModel] | None = None,
+    path_params: dict[str, dict[str, Any]] | None = None,
+) -> None:
     """Put one operation (path relative to /api/v1, e.g. ``"/rga/{number}"``) in the document."""
     _ENDPOINTS[(path, method.lower())] = _Endpoint(
-        path=path, method=method.lower(), summary=summary, auth=auth, description=description,
-        operation_id=operation_id, request=request, request_content=request_content, query=query,
-        path_params=path_params or {}, responses=responses)
+        path=path,
+        method=method.lower(),
+        summary=summary,
+        auth=auth,
+        description=description,
+        operation_id=operation_id,
+        request=request,
+        request_content=request_content,
+        query=query,
+        path_params=path_params or {},
+        responses=responses,
+    )
 
 
-def register_paths(paths: dict[str, dict[str, Any]],
-                   schemas: dict[str, dict[str, Any]] | None = None) -> None:
+def register_paths(
+    paths: dict[str, dict[str, Any]], schemas: dict[str, dict[str, Any]] | None = None
+) -> None:
     """Compatibility shim: add hand-written path items; prefer :func:`declare_endpoint`."""
     for path, item in paths.items():
         _LEGACY_PATHS.setdefault(path, {}).update(item)
@@ -103,8 +127,11 @@ def _models() -> list[tuple[type[BaseModel], Literal["validation", "serializatio
         if ep.request is not None:
             seen[(ep.request, "validation")] = None
         for answer in ep.responses.values():
-            model = answer.model if isinstance(answer, Media) else (
-                answer[0] if isinstance(answer, tuple) else answer)
+            model = (
+                answer.model
+                if isinstance(answer, Media)
+                else (answer[0] if isinstance(answer, tuple) else answer)
+            )
             if isinstance(model, type):
                 seen[(model, "serialization")] = None
     return list(seen)  # type: ignore[arg-type]
@@ -138,9 +165,15 @@ def _operation(ep: _Endpoint) -> dict[str, Any]:
     if ep.description:
         op["description"] = ep.description
     op["security"] = [] if ep.auth == "public" else [{"bearer": []}]
-    params = [{"name": name, "in": "path", "required": True,
-               "schema": ep.path_params.get(name, {"type": "string"})}
-              for name in re.findall(r"\{(\w+)\}", ep.path)]
+    params = [
+        {
+            "name": name,
+            "in": "path",
+            "required": True,
+            "schema": ep.path_params.get(name, {"type": "string"}),
+        }
+        for name in re.findall(r"\{(\w+)\}", ep.path)
+    ]
     if ep.query is not None:
         params += _query_parameters(ep.query)
     if params:
@@ -161,16 +194,17 @@ def _operation(ep: _Endpoint) -> dict[str, Any]:
             model, text = answer
             responses[str(status)] = {"description": text, "content": _json(model)}
         else:
-            responses[str(status)] = {"description": _DESCRIPTIONS.get(status, "OK"),
-                                      "content": _json(answer)}
+            responses[str(status)] = {
+                "description": _DESCRIPTIONS.get(status, "OK"),
+                "content": _json(answer),
+            }
     op["responses"] = responses
     return op
 
 
 def document() -> dict[str, Any]:
     profile = current_app.extensions["portal_profile"]
-    _keys, defs = models_json_schema(_models(), ref_template=_REF,
-                                     schema_generator=DocumentSchema)
+    _keys, defs = models_json_schema(_models(), ref_template=_REF, schema_generator=DocumentSchema)
     schemas = dict(_LEGACY_SCHEMAS)
     schemas.update(defs.get("$defs", {}))
     paths: dict[str, dict[str, Any]] = {path: dict(item) for path, item in _LEGACY_PATHS.items()}

@@ -68,8 +68,13 @@ class Fee(ResponseModel):
 
 
 def payment_json(item: PaymentItem) -> dict[str, Any]:
-    return {"id": item.id, "kind": item.kind, "amount_cents": item.amount_cents,
-            "currency": item.currency, "status": item.status}
+    return {
+        "id": item.id,
+        "kind": item.kind,
+        "amount_cents": item.amount_cents,
+        "currency": item.currency,
+        "status": item.status,
+    }
 
 
 @bp.get("/payments/<int:payment_id>")
@@ -85,9 +90,16 @@ def get_payment(payment_id: int):
 
 
 declare_endpoint(
-    "/payments/{id}", "get", auth="bearer_or_staff", summary="Situação de um pagamento",
+    "/payments/{id}",
+    "get",
+    auth="bearer_or_staff",
+    summary="Situação de um pagamento",
     description="Com o token do cliente de API que criou a cobrança, ou por um servidor do CCZ "
-                "com sessão aberta no portal.",
+    "com sessão aberta no portal.",
     path_params={"id": {"type": "integer"}},
-    responses={200: (Payment, "O pagamento"), 401: "Sem token ou token inválido",
-               404: "Não encontrado (ou de outro cliente)"})
+    responses={
+        200: (Payment, "O pagamento"),
+        401: "Sem token ou token inválido",
+        404: "Não encontrado (ou de outro cliente)",
+    },
+)

@@ -64,6 +64,7 @@ _MONTH = re.compile(r"^(\d{4})-(\d{2})$")
 
 # --- The bodies, as models (the rules are the services': these only read the JSON types) -------
 
+
 class AnimalIn(RequestModel):
     """birth_date ou estimated_age_months é obrigatório."""
 
@@ -76,8 +77,12 @@ class AnimalIn(RequestModel):
     color: Text = None
     birth_date: Day = None
     birth_date_estimated: Flag = False
-    estimated_age_months: Months = Field(None, description=(
-        "Sem data de nascimento: idade aproximada em meses, convertida numa data presumida."))
+    estimated_age_months: Months = Field(
+        None,
+        description=(
+            "Sem data de nascimento: idade aproximada em meses, convertida numa data presumida."
+        ),
+    )
     size: TextChoice("small", "medium", "large") = None  # type: ignore[valid-type]
     weight_kg: Kilos = None
     sterilized: Flag = False
@@ -132,16 +137,23 @@ class RegistrationRequest(RequestModel):
     animal: AnimalIn
     owner: OwnerIn
     rabies_vaccination: RabiesVaccinationIn | None = None
-    vaccinate_at_ccz: Flag = Field(False, description=(
-        "Sem comprovante: o registro fica pendente até a vacinação no CCZ (BJP 6 §ú)."))
+    vaccinate_at_ccz: Flag = Field(
+        False,
+        description=(
+            "Sem comprovante: o registro fica pendente até a vacinação no CCZ (BJP 6 §ú)."
+        ),
+    )
 
 
 class RegistrationCreated(ResponseModel):
     rga: str = Field(examples=["C-2026-000123-0"])
     status: Literal["active", "pending"]
-    provisional: bool = Field(description=(
-        "O número vale, mas o registro só fica definitivo quando a taxa de registro for paga "
-        "(ou isenta)."))
+    provisional: bool = Field(
+        description=(
+            "O número vale, mas o registro só fica definitivo quando a taxa de registro for paga "
+            "(ou isenta)."
+        )
+    )
     late_registration: bool
     card_url: Url
     tag_url: Url
@@ -154,9 +166,12 @@ class PublicRga(ResponseModel):
     name: str
     species: Literal["dog", "cat"]
     status: Literal["active", "pending", "closed"]
-    provisional: bool = Field(description=(
-        "Número emitido, registro ainda não conferido pelo CCZ (taxa ou comprovante de "
-        "vacinação)."))
+    provisional: bool = Field(
+        description=(
+            "Número emitido, registro ainda não conferido pelo CCZ (taxa ou comprovante de "
+            "vacinação)."
+        )
+    )
     photo_url: Url | None
     public_url: Url
 
@@ -198,23 +213,39 @@ def _year_month(value: Any) -> tuple[int, int]:
 class MonthlyReportQuery(RequestModel):
     model_config = documented_required(["month"])
 
-    month: Annotated[tuple[int, int], BeforeValidator(_year_month), WithJsonSchema(
-        {"type": "string", "pattern": r"^\d{4}-\d{2}$", "examples": ["2026-03"]})] = Field(
-        None, validate_default=True)  # absent: answered by the validator as "required"
+    month: Annotated[
+        tuple[int, int],
+        BeforeValidator(_year_month),
+        WithJsonSchema({"type": "string", "pattern": r"^\d{4}-\d{2}$", "examples": ["2026-03"]}),
+    ] = Field(None, validate_default=True)  # absent: answered by the validator as "required"
     format: TextChoice("json", "csv") = None  # type: ignore[valid-type]
 
 
 def _body() -> dict[str, Any]:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise ApiError([error(None, "invalid_json", _(
-            "O corpo deve ser um objeto JSON (Content-Type: application/json)."))], 400)
+        raise ApiError(
+            [
+                error(
+                    None,
+                    "invalid_json",
+                    _("O corpo deve ser um objeto JSON (Content-Type: application/json)."),
+                )
+            ],
+            400,
+        )
     return body
 
 
-def _parse(body: dict[str, Any], today: date) -> tuple[
-        list[dict[str, Any]], services.AnimalData, services.OwnerData,
-        services.VaccinationData | None, bool]:
+def _parse(
+    body: dict[str, Any], today: date
+) -> tuple[
+    list[dict[str, Any]],
+    services.AnimalData,
+    services.OwnerData,
+    services.VaccinationData | None,
+    bool,
+]:
     """The body as the services' value objects, and the problems of its JSON types."""
     req, problems = parse(RegistrationRequest, body)
     if req is None:  # every field is optional to the model: not expected, but never a 500
@@ -224,22 +255,41 @@ def _parse(body: dict[str, Any], today: date) -> tuple[
     if birth is None and animal.estimated_age_months is not None:
         birth, estimated = add_months(today, -animal.estimated_age_months), True  # BJP 3 a
     data = services.AnimalData(
-        name=animal.name or "", species=animal.species or "", sex=animal.sex or "",
-        birth_date=birth, birth_date_estimated=estimated, breed=animal.breed,
-        color=animal.color, size=animal.size, weight_grams=animal.weight_grams(),
-        sterilized=animal.sterilized, microchip=animal.microchip)
+        name=animal.name or "",
+        species=animal.species or "",
+        sex=animal.sex or "",
+        birth_date=birth,
+        birth_date_estimated=estimated,
+        breed=animal.breed,
+        color=animal.color,
+        size=animal.size,
+        weight_grams=animal.weight_grams(),
+        sterilized=animal.sterilized,
+        microchip=animal.microchip,
+    )
     person = services.OwnerData(
-        name=owner.name or "", cpf=owner.cpf or "", email=owner.email or "", rg=owner.rg,
-        birth_date=owner.birth_date, phone=owner.phone,
-        address=owner.address.model_dump(include=set(AddressIn.model_fields)))
+        name=owner.name or "",
+        cpf=owner.cpf or "",
+        email=owner.email or "",
+        rg=owner.rg,
+        birth_date=owner.birth_date,
+        phone=owner.phone,
+        address=owner.address.model_dump(include=set(AddressIn.model_fields)),
+    )
     vaccination = None
     if vacc is not None:
         vaccination = services.VaccinationData(
-            applied_on=vacc.date, vaccine_name=vacc.vaccine or "", batch=vacc.batch or "",
-            vet_name=vacc.vet_name or "", vet_crmv=vacc.vet_crmv or "",
-            manufacturer=vacc.manufacturer, manufactured_on=vacc.manufactured_on,
-            expires_on=vacc.expires_on, next_due_on=vacc.next_due,
-            establishment=vacc.establishment or g.api_client.name)
+            applied_on=vacc.date,
+            vaccine_name=vacc.vaccine or "",
+            batch=vacc.batch or "",
+            vet_name=vacc.vet_name or "",
+            vet_crmv=vacc.vet_crmv or "",
+            manufacturer=vacc.manufacturer,
+            manufactured_on=vacc.manufactured_on,
+            expires_on=vacc.expires_on,
+            next_due_on=vacc.next_due,
+            establishment=vacc.establishment or g.api_client.name,
+        )
     return problems, data, person, vaccination, req.vaccinate_at_ccz
 
 
@@ -266,8 +316,13 @@ def create_registration():
     known = {p["field"] for p in problems}
     problems += [e.as_dict() for e in services.validate_animal_data(data) if e.field not in known]
     if vaccination is not None:
-        problems += [e.as_dict() for e in services.validate_vaccination(
-            vaccination, birth_date=data.birth_date, today=today) if e.field not in known]
+        problems += [
+            e.as_dict()
+            for e in services.validate_vaccination(
+                vaccination, birth_date=data.birth_date, today=today
+            )
+            if e.field not in known
+        ]
     try:
         owner = services.find_or_create_owner(person, g.api_client)
     except services.AnimalError as err:
@@ -279,10 +334,20 @@ def create_registration():
     client = g.api_client
     try:
         animal = services.register_animal(
-            owner=owner, data=data, vaccination=vaccination, vaccinate_at_ccz=at_ccz,
-            registered_by=client.user, api_client=client, profile=profile, today=today)
-        audit.record("animal.registered_by_api", animal,
-                     detail={"rga": animal.rga, "api_client_id": client.id})
+            owner=owner,
+            data=data,
+            vaccination=vaccination,
+            vaccinate_at_ccz=at_ccz,
+            registered_by=client.user,
+            api_client=client,
+            profile=profile,
+            today=today,
+        )
+        audit.record(
+            "animal.registered_by_api",
+            animal,
+            detail={"rga": animal.rga, "api_client_id": client.id},
+        )
         fees = [fee_json(item) for item in services.fees_of(animal)]
         _notify_owner(animal, client.name)
         db.session.commit()
@@ -291,14 +356,30 @@ def create_registration():
         raise ApiError(_as_api_errors(err)) from None
     except IntegrityError:
         db.session.rollback()  # a concurrent registration took the microchip first
-        raise ApiError([error("animal.microchip", "duplicate_microchip",
-                              _("Este microchip já está registrado em outro animal."))]) from None
-    response = jsonify(dump(RegistrationCreated, dict(
-        rga=animal.rga, status=animal.status, provisional=animal.provisional,
-        late_registration=animal.late_registration,
-        card_url=services.absolute_url("api.registration_card", rga=animal.rga),
-        tag_url=services.absolute_url("api.registration_tag", rga=animal.rga),
-        public_url=services.absolute_url("animals.public_rga", number=animal.rga), fees=fees)))
+        raise ApiError(
+            [
+                error(
+                    "animal.microchip",
+                    "duplicate_microchip",
+                    _("Este microchip já está registrado em outro animal."),
+                )
+            ]
+        ) from None
+    response = jsonify(
+        dump(
+            RegistrationCreated,
+            dict(
+                rga=animal.rga,
+                status=animal.status,
+                provisional=animal.provisional,
+                late_registration=animal.late_registration,
+                card_url=services.absolute_url("api.registration_card", rga=animal.rga),
+                tag_url=services.absolute_url("api.registration_tag", rga=animal.rga),
+                public_url=services.absolute_url("animals.public_rga", number=animal.rga),
+                fees=fees,
+            ),
+        )
+    )
     response.status_code = 201
     response.headers["Location"] = url_for("api.rga_lookup", number=animal.rga)
     return response
@@ -309,20 +390,38 @@ def _notify_owner(animal: Animal, establishment: str) -> None:
     if not owner.email:
         return
     if owner.has_account:
-        tail = _("Os documentos estão em \"Meus animais\" no portal.")
+        tail = _('Os documentos estão em "Meus animais" no portal.')
     else:
-        tail = _("Para ver os documentos e acompanhar o registro, crie sua conta no portal com "
-                 "seu CPF e este e-mail: %(link)s", link=services.absolute_url("auth.signup"))
-    pending = _("O registro fica pendente até a vacinação antirrábica no CCZ.") \
-        if animal.status == "pending" else ""
+        tail = _(
+            "Para ver os documentos e acompanhar o registro, crie sua conta no portal com "
+            "seu CPF e este e-mail: %(link)s",
+            link=services.absolute_url("auth.signup"),
+        )
+    pending = (
+        _("O registro fica pendente até a vacinação antirrábica no CCZ.")
+        if animal.status == "pending"
+        else ""
+    )
     if owner.has_account and pending_suggestions(owner):
         # The establishment sent other contact data: nothing changed, the owner decides.
-        tail += " " + _("O estabelecimento informou dados de contato diferentes dos seus; nada "
-                        "foi alterado. Confira em \"Minha conta\" para aceitar ou descartar.")
-    send_email(owner.email, _("Animal registrado: RGA %(rga)s", rga=animal.rga), _(
-        "Olá, %(name)s.\n\n%(place)s registrou %(animal)s no Registro Geral do Animal com o número "
-        "%(rga)s. %(pending)s\n\n%(tail)s", name=owner.full_name, place=establishment,
-        animal=animal.name, rga=animal.rga, pending=pending, tail=tail))
+        tail += " " + _(
+            "O estabelecimento informou dados de contato diferentes dos seus; nada "
+            'foi alterado. Confira em "Minha conta" para aceitar ou descartar.'
+        )
+    send_email(
+        owner.email,
+        _("Animal registrado: RGA %(rga)s", rga=animal.rga),
+        _(
+            "Olá, %(name)s.\n\n%(place)s registrou %(animal)s no Registro Geral do Animal com o número "
+            "%(rga)s. %(pending)s\n\n%(tail)s",
+            name=owner.full_name,
+            place=establishment,
+            animal=animal.name,
+            rga=animal.rga,
+            pending=pending,
+            tail=tail,
+        ),
+    )
 
 
 def _month() -> tuple[int, int]:
@@ -336,8 +435,10 @@ def _wants_csv() -> bool:
     if (request.args.get("format") or "").lower() == "csv":
         return True
     best = request.accept_mimetypes.best_match(["application/json", "text/csv"])
-    return best == "text/csv" and request.accept_mimetypes["text/csv"] > request.accept_mimetypes[
-        "application/json"]
+    return (
+        best == "text/csv"
+        and request.accept_mimetypes["text/csv"] > request.accept_mimetypes["application/json"]
+    )
 
 
 @bp.get("/registrations")
@@ -346,16 +447,19 @@ def list_registrations():
     """The establishment's own registrations of a month: the monthly report (BJP 9; GRU 20)."""
     year, month = _month()
     profile = services.current_profile()
-    rows = [services.report_row(a) for a in services.registrations_of_month(
-        g.api_client, year, month, profile)]
+    rows = [
+        services.report_row(a)
+        for a in services.registrations_of_month(g.api_client, year, month, profile)
+    ]
     db.session.commit()  # last_used_at of the client
     label = f"{year:04d}-{month:02d}"
     if _wants_csv():
-        return Response(services.report_csv(rows), content_type="text/csv; charset=utf-8",
-                        headers={"Content-Disposition":
-                                 f"attachment; filename=registros-rga-{label}.csv"})
-    return jsonify(dump(MonthlyReport, {"month": label, "count": len(rows),
-                                        "registrations": rows}))
+        return Response(
+            services.report_csv(rows),
+            content_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f"attachment; filename=registros-rga-{label}.csv"},
+        )
+    return jsonify(dump(MonthlyReport, {"month": label, "count": len(rows), "registrations": rows}))
 
 
 def _own_registration(rga: str) -> Animal:
@@ -396,8 +500,9 @@ def rga_lookup(number: str):
     except InvalidRgaNumber as err:
         raise ApiError([error("number", "invalid", services.rga_error_message(err))], 400) from None
     if animal is None:
-        raise ApiError([error("number", "not_found",
-                              _("Nenhum animal registrado com este número."))], 404)
+        raise ApiError(
+            [error("number", "not_found", _("Nenhum animal registrado com este número."))], 404
+        )
     return jsonify(dump(PublicRga, services.public_data(animal)))
 
 
@@ -408,34 +513,69 @@ def rga_lookup(number: str):
 _PDF = Media("PDF", {"application/pdf": {"schema": {"type": "string", "format": "binary"}}})
 
 declare_endpoint(
-    "/registrations", "post", operation_id="createRegistration", auth="bearer",
+    "/registrations",
+    "post",
+    operation_id="createRegistration",
+    auth="bearer",
     summary="Registrar um cão ou gato (RGA) para um proprietário",
     description="Estabelecimento credenciado (BJP 2; GRU 14 §1-2). Proprietário desconhecido é "
-                "criado e pode assumir o cadastro pelo CPF e e-mail. Códigos de erro 422: "
-                "invalid_cpf, household_limit, age, missing_vaccination, duplicate_microchip, "
-                "required, invalid.",
+    "criado e pode assumir o cadastro pelo CPF e e-mail. Códigos de erro 422: "
+    "invalid_cpf, household_limit, age, missing_vaccination, duplicate_microchip, "
+    "required, invalid.",
     request=RegistrationRequest,
-    responses={201: (RegistrationCreated, "Registrado"), 400: "Corpo não é um objeto JSON",
-               401: "Token ausente ou inválido", 422: "Dados inválidos ou regra não atendida"})
+    responses={
+        201: (RegistrationCreated, "Registrado"),
+        400: "Corpo não é um objeto JSON",
+        401: "Token ausente ou inválido",
+        422: "Dados inválidos ou regra não atendida",
+    },
+)
 declare_endpoint(
-    "/registrations", "get", operation_id="listRegistrations", auth="bearer",
+    "/registrations",
+    "get",
+    operation_id="listRegistrations",
+    auth="bearer",
     summary="Relatório mensal dos registros do estabelecimento (BJP 9; GRU 20)",
     query=MonthlyReportQuery,
-    responses={200: Media("Registros do mês", {"text/csv": {"schema": {"type": "string"}}},
-                             model=MonthlyReport),
-               401: "Token ausente ou inválido", 422: "Mês ausente ou inválido"})
+    responses={
+        200: Media(
+            "Registros do mês", {"text/csv": {"schema": {"type": "string"}}}, model=MonthlyReport
+        ),
+        401: "Token ausente ou inválido",
+        422: "Mês ausente ou inválido",
+    },
+)
 for _doc, _summary, _op in (
-        ("card.pdf", "Carteira do RGA (85,6 × 54 mm) de um registro do estabelecimento",
-         "registrationCard"),
-        ("tag.pdf", "Plaqueta com o número do RGA", "registrationTag")):
+    (
+        "card.pdf",
+        "Carteira do RGA (85,6 × 54 mm) de um registro do estabelecimento",
+        "registrationCard",
+    ),
+    ("tag.pdf", "Plaqueta com o número do RGA", "registrationTag"),
+):
     declare_endpoint(
-        f"/registrations/{{rga}}/{_doc}", "get", operation_id=_op, auth="bearer",
+        f"/registrations/{{rga}}/{_doc}",
+        "get",
+        operation_id=_op,
+        auth="bearer",
         summary=_summary,
-        responses={200: _PDF, 400: "Número mal digitado", 401: "Token ausente ou inválido",
-                   404: "Registro não encontrado"})
+        responses={
+            200: _PDF,
+            400: "Número mal digitado",
+            401: "Token ausente ou inválido",
+            404: "Registro não encontrado",
+        },
+    )
 declare_endpoint(
-    "/rga/{number}", "get", operation_id="rgaLookup", auth="public",
+    "/rga/{number}",
+    "get",
+    operation_id="rgaLookup",
+    auth="public",
     summary="Consulta pública de um RGA (sem dados do proprietário)",
     path_params={"number": {"type": "string", "examples": ["C-2026-000123-0"]}},
-    responses={200: (PublicRga, "Registro"),
-               400: "Número mal digitado (dígito verificador)", 404: "Número não registrado"})
+    responses={
+        200: (PublicRga, "Registro"),
+        400: "Número mal digitado (dígito verificador)",
+        404: "Número não registrado",
+    },
+)

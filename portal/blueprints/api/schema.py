@@ -77,12 +77,16 @@ def dump(model: type[BaseModel], data: Any) -> Any:
     except ValidationError as exc:
         if current_app.testing:
             raise
-        current_app.logger.warning("API response does not match %s: %s", model.__name__,
-                                   exc.errors(include_url=False, include_input=False))
+        current_app.logger.warning(
+            "API response does not match %s: %s",
+            model.__name__,
+            exc.errors(include_url=False, include_input=False),
+        )
         return data
 
 
 # --- Field types that answer the API's historical codes and messages -------------------------
+
 
 def _invalid(message: str) -> PydanticCustomError:
     return PydanticCustomError("invalid", message)
@@ -140,15 +144,20 @@ Text = Annotated[str | None, BeforeValidator(_text), WithJsonSchema({"type": "st
 
 def TextChoice(*values: str) -> Any:  # noqa: N802 - used like a type
     """A text whose documented values are ``values`` (the service says which are valid)."""
-    return Annotated[str | None, BeforeValidator(_text),
-                     WithJsonSchema({"type": "string", "enum": list(values)})]
+    return Annotated[
+        str | None, BeforeValidator(_text), WithJsonSchema({"type": "string", "enum": list(values)})
+    ]
 
 
 Flag = Annotated[bool, BeforeValidator(_flag), WithJsonSchema({"type": "boolean"})]
-Day = Annotated[date | None, BeforeValidator(_day),
-                WithJsonSchema({"type": "string", "format": "date"})]
-Months = Annotated[int | None, BeforeValidator(_months),
-                   WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 360})]
+Day = Annotated[
+    date | None, BeforeValidator(_day), WithJsonSchema({"type": "string", "format": "date"})
+]
+Months = Annotated[
+    int | None,
+    BeforeValidator(_months),
+    WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 360}),
+]
 Kilos = Annotated[Decimal | None, BeforeValidator(_kilos), WithJsonSchema({"type": "number"})]
 
 
@@ -242,6 +251,7 @@ def parse(model: type[M], data: dict[str, Any]) -> tuple[M | None, list[dict[str
 
 
 # --- Shared response bodies -------------------------------------------------------------------
+
 
 class ErrorItem(BaseModel):
     field: str | None

@@ -29,8 +29,9 @@ def validate_password_strength(form: FlaskForm, field: PasswordField) -> None:
     from portal.blueprints.auth.services import is_common_password
 
     if is_common_password(value):
-        raise ValidationError(_l("Esta senha está entre as mais usadas e é fácil de adivinhar. "
-                                 "Escolha outra."))
+        raise ValidationError(
+            _l("Esta senha está entre as mais usadas e é fácil de adivinhar. Escolha outra.")
+        )
 
 
 # Invisible characters that reorder text (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI, LRM, RLM):
@@ -40,76 +41,122 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 
 def validate_no_bidi_controls(form: FlaskForm, field: StringField) -> None:
     if field.data and any(ch in BIDI_CONTROLS for ch in field.data):
-        raise ValidationError(_l("O texto contém caracteres invisíveis de controle de direção. "
-                                 "Digite-o novamente, sem copiar e colar."))
+        raise ValidationError(
+            _l(
+                "O texto contém caracteres invisíveis de controle de direção. "
+                "Digite-o novamente, sem copiar e colar."
+            )
+        )
 
 
 REQUIRED = _l("Campo obrigatório.")
 
 
 class SignupForm(FlaskForm):
-    full_name = StringField(_l("Nome completo"), validators=[
-        DataRequired(REQUIRED), Length(max=200), validate_no_bidi_controls],
-                            render_kw={"autocomplete": "name"})
-    cpf = StringField(_l("CPF"), validators=[DataRequired(REQUIRED), validate_cpf_field],
-                      render_kw={"inputmode": "numeric", "autocomplete": "off",
-                                 "placeholder": "000.000.000-00"})
-    birth_date = DateField(_l("Data de nascimento"), validators=[DataRequired(
-        _l("Informe a data de nascimento.")), validate_past_date], render_kw={"autocomplete": "bday"})
-    email = EmailField(_l("E-mail"), validators=[DataRequired(REQUIRED),
-                                                  Email(_l("E-mail inválido.")), Length(max=254)],
-                       render_kw={"autocomplete": "email"})
+    full_name = StringField(
+        _l("Nome completo"),
+        validators=[DataRequired(REQUIRED), Length(max=200), validate_no_bidi_controls],
+        render_kw={"autocomplete": "name"},
+    )
+    cpf = StringField(
+        _l("CPF"),
+        validators=[DataRequired(REQUIRED), validate_cpf_field],
+        render_kw={"inputmode": "numeric", "autocomplete": "off", "placeholder": "000.000.000-00"},
+    )
+    birth_date = DateField(
+        _l("Data de nascimento"),
+        validators=[DataRequired(_l("Informe a data de nascimento.")), validate_past_date],
+        render_kw={"autocomplete": "bday"},
+    )
+    email = EmailField(
+        _l("E-mail"),
+        validators=[DataRequired(REQUIRED), Email(_l("E-mail inválido.")), Length(max=254)],
+        render_kw={"autocomplete": "email"},
+    )
     phone = TelField(_l("Telefone"), validators=[Length(max=30)], render_kw={"autocomplete": "tel"})
-    password = PasswordField(_l("Senha"), validators=[DataRequired(REQUIRED),
-                                                      validate_password_strength],
-                             render_kw={"autocomplete": "new-password"})
-    password_confirm = PasswordField(_l("Repita a senha"), validators=[
-        DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
-        render_kw={"autocomplete": "new-password"})
-    accept_privacy = BooleanField(_l("Li e aceito o aviso de privacidade (LGPD)"), validators=[
-        DataRequired(_l("É preciso aceitar o aviso de privacidade para criar a conta."))])
+    password = PasswordField(
+        _l("Senha"),
+        validators=[DataRequired(REQUIRED), validate_password_strength],
+        render_kw={"autocomplete": "new-password"},
+    )
+    password_confirm = PasswordField(
+        _l("Repita a senha"),
+        validators=[DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
+        render_kw={"autocomplete": "new-password"},
+    )
+    accept_privacy = BooleanField(
+        _l("Li e aceito o aviso de privacidade (LGPD)"),
+        validators=[
+            DataRequired(_l("É preciso aceitar o aviso de privacidade para criar a conta."))
+        ],
+    )
 
 
 class LoginForm(FlaskForm):
-    email = EmailField(_l("E-mail"), validators=[DataRequired(REQUIRED)],
-                       render_kw={"autocomplete": "username"})
-    password = PasswordField(_l("Senha"), validators=[DataRequired(REQUIRED)],
-                             render_kw={"autocomplete": "current-password"})
+    email = EmailField(
+        _l("E-mail"), validators=[DataRequired(REQUIRED)], render_kw={"autocomplete": "username"}
+    )
+    password = PasswordField(
+        _l("Senha"),
+        validators=[DataRequired(REQUIRED)],
+        render_kw={"autocomplete": "current-password"},
+    )
     remember = BooleanField(_l("Manter-me conectado"))
 
 
 class ResetRequestForm(FlaskForm):
-    email = EmailField(_l("E-mail"), validators=[DataRequired(REQUIRED), Email(_l("E-mail inválido."))])
+    email = EmailField(
+        _l("E-mail"), validators=[DataRequired(REQUIRED), Email(_l("E-mail inválido."))]
+    )
 
 
 class ResetPasswordForm(FlaskForm):
-    password = PasswordField(_l("Nova senha"), validators=[DataRequired(REQUIRED),
-                                                           validate_password_strength],
-                             render_kw={"autocomplete": "new-password"})
-    password_confirm = PasswordField(_l("Repita a nova senha"), validators=[
-        DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
-        render_kw={"autocomplete": "new-password"})
+    password = PasswordField(
+        _l("Nova senha"),
+        validators=[DataRequired(REQUIRED), validate_password_strength],
+        render_kw={"autocomplete": "new-password"},
+    )
+    password_confirm = PasswordField(
+        _l("Repita a nova senha"),
+        validators=[DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
+        render_kw={"autocomplete": "new-password"},
+    )
 
 
 class ClaimForm(FlaskForm):
     """The reader of the e-mail on file activates a record a clinic created."""
 
-    password = PasswordField(_l("Crie uma senha"), validators=[DataRequired(REQUIRED),
-                                                               validate_password_strength],
-                             render_kw={"autocomplete": "new-password"})
-    password_confirm = PasswordField(_l("Repita a senha"), validators=[
-        DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
-        render_kw={"autocomplete": "new-password"})
-    accept_privacy = BooleanField(_l("Li e aceito o aviso de privacidade (LGPD)"), validators=[
-        DataRequired(_l("É preciso aceitar o aviso de privacidade para criar a conta."))])
+    password = PasswordField(
+        _l("Crie uma senha"),
+        validators=[DataRequired(REQUIRED), validate_password_strength],
+        render_kw={"autocomplete": "new-password"},
+    )
+    password_confirm = PasswordField(
+        _l("Repita a senha"),
+        validators=[DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
+        render_kw={"autocomplete": "new-password"},
+    )
+    accept_privacy = BooleanField(
+        _l("Li e aceito o aviso de privacidade (LGPD)"),
+        validators=[
+            DataRequired(_l("É preciso aceitar o aviso de privacidade para criar a conta."))
+        ],
+    )
 
 
 class ChangePasswordForm(FlaskForm):
-    current_password = PasswordField(_l("Senha atual"), validators=[DataRequired(REQUIRED)],
-                                     render_kw={"autocomplete": "current-password"})
-    password = PasswordField(_l("Nova senha"), validators=[DataRequired(REQUIRED),
-                                                           validate_password_strength],
-                             render_kw={"autocomplete": "new-password"})
-    password_confirm = PasswordField(_l("Repita a nova senha"), validators=[
-        DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
-        render_kw={"autocomplete": "new-password"})
+    current_password = PasswordField(
+        _l("Senha atual"),
+        validators=[DataRequired(REQUIRED)],
+        render_kw={"autocomplete": "current-password"},
+    )
+    password = PasswordField(
+        _l("Nova senha"),
+        validators=[DataRequired(REQUIRED), validate_password_strength],
+        render_kw={"autocomplete": "new-password"},
+    )
+    password_confirm = PasswordField(
+        _l("Repita a nova senha"),
+        validators=[DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
+        render_kw={"autocomplete": "new-password"},
+    )

@@ -47,16 +47,26 @@ def _older_than(key: str, minutes: int) -> bool:
 def sign_out_idle_staff():  # type: ignore[no-untyped-def]
     """A staff session left open on a counter computer ends after 30 minutes idle."""
     minutes = int(current_app.config.get("STAFF_IDLE_MINUTES") or 0)
-    if not minutes or request.endpoint == "static" or not current_user.is_authenticated \
-            or not current_user.is_staff:
+    if (
+        not minutes
+        or request.endpoint == "static"
+        or not current_user.is_authenticated
+        or not current_user.is_staff
+    ):
         return None
     if "seen_at" in session and _older_than("seen_at", minutes):
         logout_user()
         session.clear()
-        flash(_("Sua sessão foi encerrada após %(n)s minutos sem uso. Entre de novo.",
-                n=minutes), "info")
-        return redirect(url_for("auth.login", next=request.full_path.rstrip("?")
-                                if request.method == "GET" else None))
+        flash(
+            _("Sua sessão foi encerrada após %(n)s minutos sem uso. Entre de novo.", n=minutes),
+            "info",
+        )
+        return redirect(
+            url_for(
+                "auth.login",
+                next=request.full_path.rstrip("?") if request.method == "GET" else None,
+            )
+        )
     session["seen_at"] = _now().isoformat()
     return None
 
@@ -81,8 +91,11 @@ def recent_password(view: F) -> F:
 
 
 class ConfirmPasswordForm(FlaskForm):
-    password = PasswordField(_l("Sua senha"), validators=[DataRequired(_l("Digite sua senha."))],
-                             render_kw={"autocomplete": "current-password"})
+    password = PasswordField(
+        _l("Sua senha"),
+        validators=[DataRequired(_l("Digite sua senha."))],
+        render_kw={"autocomplete": "current-password"},
+    )
 
 
 @bp.route("/confirmar-senha", methods=["GET", "POST"])

@@ -69,8 +69,13 @@ def signup():
     if form.validate_on_submit():
         try:
             user = services.register_citizen(
-                full_name=form.full_name.data, cpf=form.cpf.data, birth_date=form.birth_date.data,
-                email=form.email.data, phone=form.phone.data, password=form.password.data)
+                full_name=form.full_name.data,
+                cpf=form.cpf.data,
+                birth_date=form.birth_date.data,
+                email=form.email.data,
+                phone=form.phone.data,
+                password=form.password.data,
+            )
         except services.AccountError as err:
             db.session.rollback()
             getattr(form, err.field or "cpf").errors.append(err.message)
@@ -79,12 +84,22 @@ def signup():
             if user is None:
                 # The CPF or the e-mail is already known: one answer for every case, the
                 # explanation (or the claim link, at the e-mail on file) goes by e-mail.
-                flash(_("Recebemos seu pedido. Enviamos por e-mail as instruções para continuar: "
-                        "confira a caixa de entrada (e o spam)."), "info")
+                flash(
+                    _(
+                        "Recebemos seu pedido. Enviamos por e-mail as instruções para continuar: "
+                        "confira a caixa de entrada (e o spam)."
+                    ),
+                    "info",
+                )
                 return redirect(url_for("auth.login"))
             sign_in(user)
-            flash(_("Conta criada. Enviamos um link de confirmação para %(email)s.",
-                    email=user.email), "success")
+            flash(
+                _(
+                    "Conta criada. Enviamos um link de confirmação para %(email)s.",
+                    email=user.email,
+                ),
+                "success",
+            )
             return redirect(_safe_next(request.args.get("next")))
     return render_template("auth/signup.html", form=form)
 
@@ -104,9 +119,13 @@ def login():
         elif twofactor.required_for(user):  # staff: the password alone does not sign in
             db.session.commit()
             _fresh_session()
-            return redirect(second_factor.begin(user, remember=bool(form.remember.data),
-                                                next_url=_safe_next(request.args.get("next"),
-                                                                    user)))
+            return redirect(
+                second_factor.begin(
+                    user,
+                    remember=bool(form.remember.data),
+                    next_url=_safe_next(request.args.get("next"), user),
+                )
+            )
         else:
             db.session.commit()
             sign_in(user, remember=bool(form.remember.data))
@@ -145,16 +164,20 @@ def claim_account(token: str):
     """The link mailed to the e-mail on file of a record a clinic created: set a password."""
     user = services.user_for_claim_token(token)
     if user is None:
-        flash(_("Link inválido, expirado ou já usado. Se a conta já foi ativada, entre com sua "
-                "senha ou peça uma nova."), "danger")
+        flash(
+            _(
+                "Link inválido, expirado ou já usado. Se a conta já foi ativada, entre com sua "
+                "senha ou peça uma nova."
+            ),
+            "danger",
+        )
         return redirect(url_for("auth.login"))
     form = ClaimForm()
     if form.validate_on_submit():
         services.claim_record(user, form.password.data)
         db.session.commit()
         sign_in(user)
-        flash(_("Conta ativada. Bem-vindo(a), %(name)s.", name=user.short_name),
-              "success")
+        flash(_("Conta ativada. Bem-vindo(a), %(name)s.", name=user.short_name), "success")
         return redirect(url_for("main.home"))
     return render_template("auth/claim.html", form=form)
 
@@ -165,12 +188,14 @@ def confirm_email(token: str):
     user = services.confirm_email(token)
     if user is None:
         flash(_("Link de confirmação inválido ou expirado. Peça um novo."), "danger")
-        return redirect(url_for("account.profile") if current_user.is_authenticated
-                        else url_for("auth.login"))
+        return redirect(
+            url_for("account.profile") if current_user.is_authenticated else url_for("auth.login")
+        )
     db.session.commit()
     flash(_("E-mail confirmado. Obrigado!"), "success")
-    return redirect(url_for("account.profile") if current_user.is_authenticated
-                    else url_for("auth.login"))
+    return redirect(
+        url_for("account.profile") if current_user.is_authenticated else url_for("auth.login")
+    )
 
 
 @bp.post("/confirmar/reenviar")
@@ -192,8 +217,10 @@ def forgot_password():
     if form.validate_on_submit():
         services.send_password_reset(form.email.data)
         db.session.commit()
-        flash(_("Se houver uma conta com esse e-mail, enviamos um link para criar nova senha."),
-              "info")
+        flash(
+            _("Se houver uma conta com esse e-mail, enviamos um link para criar nova senha."),
+            "info",
+        )
         return redirect(url_for("auth.login"))
     return render_template("auth/forgot.html", form=form)
 

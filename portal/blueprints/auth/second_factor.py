@@ -28,9 +28,11 @@ PENDING_MINUTES = 10  # the password step is good for this long
 
 
 class CodeForm(FlaskForm):
-    code = StringField(_l("Código do aplicativo autenticador"),
-                       validators=[DataRequired(_l("Digite o código.")), Length(max=20)],
-                       render_kw={"inputmode": "numeric", "autocomplete": "one-time-code"})
+    code = StringField(
+        _l("Código do aplicativo autenticador"),
+        validators=[DataRequired(_l("Digite o código.")), Length(max=20)],
+        render_kw={"inputmode": "numeric", "autocomplete": "one-time-code"},
+    )
 
 
 def begin(user: User, *, remember: bool, next_url: str) -> str:
@@ -39,14 +41,19 @@ def begin(user: User, *, remember: bool, next_url: str) -> str:
     session["2fa_remember"] = remember
     session["2fa_next"] = next_url
     session["2fa_started"] = datetime.now(UTC).isoformat()
-    return url_for("auth.second_factor" if twofactor.is_enrolled(user) else "auth.enrol_second_factor")
+    return url_for(
+        "auth.second_factor" if twofactor.is_enrolled(user) else "auth.enrol_second_factor"
+    )
 
 
 def _pending_user() -> User:
     started = session.get("2fa_started")
     user_id = session.get("2fa_user_id")
-    if not user_id or not started or \
-            datetime.fromisoformat(started) < datetime.now(UTC) - timedelta(minutes=PENDING_MINUTES):
+    if (
+        not user_id
+        or not started
+        or datetime.fromisoformat(started) < datetime.now(UTC) - timedelta(minutes=PENDING_MINUTES)
+    ):
         abort(403)
     user = db.session.get(User, int(user_id))
     if user is None:
@@ -101,10 +108,13 @@ def enrol_second_factor():
             response = _finish(user)
             session["recovery_codes"] = codes
             return redirect(url_for("auth.recovery_codes", next=response.location))
-        form.code.errors.append(_("Código inválido. Digite o código que o aplicativo mostra agora."))
+        form.code.errors.append(
+            _("Código inválido. Digite o código que o aplicativo mostra agora.")
+        )
     uri = twofactor.provisioning_uri(user, record, current_profile().municipality)
-    return render_template("auth/enrol_second_factor.html", form=form, qr=twofactor.qr_svg(uri),
-                           secret=record.secret)
+    return render_template(
+        "auth/enrol_second_factor.html", form=form, qr=twofactor.qr_svg(uri), secret=record.secret
+    )
 
 
 @bp.get("/verificacao/codigos")
@@ -118,5 +128,8 @@ def recovery_codes():
     codes = session.pop("recovery_codes", None)
     if not codes:
         return redirect(local_target(request.args.get("next")) or url_for("main.home"))
-    return render_template("auth/recovery_codes.html", codes=codes,
-                           next=local_target(request.args.get("next")) or url_for("main.home"))
+    return render_template(
+        "auth/recovery_codes.html",
+        codes=codes,
+        next=local_target(request.args.get("next")) or url_for("main.home"),
+    )

@@ -48,8 +48,9 @@ def hash_password(password: str) -> str:
 def _common_passwords() -> frozenset[str]:
     path = Path(__file__).with_name("common_passwords.txt")
     lines = path.read_text(encoding="utf-8").splitlines()
-    return frozenset(line.strip().lower() for line in lines if line.strip()
-                     and not line.startswith("#"))
+    return frozenset(
+        line.strip().lower() for line in lines if line.strip() and not line.startswith("#")
+    )
 
 
 def is_common_password(password: str) -> bool:
@@ -84,8 +85,9 @@ def find_by_cpf(cpf: str) -> User | None:
     return db.session.scalar(select(User).where(User.cpf == digits)) if digits else None
 
 
-def register_citizen(*, full_name: str, cpf: str, birth_date: date, email: str,
-                     phone: str | None, password: str) -> User | None:
+def register_citizen(
+    *, full_name: str, cpf: str, birth_date: date, email: str, phone: str | None, password: str
+) -> User | None:
     """Create a citizen account for a new CPF and e-mail and return it (to sign in).
 
     When the CPF or the e-mail is already known, return None and explain by e-mail instead, so
@@ -122,40 +124,64 @@ def _explain_known_signup(person: User | None, holder: User | None, email: str) 
     """The e-mails behind sign-up's neutral answer (nothing about anyone is shown on the page)."""
     login, forgot = absolute_url("auth.login"), absolute_url("auth.forgot_password")
     if person is not None and person.has_account:
-        send_email(email, _("Seu pedido de cadastro no portal do CCZ"), _(
-            "Olá.\n\nRecebemos um pedido de cadastro com este e-mail, mas o CPF informado já "
-            "tem uma conta no portal do CCZ.\n\nSe a conta é sua, entre em %(login)s ou crie "
-            "uma nova senha em %(forgot)s.\nSe você não reconhece a conta, procure o CCZ com um "
-            "documento com foto.", login=login, forgot=forgot))
+        send_email(
+            email,
+            _("Seu pedido de cadastro no portal do CCZ"),
+            _(
+                "Olá.\n\nRecebemos um pedido de cadastro com este e-mail, mas o CPF informado já "
+                "tem uma conta no portal do CCZ.\n\nSe a conta é sua, entre em %(login)s ou crie "
+                "uma nova senha em %(forgot)s.\nSe você não reconhece a conta, procure o CCZ com um "
+                "documento com foto.",
+                login=login,
+                forgot=forgot,
+            ),
+        )
     elif person is not None:
         # A record a clinic created: only whoever reads the e-mail on file may claim it.
         if person.email:
             send_claim_link(person)
         if not person.email or person.email.lower() != email:
-            send_email(email, _("Seu pedido de cadastro no portal do CCZ"), _(
-                "Olá.\n\nRecebemos um pedido de cadastro com este e-mail, mas o CPF informado "
-                "já tem um cadastro no CCZ (feito, por exemplo, por uma clínica credenciada).\n\n"
-                "Se houver um e-mail nesse cadastro, enviamos para ele um link para ativar a "
-                "conta. Se você não tem acesso a esse e-mail, procure o CCZ com um documento com "
-                "foto para atualizar seus dados."))
+            send_email(
+                email,
+                _("Seu pedido de cadastro no portal do CCZ"),
+                _(
+                    "Olá.\n\nRecebemos um pedido de cadastro com este e-mail, mas o CPF informado "
+                    "já tem um cadastro no CCZ (feito, por exemplo, por uma clínica credenciada).\n\n"
+                    "Se houver um e-mail nesse cadastro, enviamos para ele um link para ativar a "
+                    "conta. Se você não tem acesso a esse e-mail, procure o CCZ com um documento com "
+                    "foto para atualizar seus dados."
+                ),
+            )
     else:
-        send_email(email, _("Seu pedido de cadastro no portal do CCZ"), _(
-            "Olá.\n\nRecebemos um pedido de cadastro com este e-mail, mas ele já está ligado "
-            "a um cadastro no portal do CCZ.\n\nSe você já tem conta, entre em %(login)s ou "
-            "crie uma nova senha em %(forgot)s.\nSe não foi você, ignore esta mensagem.",
-            login=login, forgot=forgot))
+        send_email(
+            email,
+            _("Seu pedido de cadastro no portal do CCZ"),
+            _(
+                "Olá.\n\nRecebemos um pedido de cadastro com este e-mail, mas ele já está ligado "
+                "a um cadastro no portal do CCZ.\n\nSe você já tem conta, entre em %(login)s ou "
+                "crie uma nova senha em %(forgot)s.\nSe não foi você, ignore esta mensagem.",
+                login=login,
+                forgot=forgot,
+            ),
+        )
 
 
 def send_claim_link(person: User) -> None:
     """Mail the one-time link that lets the reader of the e-mail on file activate the record."""
     token = _serializer("claim-account").dumps({"id": person.id, "e": person.email})
     link = absolute_url("auth.claim_account", token=token)
-    send_email(person.email or "", _("Ative sua conta no portal do CCZ"), _(
-        "Olá, %(name)s.\n\nUm estabelecimento credenciado registrou seus dados no CCZ e alguém "
-        "pediu para criar a conta no portal com o seu CPF. Se foi você, abra o link abaixo e crie "
-        "sua senha:\n%(link)s\n\nO link vale por 2 dias e só pode ser usado uma vez. Se não foi "
-        "você, ignore esta mensagem: nada muda no seu cadastro.",
-        name=person.full_name, link=link))
+    send_email(
+        person.email or "",
+        _("Ative sua conta no portal do CCZ"),
+        _(
+            "Olá, %(name)s.\n\nUm estabelecimento credenciado registrou seus dados no CCZ e alguém "
+            "pediu para criar a conta no portal com o seu CPF. Se foi você, abra o link abaixo e crie "
+            "sua senha:\n%(link)s\n\nO link vale por 2 dias e só pode ser usado uma vez. Se não foi "
+            "você, ignore esta mensagem: nada muda no seu cadastro.",
+            name=person.full_name,
+            link=link,
+        ),
+    )
 
 
 def user_for_claim_token(token: str) -> User | None:
@@ -187,11 +213,17 @@ def set_password(user: User, password: str) -> None:
     one in with the new version)."""
     user.password_hash = hash_password(password)
     user.bump_session_version()
-    send_email(user.email or "", _("Sua senha foi alterada"), _(
-        "Olá, %(name)s.\n\nA senha da sua conta no portal do CCZ foi alterada e as sessões "
-        "abertas em outros aparelhos foram encerradas.\n\nSe não foi você, crie uma nova senha "
-        "em %(forgot)s e procure o CCZ.", name=user.full_name,
-        forgot=absolute_url("auth.forgot_password")))
+    send_email(
+        user.email or "",
+        _("Sua senha foi alterada"),
+        _(
+            "Olá, %(name)s.\n\nA senha da sua conta no portal do CCZ foi alterada e as sessões "
+            "abertas em outros aparelhos foram encerradas.\n\nSe não foi você, crie uma nova senha "
+            "em %(forgot)s e procure o CCZ.",
+            name=user.full_name,
+            forgot=absolute_url("auth.forgot_password"),
+        ),
+    )
     db.session.flush()
 
 
@@ -201,10 +233,16 @@ def change_email(user: User, new_email: str) -> None:
     user.email = new_email
     user.email_confirmed_at = None
     if old and old != new_email:
-        send_email(old, _("Seu e-mail no portal do CCZ foi alterado"), _(
-            "Olá, %(name)s.\n\nO e-mail da sua conta no portal do CCZ foi trocado para "
-            "%(masked)s.\n\nSe não foi você, procure o CCZ com um documento com foto.",
-            name=user.full_name, masked=mask_email(new_email)))
+        send_email(
+            old,
+            _("Seu e-mail no portal do CCZ foi alterado"),
+            _(
+                "Olá, %(name)s.\n\nO e-mail da sua conta no portal do CCZ foi trocado para "
+                "%(masked)s.\n\nSe não foi você, procure o CCZ com um documento com foto.",
+                name=user.full_name,
+                masked=mask_email(new_email),
+            ),
+        )
     send_confirmation(user)
 
 
@@ -221,9 +259,16 @@ def _serializer(salt: str) -> URLSafeTimedSerializer:
 def send_confirmation(user: User) -> None:
     token = _serializer("confirm-email").dumps({"id": user.id, "email": user.email})
     link = absolute_url("auth.confirm_email", token=token)
-    send_email(user.email or "", _("Confirme seu e-mail"),
-               _("Olá, %(name)s.\n\nPara confirmar seu e-mail no portal do CCZ, abra:\n%(link)s\n\n"
-                 "O link vale por 3 dias.", name=user.full_name, link=link))
+    send_email(
+        user.email or "",
+        _("Confirme seu e-mail"),
+        _(
+            "Olá, %(name)s.\n\nPara confirmar seu e-mail no portal do CCZ, abra:\n%(link)s\n\n"
+            "O link vale por 3 dias.",
+            name=user.full_name,
+            link=link,
+        ),
+    )
 
 
 def confirm_email(token: str) -> User | None:
@@ -251,11 +296,20 @@ def send_password_reset(email: str) -> None:
         send_claim_link(user)
         return
     # The hash fragment makes a token single-use: once the password changes, it no longer verifies.
-    token = _serializer("reset-password").dumps({"id": user.id, "h": (user.password_hash or "")[-12:]})
+    token = _serializer("reset-password").dumps(
+        {"id": user.id, "h": (user.password_hash or "")[-12:]}
+    )
     link = absolute_url("auth.reset_password", token=token)
-    send_email(user.email or "", _("Redefinição de senha"),
-               _("Olá, %(name)s.\n\nPara criar uma nova senha, abra:\n%(link)s\n\nO link vale por "
-                 "1 hora. Se não foi você, ignore esta mensagem.", name=user.full_name, link=link))
+    send_email(
+        user.email or "",
+        _("Redefinição de senha"),
+        _(
+            "Olá, %(name)s.\n\nPara criar uma nova senha, abra:\n%(link)s\n\nO link vale por "
+            "1 hora. Se não foi você, ignore esta mensagem.",
+            name=user.full_name,
+            link=link,
+        ),
+    )
 
 
 def user_for_reset_token(token: str) -> User | None:

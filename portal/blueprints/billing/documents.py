@@ -53,8 +53,16 @@ class _Writer:
         self.c = canvas
         self.y = HEIGHT - MARGIN
 
-    def text(self, text: str, *, size: float = 10, bold: bool = False, gap: float = 4,
-             x: float = MARGIN, width: float = TEXT_WIDTH) -> None:
+    def text(
+        self,
+        text: str,
+        *,
+        size: float = 10,
+        bold: bool = False,
+        gap: float = 4,
+        x: float = MARGIN,
+        width: float = TEXT_WIDTH,
+    ) -> None:
         font = "Helvetica-Bold" if bold else "Helvetica"
         for line in simpleSplit(text, font, size, width) or [""]:
             self.c.setFont(font, size)
@@ -82,15 +90,17 @@ class _Writer:
         self.y -= points
 
     def breakdown(self, item: PaymentItem) -> None:
-        lines = item.breakdown or [{"label": item.description, "amount_cents": item.amount_cents,
-                                    "article": ""}]
+        lines = item.breakdown or [
+            {"label": item.description, "amount_cents": item.amount_cents, "article": ""}
+        ]
         self.text(_("Discriminação"), bold=True, size=11)
         for line in lines:
             label = str(line.get("label", ""))
             article = str(line.get("article") or "")
             amount = format_brl(int(line.get("amount_cents", 0)))
-            wrapped = simpleSplit(label + (f" ({article})" if article else ""), "Helvetica", 9,
-                                  TEXT_WIDTH - 35 * mm) or [""]
+            wrapped = simpleSplit(
+                label + (f" ({article})" if article else ""), "Helvetica", 9, TEXT_WIDTH - 35 * mm
+            ) or [""]
             self.c.setFont("Helvetica", 9)
             for i, part in enumerate(wrapped):
                 self.c.drawString(MARGIN, self.y - 9, part)
@@ -105,8 +115,12 @@ class _Writer:
 
 def _header(w: _Writer, title: str) -> None:
     profile = current_app.extensions["portal_profile"]
-    w.text(_("Prefeitura de %(city)s – %(state)s", city=profile.municipality, state=profile.state),
-           bold=True, size=12, gap=2)
+    w.text(
+        _("Prefeitura de %(city)s – %(state)s", city=profile.municipality, state=profile.state),
+        bold=True,
+        size=12,
+        gap=2,
+    )
     w.text(_("Centro de Controle de Zoonoses"), size=10, gap=2)
     w.text(profile.law_title, size=8)
     w.space(4)
@@ -147,15 +161,29 @@ def guia_pdf(item: PaymentItem, due: date, issued_at: datetime) -> bytes:
         w.space(4)
         # Only the ways this deployment accepts: the CCZ counter, and online with Stripe keys
         # (no bank agreement exists: issue 8).
-        w.text(_("Como pagar: apresente esta guia no caixa do CCZ e informe a referência acima, "
-                 "ou pague online pelo portal (cartão, boleto ou PIX). Depois da baixa, o "
-                 "comprovante fica disponível em \"Meus pagamentos\" no portal e é enviado por "
-                 "e-mail.") if current_app.config.get("STRIPE_SECRET_KEY") else
-               _("Como pagar: apresente esta guia no caixa do CCZ e informe a referência acima. "
-                 "Depois da baixa pelo CCZ, o comprovante fica disponível em \"Meus pagamentos\" "
-                 "no portal e é enviado por e-mail."), size=9)
-        w.text(_("Emitida em %(when)s. Pague até o vencimento; depois dele, imprima uma nova guia "
-                 "no portal.", when=_instant(issued_at)), size=8)
+        w.text(
+            _(
+                "Como pagar: apresente esta guia no caixa do CCZ e informe a referência acima, "
+                "ou pague online pelo portal (cartão, boleto ou PIX). Depois da baixa, o "
+                'comprovante fica disponível em "Meus pagamentos" no portal e é enviado por '
+                "e-mail."
+            )
+            if current_app.config.get("STRIPE_SECRET_KEY")
+            else _(
+                "Como pagar: apresente esta guia no caixa do CCZ e informe a referência acima. "
+                'Depois da baixa pelo CCZ, o comprovante fica disponível em "Meus pagamentos" '
+                "no portal e é enviado por e-mail."
+            ),
+            size=9,
+        )
+        w.text(
+            _(
+                "Emitida em %(when)s. Pague até o vencimento; depois dele, imprima uma nova guia "
+                "no portal.",
+                when=_instant(issued_at),
+            ),
+            size=8,
+        )
 
         # Barcode and QR code, then the stub the bank or counter keeps.
         barcode = code128.Code128(item.reference, barHeight=14 * mm, barWidth=0.38 * mm)
@@ -163,8 +191,13 @@ def guia_pdf(item: PaymentItem, due: date, issued_at: datetime) -> bytes:
         barcode.drawOn(canvas, MARGIN - 6 * mm, code_y)
         canvas.setFont("Helvetica", 9)
         canvas.drawString(MARGIN, code_y - 10, item.reference)
-        _qr(canvas, external_url("billing.item", item_id=item.id), WIDTH - MARGIN - 28 * mm,
-            code_y - 8 * mm, 28 * mm)
+        _qr(
+            canvas,
+            external_url("billing.item", item_id=item.id),
+            WIDTH - MARGIN - 28 * mm,
+            code_y - 8 * mm,
+            28 * mm,
+        )
         w.y = code_y - 14 * mm
         w.rule(dashed=True)
         w.text(_("Canhoto – via do CCZ"), bold=True, size=9)
@@ -195,8 +228,11 @@ def receipt_pdf(item: PaymentItem, issued_at: datetime) -> bytes:
         w.pair(_("Valor pago:"), format_brl(payment.amount_cents), size=12)
         w.pair(_("Data do pagamento:"), _date(payment.received_on))
         w.pair(_("Forma de pagamento:"), method_label(payment.method))
-        label = (_("Recibo / autenticação:") if payment.method == PaymentMethod.COUNTER
-                 else _("Identificador Stripe:"))
+        label = (
+            _("Recibo / autenticação:")
+            if payment.method == PaymentMethod.COUNTER
+            else _("Identificador Stripe:")
+        )
         w.pair(label, payment.provider_reference)
         _payer_lines(w, item)
         w.pair(_("Referente a:"), f"{kind_label(item.kind)} – {item.description}")
@@ -205,15 +241,34 @@ def receipt_pdf(item: PaymentItem, issued_at: datetime) -> bytes:
         if item.status == PaymentStatus.REFUNDED and item.refunds:
             refund = item.refunds[-1]
             w.space(4)
-            w.text(_("ESTORNADO em %(when)s: %(reason)s", when=_instant(refund.created_at),
-                     reason=refund.reason), bold=True, size=11)
+            w.text(
+                _(
+                    "ESTORNADO em %(when)s: %(reason)s",
+                    when=_instant(refund.created_at),
+                    reason=refund.reason,
+                ),
+                bold=True,
+                size=11,
+            )
         w.space(6)
-        w.text(_("Situação em %(when)s: %(status)s.", when=_instant(issued_at),
-                 status=status_label(item.status)), size=9)
-        w.text(_("Confira a autenticidade deste comprovante no portal, em \"Meus pagamentos\"."),
-               size=8)
-        _qr(canvas, external_url("billing.item", item_id=item.id), WIDTH - MARGIN - 26 * mm,
-            MARGIN, 26 * mm)
+        w.text(
+            _(
+                "Situação em %(when)s: %(status)s.",
+                when=_instant(issued_at),
+                status=status_label(item.status),
+            ),
+            size=9,
+        )
+        w.text(
+            _('Confira a autenticidade deste comprovante no portal, em "Meus pagamentos".'), size=8
+        )
+        _qr(
+            canvas,
+            external_url("billing.item", item_id=item.id),
+            WIDTH - MARGIN - 26 * mm,
+            MARGIN,
+            26 * mm,
+        )
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()

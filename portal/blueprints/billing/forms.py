@@ -35,23 +35,33 @@ KIND_CHOICES = [
 
 class ExemptionRequestForm(FlaskForm):
     code = RadioField(_l("Isenção pedida"), validators=[InputRequired(_l("Escolha a isenção."))])
-    statement = TextAreaField(_l("Explique sua situação (opcional)"),
-                              validators=[Optional(), Length(max=2000)])
-    proof = FileField(_l("Comprovante (PDF ou foto, até 5 MB)"),
-                      validators=[FileRequired(_l("Envie o comprovante."))],
-                      render_kw={"accept": "application/pdf,image/jpeg,image/png,image/webp,"
-                                           "image/heic,.heic,.pdf"})
-    truthful = BooleanField(_l("Declaro que as informações são verdadeiras."),
-                            validators=[DataRequired(_l("Confirme a declaração."))])
+    statement = TextAreaField(
+        _l("Explique sua situação (opcional)"), validators=[Optional(), Length(max=2000)]
+    )
+    proof = FileField(
+        _l("Comprovante (PDF ou foto, até 5 MB)"),
+        validators=[FileRequired(_l("Envie o comprovante."))],
+        render_kw={
+            "accept": "application/pdf,image/jpeg,image/png,image/webp,image/heic,.heic,.pdf"
+        },
+    )
+    truthful = BooleanField(
+        _l("Declaro que as informações são verdadeiras."),
+        validators=[DataRequired(_l("Confirme a declaração."))],
+    )
 
 
 class ExemptionDecisionForm(FlaskForm):
-    decision = RadioField(_l("Decisão"), choices=choices([
-        ("accept", _l("Conceder a isenção")), ("refuse", _l("Recusar"))]),
-        validators=[InputRequired(_l("Escolha a decisão."))])
+    decision = RadioField(
+        _l("Decisão"),
+        choices=choices([("accept", _l("Conceder a isenção")), ("refuse", _l("Recusar"))]),
+        validators=[InputRequired(_l("Escolha a decisão."))],
+    )
     # No Optional(): it would stop the chain before validate_reason sees an empty refusal.
-    reason = TextAreaField(_l("Motivo (obrigatório para recusar; enviado ao requerente)"),
-                           validators=[Length(max=2000)])
+    reason = TextAreaField(
+        _l("Motivo (obrigatório para recusar; enviado ao requerente)"),
+        validators=[Length(max=2000)],
+    )
 
     def validate_reason(self, field: TextAreaField) -> None:
         if self.decision.data == "refuse" and not (field.data or "").strip():
@@ -62,42 +72,57 @@ class CounterSearchForm(FlaskForm):
     class Meta:
         csrf = False  # a GET search
 
-    reference = StringField(_l("Referência da guia (12 dígitos)"),
-                            validators=[DataRequired(_l("Informe a referência."))],
-                            render_kw={"inputmode": "numeric", "autocomplete": "off"})
+    reference = StringField(
+        _l("Referência da guia (12 dígitos)"),
+        validators=[DataRequired(_l("Informe a referência."))],
+        render_kw={"inputmode": "numeric", "autocomplete": "off"},
+    )
 
 
 class MarkPaidForm(FlaskForm):
-    receipt_number = StringField(_l("Número do recibo ou da autenticação bancária"),
-                                 validators=[DataRequired(_l("Informe o número do recibo.")),
-                                             Length(max=100)])
-    paid_on = DateField(_l("Data do pagamento"),
-                        validators=[DataRequired(_l("Informe a data do pagamento."))])
+    receipt_number = StringField(
+        _l("Número do recibo ou da autenticação bancária"),
+        validators=[DataRequired(_l("Informe o número do recibo.")), Length(max=100)],
+    )
+    paid_on = DateField(
+        _l("Data do pagamento"), validators=[DataRequired(_l("Informe a data do pagamento."))]
+    )
 
 
 class RefundForm(FlaskForm):
-    reason = TextAreaField(_l("Motivo do estorno"),
-                           validators=[DataRequired(_l("Informe o motivo.")),
-                                       Length(min=5, max=500,
-                                              message=_l("Entre 5 e 500 caracteres."))])
-    confirm = BooleanField(_l("Confirmo a devolução do valor integral ao pagador."),
-                           validators=[DataRequired(_l("Confirme o estorno."))])
+    reason = TextAreaField(
+        _l("Motivo do estorno"),
+        validators=[
+            DataRequired(_l("Informe o motivo.")),
+            Length(min=5, max=500, message=_l("Entre 5 e 500 caracteres.")),
+        ],
+    )
+    confirm = BooleanField(
+        _l("Confirmo a devolução do valor integral ao pagador."),
+        validators=[DataRequired(_l("Confirme o estorno."))],
+    )
 
 
 class ResolveFlagForm(FlaskForm):
-    note = TextAreaField(_l("O que foi feito"),
-                         validators=[DataRequired(_l("Descreva o que foi feito.")),
-                                     Length(max=500)])
+    note = TextAreaField(
+        _l("O que foi feito"),
+        validators=[DataRequired(_l("Descreva o que foi feito.")), Length(max=500)],
+    )
 
 
 class PriceForm(FlaskForm):
     key = SelectField(_l("Item da tabela"))
-    amount = StringField(_l("Valor (R$)"), validators=[DataRequired(_l("Informe o valor."))],
-                         render_kw={"inputmode": "decimal", "placeholder": "0,00"})
-    effective_from = DateField(_l("Vigente a partir de"),
-                               validators=[DataRequired(_l("Informe a data de início."))])
-    note = StringField(_l("Ato que fixou o preço (decreto, portaria)"),
-                       validators=[Optional(), Length(max=200)])
+    amount = StringField(
+        _l("Valor (R$)"),
+        validators=[DataRequired(_l("Informe o valor."))],
+        render_kw={"inputmode": "decimal", "placeholder": "0,00"},
+    )
+    effective_from = DateField(
+        _l("Vigente a partir de"), validators=[DataRequired(_l("Informe a data de início."))]
+    )
+    note = StringField(
+        _l("Ato que fixou o preço (decreto, portaria)"), validators=[Optional(), Length(max=200)]
+    )
 
     def validate_amount(self, field: StringField) -> None:
         try:
@@ -114,8 +139,9 @@ class StaffFilterForm(FlaskForm):
     kind = SelectField(_l("Tipo"), choices=choices(KIND_CHOICES), validators=[Optional()])
     date_from = DateField(_l("Emitidos de"), validators=[Optional()])
     date_to = DateField(_l("até"), validators=[Optional()])
-    q = StringField(_l("Nome, CPF, descrição ou referência"),
-                    validators=[Optional(), Length(max=100)])
+    q = StringField(
+        _l("Nome, CPF, descrição ou referência"), validators=[Optional(), Length(max=100)]
+    )
 
     def validate_date_to(self, field: DateField) -> None:
         if field.data and self.date_from.data and field.data < self.date_from.data:

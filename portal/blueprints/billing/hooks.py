@@ -19,8 +19,12 @@ from portal.services.money import format_brl
 from portal.services.todo import TodoItem, register_todo_provider
 from portal.templating import register_admin_link, register_nav
 
-register_nav(_l("Meus pagamentos"), "billing.my_payments", order=40,
-             visible=lambda: current_user.is_authenticated)
+register_nav(
+    _l("Meus pagamentos"),
+    "billing.my_payments",
+    order=40,
+    visible=lambda: current_user.is_authenticated,
+)
 register_nav(_l("Preços públicos"), "billing.prices", order=85)
 
 register_admin_link(_l("Pagamentos"), "billing.staff_payments", STAFF)
@@ -55,8 +59,15 @@ def price_label_filter(key: str) -> str:
     return services.price_label(key)
 
 
-STATUS_TAG = {"pending": "warning", "processing": "warning", "paid": "success",
-              "failed": "danger", "exempt": "success", "refunded": "", "cancelled": ""}
+STATUS_TAG = {
+    "pending": "warning",
+    "processing": "warning",
+    "paid": "success",
+    "failed": "danger",
+    "exempt": "success",
+    "refunded": "",
+    "cancelled": "",
+}
 
 
 @bp.app_template_filter("payment_tag")
@@ -67,35 +78,62 @@ def payment_tag_filter(status: str) -> str:
 
 def export_payments(user: User) -> list[dict[str, Any]]:
     """LGPD: every payment item of the person, with history, settlement, refunds and exemptions."""
-    items = db.session.scalars(select(PaymentItem).where(PaymentItem.payer_id == user.id)
-                               .order_by(PaymentItem.id)).all()
-    requests = db.session.scalars(select(ExemptionRequest)
-                                  .where(ExemptionRequest.requester_id == user.id)).all()
+    items = db.session.scalars(
+        select(PaymentItem).where(PaymentItem.payer_id == user.id).order_by(PaymentItem.id)
+    ).all()
+    requests = db.session.scalars(
+        select(ExemptionRequest).where(ExemptionRequest.requester_id == user.id)
+    ).all()
     by_item: dict[int, list[ExemptionRequest]] = {}
     for req in requests:
         by_item.setdefault(req.item_id, []).append(req)
     out = []
     for item in items:
-        out.append({
-            "id": item.id, "tipo": item.kind, "descricao": item.description,
-            "valor_centavos": item.amount_cents, "moeda": item.currency, "situacao": item.status,
-            "referencia": item.reference, "criado_em": item.created_at, "pago_em": item.paid_at,
-            "vencimento": item.due_on, "discriminacao": item.breakdown or [],
-            "historico": [{"em": e.at, "de": e.from_status, "para": e.to_status, "nota": e.note}
-                          for e in item.events],
-            "pagamento": None if item.payment is None else {
-                "forma": item.payment.method, "valor_centavos": item.payment.amount_cents,
-                "recebido_em": item.payment.received_on,
-                "comprovante": item.payment.receipt_number,
-                "referencia_externa": item.payment.provider_reference},
-            "estornos": [{"em": r.created_at, "valor_centavos": r.amount_cents,
-                          "motivo": r.reason} for r in item.refunds],
-            "pedidos_de_isencao": [{
-                "isencao": r.label, "artigo": r.article, "situacao": r.status,
-                "declaracao": r.statement, "enviado_em": r.created_at,
-                "decidido_em": r.decided_at, "motivo_da_decisao": r.decision_reason,
-                "arquivo_comprovante": r.proof.original_name} for r in by_item.get(item.id, [])],
-        })
+        out.append(
+            {
+                "id": item.id,
+                "tipo": item.kind,
+                "descricao": item.description,
+                "valor_centavos": item.amount_cents,
+                "moeda": item.currency,
+                "situacao": item.status,
+                "referencia": item.reference,
+                "criado_em": item.created_at,
+                "pago_em": item.paid_at,
+                "vencimento": item.due_on,
+                "discriminacao": item.breakdown or [],
+                "historico": [
+                    {"em": e.at, "de": e.from_status, "para": e.to_status, "nota": e.note}
+                    for e in item.events
+                ],
+                "pagamento": None
+                if item.payment is None
+                else {
+                    "forma": item.payment.method,
+                    "valor_centavos": item.payment.amount_cents,
+                    "recebido_em": item.payment.received_on,
+                    "comprovante": item.payment.receipt_number,
+                    "referencia_externa": item.payment.provider_reference,
+                },
+                "estornos": [
+                    {"em": r.created_at, "valor_centavos": r.amount_cents, "motivo": r.reason}
+                    for r in item.refunds
+                ],
+                "pedidos_de_isencao": [
+                    {
+                        "isencao": r.label,
+                        "artigo": r.article,
+                        "situacao": r.status,
+                        "declaracao": r.statement,
+                        "enviado_em": r.created_at,
+                        "decidido_em": r.decided_at,
+                        "motivo_da_decisao": r.decision_reason,
+                        "arquivo_comprovante": r.proof.original_name,
+                    }
+                    for r in by_item.get(item.id, [])
+                ],
+            }
+        )
     return out
 
 
@@ -114,13 +152,29 @@ def payment_todo(user: User) -> list[TodoItem]:
             continue
         url = url_for("billing.item", item_id=item.id)
         if item.open_exemption_request is not None:
-            out.append(TodoItem("payment", _("Pedido de isenção em análise: %(what)s.",
-                                             what=item.description), url, _("Acompanhar"),
-                                order=45))
+            out.append(
+                TodoItem(
+                    "payment",
+                    _("Pedido de isenção em análise: %(what)s.", what=item.description),
+                    url,
+                    _("Acompanhar"),
+                    order=45,
+                )
+            )
         else:
-            out.append(TodoItem("payment", _("Pagar %(amount)s: %(what)s.",
-                                             amount=format_brl(item.amount_cents),
-                                             what=item.description), url, _("Pagar"), order=10))
+            out.append(
+                TodoItem(
+                    "payment",
+                    _(
+                        "Pagar %(amount)s: %(what)s.",
+                        amount=format_brl(item.amount_cents),
+                        what=item.description,
+                    ),
+                    url,
+                    _("Pagar"),
+                    order=10,
+                )
+            )
     return out
 
 
@@ -137,8 +191,11 @@ def seed_demo_payments() -> None:
     citizen = db.session.scalar(select(User).where(User.email == "cidada@demo.ccz"))
     if citizen is None:
         return
-    exists = db.session.scalar(select(PaymentItem.id).where(PaymentItem.payer_id == citizen.id,
-                                                            PaymentItem.subject_type == "demo"))
+    exists = db.session.scalar(
+        select(PaymentItem.id).where(
+            PaymentItem.payer_id == citizen.id, PaymentItem.subject_type == "demo"
+        )
+    )
     if exists is not None:
         return
     profile = current_app.extensions["portal_profile"]
@@ -151,5 +208,10 @@ def seed_demo_payments() -> None:
         return  # e.g. no unit value entered yet
     if fee.total_cents <= 0:
         return
-    services.create_item_for_fee(fee, description="Demonstração: taxa do CCZ", payer=citizen,
-                                 subject_type="demo", subject_id=None)
+    services.create_item_for_fee(
+        fee,
+        description="Demonstração: taxa do CCZ",
+        payer=citizen,
+        subject_type="demo",
+        subject_id=None,
+    )

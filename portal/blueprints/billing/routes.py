@@ -53,10 +53,14 @@ def _own_item(item_id: int) -> PaymentItem:
 
 
 def _pdf(data: bytes, filename: str) -> Response:
-    return Response(data, mimetype="application/pdf", headers={
-        "Content-Disposition": f'attachment; filename="{filename}"',
-        "Cache-Control": "private, no-store",
-    })
+    return Response(
+        data,
+        mimetype="application/pdf",
+        headers={
+            "Content-Disposition": f'attachment; filename="{filename}"',
+            "Cache-Control": "private, no-store",
+        },
+    )
 
 
 @bp.get("/")
@@ -78,16 +82,21 @@ def prices():
 def item(item_id: int):
     if not current_user.is_authenticated:
         # Say nothing about the item itself: ids are sequential and the page is public.
-        return render_template("billing/sign_in_to_pay.html",
-                               login_url=url_for("auth.login", next=request.path),
-                               signup_url=url_for("auth.signup", next=request.path))
+        return render_template(
+            "billing/sign_in_to_pay.html",
+            login_url=url_for("auth.login", next=request.path),
+            signup_url=url_for("auth.signup", next=request.path),
+        )
     found = _visible_item(item_id)
     if not services.is_responsible(found, current_user):
         return redirect(url_for("billing.staff_item", item_id=found.id))
     return render_template(
-        "billing/item.html", item=found, form=EmptyForm(),
+        "billing/item.html",
+        item=found,
+        form=EmptyForm(),
         online=stripe_gateway.stripe_enabled(),
-        exemptions=services.exemptions_for_item(_profile(), found) if found.payer_id else [])
+        exemptions=services.exemptions_for_item(_profile(), found) if found.payer_id else [],
+    )
 
 
 @bp.post("/<int:item_id>/pagar-online")
@@ -134,8 +143,13 @@ def checkout_cancelled(item_id: int):
 def guia_pdf(item_id: int):
     found = _visible_item(item_id)
     if not found.payable:
-        flash(_("Não há guia para um pagamento %(status)s.",
-                status=services.status_label(found.status).lower()), "warning")
+        flash(
+            _(
+                "Não há guia para um pagamento %(status)s.",
+                status=services.status_label(found.status).lower(),
+            ),
+            "warning",
+        )
         return redirect(url_for("billing.item", item_id=found.id))
     data = documents.guia_pdf(found, services.guia_due_date(found), utcnow())
     if not services.is_responsible(found, current_user):
@@ -174,9 +188,15 @@ def request_exemption(item_id: int):
     if form.validate_on_submit():
         upload = form.proof.data
         try:
-            services.request_exemption(found, current_user, profile=_profile(),
-                                       code=form.code.data, statement=form.statement.data,
-                                       proof=upload.stream, filename=upload.filename)
+            services.request_exemption(
+                found,
+                current_user,
+                profile=_profile(),
+                code=form.code.data,
+                statement=form.statement.data,
+                proof=upload.stream,
+                filename=upload.filename,
+            )
         except UploadError as err:
             db.session.rollback()
             form.proof.errors.append(err.message)

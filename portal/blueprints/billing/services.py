@@ -50,11 +50,23 @@ GUIA_VALID_DAYS = 10
 # Which status may follow which. Paid never goes back to processing (webhooks out of order);
 # exempt, refunded and cancelled are final.
 _NEXT: dict[str, frozenset[str]] = {
-    PaymentStatus.PENDING: frozenset({PaymentStatus.PROCESSING, PaymentStatus.PAID,
-                                      PaymentStatus.FAILED, PaymentStatus.EXEMPT,
-                                      PaymentStatus.CANCELLED}),
-    PaymentStatus.FAILED: frozenset({PaymentStatus.PROCESSING, PaymentStatus.PAID,
-                                     PaymentStatus.EXEMPT, PaymentStatus.CANCELLED}),
+    PaymentStatus.PENDING: frozenset(
+        {
+            PaymentStatus.PROCESSING,
+            PaymentStatus.PAID,
+            PaymentStatus.FAILED,
+            PaymentStatus.EXEMPT,
+            PaymentStatus.CANCELLED,
+        }
+    ),
+    PaymentStatus.FAILED: frozenset(
+        {
+            PaymentStatus.PROCESSING,
+            PaymentStatus.PAID,
+            PaymentStatus.EXEMPT,
+            PaymentStatus.CANCELLED,
+        }
+    ),
     PaymentStatus.PROCESSING: frozenset({PaymentStatus.PAID, PaymentStatus.FAILED}),
     PaymentStatus.PAID: frozenset({PaymentStatus.REFUNDED}),
     PaymentStatus.EXEMPT: frozenset(),
@@ -122,34 +134,63 @@ def clean_reference(text: str | None) -> str | None:
     return digits
 
 
-def create_payment_item(*, kind: str, amount_cents: int, description: str, payer: User | None,
-                        subject_type: str | None = None, subject_id: int | None = None,
-                        breakdown: list[dict] | None = None,
-                        api_client_id: int | None = None,
-                        due_on: date | None = None) -> PaymentItem:
+def create_payment_item(
+    *,
+    kind: str,
+    amount_cents: int,
+    description: str,
+    payer: User | None,
+    subject_type: str | None = None,
+    subject_id: int | None = None,
+    breakdown: list[dict] | None = None,
+    api_client_id: int | None = None,
+    due_on: date | None = None,
+) -> PaymentItem:
     """Create a pending item (or an already-settled zero item when nothing is due)."""
     if amount_cents < 0:
         raise ValueError("amount_cents must not be negative")
     status = PaymentStatus.PENDING if amount_cents > 0 else PaymentStatus.EXEMPT
-    item = PaymentItem(kind=kind, amount_cents=amount_cents, description=description,
-                       payer_id=payer.id if payer else None, subject_type=subject_type,
-                       subject_id=subject_id, breakdown=breakdown, api_client_id=api_client_id,
-                       reference=new_reference(), status=status, due_on=due_on)
+    item = PaymentItem(
+        kind=kind,
+        amount_cents=amount_cents,
+        description=description,
+        payer_id=payer.id if payer else None,
+        subject_type=subject_type,
+        subject_id=subject_id,
+        breakdown=breakdown,
+        api_client_id=api_client_id,
+        reference=new_reference(),
+        status=status,
+        due_on=due_on,
+    )
     item.events.append(PaymentEvent(from_status=None, to_status=status, note="created"))
     db.session.add(item)
     db.session.flush()
     return item
 
 
-def create_item_for_fee(fee: Fee, *, description: str, payer: User | None,
-                        subject_type: str | None = None, subject_id: int | None = None,
-                        api_client_id: int | None = None,
-                        due_on: date | None = None) -> PaymentItem:
+def create_item_for_fee(
+    fee: Fee,
+    *,
+    description: str,
+    payer: User | None,
+    subject_type: str | None = None,
+    subject_id: int | None = None,
+    api_client_id: int | None = None,
+    due_on: date | None = None,
+) -> PaymentItem:
     """An item for a computed fee: amount and itemised lines (with articles) come from ``fee``."""
-    return create_payment_item(kind=fee.kind, amount_cents=fee.total_cents, description=description,
-                               payer=payer, subject_type=subject_type, subject_id=subject_id,
-                               breakdown=fee.breakdown(), api_client_id=api_client_id,
-                               due_on=due_on)
+    return create_payment_item(
+        kind=fee.kind,
+        amount_cents=fee.total_cents,
+        description=description,
+        payer=payer,
+        subject_type=subject_type,
+        subject_id=subject_id,
+        breakdown=fee.breakdown(),
+        api_client_id=api_client_id,
+        due_on=due_on,
+    )
 
 
 def external_url(endpoint: str, **values: Any) -> str:
@@ -164,8 +205,13 @@ def pay_url(item: PaymentItem) -> str:
 
 def fee_json(item: PaymentItem) -> dict:
     """The shape API responses use for fees (issue #4)."""
-    return {"id": item.id, "kind": item.kind, "amount_cents": item.amount_cents,
-            "status": item.status, "pay_url": pay_url(item)}
+    return {
+        "id": item.id,
+        "kind": item.kind,
+        "amount_cents": item.amount_cents,
+        "status": item.status,
+        "pay_url": pay_url(item),
+    }
 
 
 def get_item(item_id: int) -> PaymentItem | None:
@@ -190,11 +236,18 @@ def may_view(item: PaymentItem, user: Any) -> bool:
 def items_of(user: User) -> list[PaymentItem]:
     """Everything ``user`` has to pay or paid: as payer, or for the API client they act for."""
     clients = select(ApiClient.id).where(ApiClient.user_id == user.id)
-    return list(db.session.scalars(
-        select(PaymentItem)
-        .where(or_(PaymentItem.payer_id == user.id,
-                   PaymentItem.payer_id.is_(None) & PaymentItem.api_client_id.in_(clients)))
-        .order_by(PaymentItem.id.desc())))
+    return list(
+        db.session.scalars(
+            select(PaymentItem)
+            .where(
+                or_(
+                    PaymentItem.payer_id == user.id,
+                    PaymentItem.payer_id.is_(None) & PaymentItem.api_client_id.in_(clients),
+                )
+            )
+            .order_by(PaymentItem.id.desc())
+        )
+    )
 
 
 # tz and local_today (dates of receipts, due dates) come from portal.services.clock.
@@ -216,11 +269,17 @@ def guia_due_date(item: PaymentItem, today: date | None = None) -> date:
 def transition(item: PaymentItem, to: str, note: str, *, actor_id: int | None = None) -> None:
     """Move ``item`` to status ``to`` and write it in the history. Raises BillingError."""
     if to not in _NEXT[item.status]:
-        raise BillingError(_("Este pagamento está %(status)s e não pode passar a %(to)s.",
-                             status=status_label(item.status).lower(),
-                             to=status_label(to).lower()), code="invalid_transition")
-    item.events.append(PaymentEvent(from_status=item.status, to_status=to, note=note[:500],
-                                    actor_id=actor_id))
+        raise BillingError(
+            _(
+                "Este pagamento está %(status)s e não pode passar a %(to)s.",
+                status=status_label(item.status).lower(),
+                to=status_label(to).lower(),
+            ),
+            code="invalid_transition",
+        )
+    item.events.append(
+        PaymentEvent(from_status=item.status, to_status=to, note=note[:500], actor_id=actor_id)
+    )
     item.status = to
     if to in SETTLED_STATUSES:
         for listener in list(_settlement_listeners):
@@ -229,8 +288,11 @@ def transition(item: PaymentItem, to: str, note: str, *, actor_id: int | None = 
 
 def add_note(item: PaymentItem, note: str, *, actor_id: int | None = None) -> None:
     """A history line that does not change the status."""
-    item.events.append(PaymentEvent(from_status=item.status, to_status=item.status,
-                                    note=note[:500], actor_id=actor_id))
+    item.events.append(
+        PaymentEvent(
+            from_status=item.status, to_status=item.status, note=note[:500], actor_id=actor_id
+        )
+    )
 
 
 def cancel_payment_item(item: PaymentItem, reason: str, *, actor: User | None = None) -> None:
@@ -242,8 +304,12 @@ def cancel_payment_item(item: PaymentItem, reason: str, *, actor: User | None = 
     transition(item, PaymentStatus.CANCELLED, reason.strip(), actor_id=actor.id if actor else None)
     _close_exemption_requests(item)
     _close_online_sessions(item)
-    audit.record("payment.cancelled", item, detail={"reason": reason.strip()[:200]},
-                 actor_id=actor.id if actor else None)
+    audit.record(
+        "payment.cancelled",
+        item,
+        detail={"reason": reason.strip()[:200]},
+        actor_id=actor.id if actor else None,
+    )
     db.session.flush()
 
 
@@ -266,15 +332,29 @@ def _close_exemption_requests(item: PaymentItem) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def settle(item: PaymentItem, *, method: str, amount_cents: int, provider_reference: str,
-           received_on: date, actor_id: int | None = None,
-           checkout_session_id: int | None = None, note: str) -> Payment:
+def settle(
+    item: PaymentItem,
+    *,
+    method: str,
+    amount_cents: int,
+    provider_reference: str,
+    received_on: date,
+    actor_id: int | None = None,
+    checkout_session_id: int | None = None,
+    note: str,
+) -> Payment:
     """Record the money received and mark the item paid; the payer gets the receipt by e-mail."""
     transition(item, PaymentStatus.PAID, note, actor_id=actor_id)
-    payment = Payment(item=item, method=method, amount_cents=amount_cents,
-                      currency=item.currency, provider_reference=provider_reference,
-                      received_on=received_on, recorded_by_id=actor_id,
-                      checkout_session_id=checkout_session_id)
+    payment = Payment(
+        item=item,
+        method=method,
+        amount_cents=amount_cents,
+        currency=item.currency,
+        provider_reference=provider_reference,
+        received_on=received_on,
+        recorded_by_id=actor_id,
+        checkout_session_id=checkout_session_id,
+    )
     db.session.add(payment)
     item.paid_at = utcnow()
     item.method = method
@@ -296,10 +376,13 @@ def send_receipt_email(item: PaymentItem) -> None:
             "Baixe o comprovante em:\n%(receipt)s\n\n"
             "Acompanhe seus pagamentos em:\n%(page)s\n\n"
             "Centro de Controle de Zoonoses",
-            name=payer.full_name.split()[0], amount=format_brl(item.amount_cents),
-            what=item.description, ref=item.formatted_reference,
+            name=payer.full_name.split()[0],
+            amount=format_brl(item.amount_cents),
+            what=item.description,
+            ref=item.formatted_reference,
             receipt=external_url("billing.receipt_pdf", item_id=item.id),
-            page=external_url("billing.item", item_id=item.id))
+            page=external_url("billing.item", item_id=item.id),
+        )
         send_email(payer.email, _("Pagamento confirmado – comprovante disponível"), body)
 
 
@@ -307,40 +390,71 @@ def find_by_reference(text: str) -> PaymentItem | None:
     """The item with this guia reference. Raises BillingError when the check digit is wrong."""
     reference = clean_reference(text)
     if reference is None:
-        raise BillingError(_("Referência inválida: confira os 12 dígitos impressos na guia."),
-                           field="reference")
+        raise BillingError(
+            _("Referência inválida: confira os 12 dígitos impressos na guia."), field="reference"
+        )
     return db.session.scalar(select(PaymentItem).where(PaymentItem.reference == reference))
 
 
-def mark_paid_at_counter(item: PaymentItem, *, receipt_number: str, paid_on: date,
-                         actor: User) -> Payment:
+def mark_paid_at_counter(
+    item: PaymentItem, *, receipt_number: str, paid_on: date, actor: User
+) -> Payment:
     """Staff settle a guia paid at the counter or the bank. Raises BillingError."""
     receipt_number = receipt_number.strip()
     if not receipt_number:
-        raise BillingError(_("Informe o número do recibo ou da autenticação."),
-                           field="receipt_number")
+        raise BillingError(
+            _("Informe o número do recibo ou da autenticação."), field="receipt_number"
+        )
     if paid_on > local_today():
         raise BillingError(_("A data do pagamento não pode estar no futuro."), field="paid_on")
     if item.status == PaymentStatus.PROCESSING:
-        raise BillingError(_("Há um pagamento online (boleto ou PIX) em processamento para este "
-                             "item. Aguarde a confirmação antes de dar baixa no balcão."))
+        raise BillingError(
+            _(
+                "Há um pagamento online (boleto ou PIX) em processamento para este "
+                "item. Aguarde a confirmação antes de dar baixa no balcão."
+            )
+        )
     if not item.payable:
-        raise BillingError(_("Este pagamento está %(status)s: não há o que receber.",
-                             status=status_label(item.status).lower()))
-    used = db.session.scalar(select(Payment).where(Payment.method == PaymentMethod.COUNTER,
-                                                   Payment.provider_reference == receipt_number))
+        raise BillingError(
+            _(
+                "Este pagamento está %(status)s: não há o que receber.",
+                status=status_label(item.status).lower(),
+            )
+        )
+    used = db.session.scalar(
+        select(Payment).where(
+            Payment.method == PaymentMethod.COUNTER, Payment.provider_reference == receipt_number
+        )
+    )
     if used is not None:
-        raise BillingError(_("Este número de recibo já foi usado na baixa da referência "
-                             "%(ref)s.", ref=used.item.formatted_reference),
-                           field="receipt_number")
-    payment = settle(item, method=PaymentMethod.COUNTER, amount_cents=item.amount_cents,
-                     provider_reference=receipt_number, received_on=paid_on, actor_id=actor.id,
-                     note=_("Baixa no balcão, recibo %(number)s", number=receipt_number))
+        raise BillingError(
+            _(
+                "Este número de recibo já foi usado na baixa da referência %(ref)s.",
+                ref=used.item.formatted_reference,
+            ),
+            field="receipt_number",
+        )
+    payment = settle(
+        item,
+        method=PaymentMethod.COUNTER,
+        amount_cents=item.amount_cents,
+        provider_reference=receipt_number,
+        received_on=paid_on,
+        actor_id=actor.id,
+        note=_("Baixa no balcão, recibo %(number)s", number=receipt_number),
+    )
     _close_online_sessions(item)
-    audit.record("payment.counter_paid", item,
-                 detail={"reference": item.reference, "receipt_number": receipt_number,
-                         "paid_on": paid_on.isoformat(), "amount_cents": item.amount_cents},
-                 actor_id=actor.id)
+    audit.record(
+        "payment.counter_paid",
+        item,
+        detail={
+            "reference": item.reference,
+            "receipt_number": receipt_number,
+            "paid_on": paid_on.isoformat(),
+            "amount_cents": item.amount_cents,
+        },
+        actor_id=actor.id,
+    )
     return payment
 
 
@@ -349,8 +463,9 @@ def mark_paid_at_counter(item: PaymentItem, *, receipt_number: str, paid_on: dat
 # ---------------------------------------------------------------------------------------------
 
 
-def flag_for_review(item: PaymentItem, code: str, message: str,
-                    detail: dict[str, Any] | None = None) -> PaymentReviewFlag:
+def flag_for_review(
+    item: PaymentItem, code: str, message: str, detail: dict[str, Any] | None = None
+) -> PaymentReviewFlag:
     """Put an anomaly in front of staff (reconciliation view) without touching the status."""
     flag = PaymentReviewFlag(item=item, code=code, message=message[:500], detail=detail)
     db.session.add(flag)
@@ -368,10 +483,15 @@ def resolve_flag(flag: PaymentReviewFlag, note: str, *, actor: User) -> None:
     flag.resolved_at = utcnow()
     flag.resolved_by_id = actor.id
     flag.resolution_note = note.strip()[:500]
-    add_note(flag.item, _("Pendência resolvida: %(note)s", note=note.strip())[:500],
-             actor_id=actor.id)
-    audit.record("payment.flag_resolved", flag.item, detail={"flag_id": flag.id, "code": flag.code},
-                 actor_id=actor.id)
+    add_note(
+        flag.item, _("Pendência resolvida: %(note)s", note=note.strip())[:500], actor_id=actor.id
+    )
+    audit.record(
+        "payment.flag_resolved",
+        flag.item,
+        detail={"flag_id": flag.id, "code": flag.code},
+        actor_id=actor.id,
+    )
     db.session.flush()
 
 
@@ -391,16 +511,27 @@ def exemptions_for_item(profile: Profile, item: PaymentItem) -> list:
     return [e for e in profile.exemptions if item.kind in e.fee_kinds]
 
 
-def request_exemption(item: PaymentItem, requester: User, *, profile: Profile, code: str,
-                      statement: str | None, proof: IO[bytes],
-                      filename: str | None) -> ExemptionRequest:
+def request_exemption(
+    item: PaymentItem,
+    requester: User,
+    *,
+    profile: Profile,
+    code: str,
+    statement: str | None,
+    proof: IO[bytes],
+    filename: str | None,
+) -> ExemptionRequest:
     """The payer asks to be exempted and uploads proof (private: staff only). Raises BillingError
     (or UploadError for a file that is not an acceptable PDF or image)."""
     if item.payer_id != requester.id:
         raise BillingError(_("Só quem deve o pagamento pode pedir isenção."))
     if not item.payable:
-        raise BillingError(_("Este pagamento está %(status)s: não cabe pedido de isenção.",
-                             status=status_label(item.status).lower()))
+        raise BillingError(
+            _(
+                "Este pagamento está %(status)s: não cabe pedido de isenção.",
+                status=status_label(item.status).lower(),
+            )
+        )
     if item.open_exemption_request is not None:
         raise BillingError(_("Já há um pedido de isenção em análise para este pagamento."))
     exemption = next((e for e in exemptions_for_item(profile, item) if e.code == code), None)
@@ -408,21 +539,34 @@ def request_exemption(item: PaymentItem, requester: User, *, profile: Profile, c
         raise BillingError(_("Escolha uma das isenções previstas na lei."), field="code")
     # owner_id stays empty: the proof is served to staff only, never back to the browser.
     stored = store_document(proof, purpose="exemption_proof", owner_id=None, filename=filename)
-    req = ExemptionRequest(item=item, requester_id=requester.id, code=exemption.code,
-                           label=exemption.label, article=exemption.article,
-                           statement=(statement or "").strip()[:2000] or None, proof=stored)
+    req = ExemptionRequest(
+        item=item,
+        requester_id=requester.id,
+        code=exemption.code,
+        label=exemption.label,
+        article=exemption.article,
+        statement=(statement or "").strip()[:2000] or None,
+        proof=stored,
+    )
     db.session.add(req)
-    add_note(item, _("Pedido de isenção enviado (%(article)s)", article=exemption.article),
-             actor_id=requester.id)
-    audit.record("payment.exemption_requested", item,
-                 detail={"code": exemption.code, "article": exemption.article},
-                 actor_id=requester.id)
+    add_note(
+        item,
+        _("Pedido de isenção enviado (%(article)s)", article=exemption.article),
+        actor_id=requester.id,
+    )
+    audit.record(
+        "payment.exemption_requested",
+        item,
+        detail={"code": exemption.code, "article": exemption.article},
+        actor_id=requester.id,
+    )
     db.session.flush()
     return req
 
 
-def decide_exemption(req: ExemptionRequest, *, accept: bool, reason: str | None,
-                     actor: User) -> None:
+def decide_exemption(
+    req: ExemptionRequest, *, accept: bool, reason: str | None, actor: User
+) -> None:
     """Staff accept (the item becomes exempt) or refuse with a reason (it stays to be paid).
 
     The applicant is told by e-mail. Raises BillingError.
@@ -431,15 +575,20 @@ def decide_exemption(req: ExemptionRequest, *, accept: bool, reason: str | None,
         raise BillingError(_("Este pedido já foi decidido."))
     reason = (reason or "").strip()
     if not accept and not reason:
-        raise BillingError(_("Informe o motivo da recusa: ele é enviado ao requerente."),
-                           field="reason")
+        raise BillingError(
+            _("Informe o motivo da recusa: ele é enviado ao requerente."), field="reason"
+        )
     item = req.item
     req.decided_at = utcnow()
     req.decided_by_id = actor.id
     req.decision_reason = reason or None
     if accept:
-        transition(item, PaymentStatus.EXEMPT,
-                   _("Isenção concedida (%(article)s)", article=req.article), actor_id=actor.id)
+        transition(
+            item,
+            PaymentStatus.EXEMPT,
+            _("Isenção concedida (%(article)s)", article=req.article),
+            actor_id=actor.id,
+        )
         req.status = ExemptionStatus.ACCEPTED
         _close_online_sessions(item)
     else:
@@ -447,9 +596,16 @@ def decide_exemption(req: ExemptionRequest, *, accept: bool, reason: str | None,
         # payable again, with the reason in its history.
         add_note(item, _("Isenção recusada: %(reason)s", reason=reason), actor_id=actor.id)
         req.status = ExemptionStatus.REFUSED
-    audit.record("payment.exemption_accepted" if accept else "payment.exemption_refused", item,
-                 detail={"request_id": req.id, "code": req.code,
-                         **({"reason": reason[:200]} if reason else {})}, actor_id=actor.id)
+    audit.record(
+        "payment.exemption_accepted" if accept else "payment.exemption_refused",
+        item,
+        detail={
+            "request_id": req.id,
+            "code": req.code,
+            **({"reason": reason[:200]} if reason else {}),
+        },
+        actor_id=actor.id,
+    )
     db.session.flush()
     _email_exemption_decision(req)
 
@@ -462,19 +618,29 @@ def _email_exemption_decision(req: ExemptionRequest) -> None:
     with force_locale("pt_BR"):
         if req.status == ExemptionStatus.ACCEPTED:
             subject = _("Isenção concedida")
-            outcome = _("Seu pedido de isenção (%(article)s) foi aceito: não há nada a pagar.",
-                        article=req.article)
+            outcome = _(
+                "Seu pedido de isenção (%(article)s) foi aceito: não há nada a pagar.",
+                article=req.article,
+            )
         else:
             subject = _("Pedido de isenção recusado")
-            outcome = _("Seu pedido de isenção (%(article)s) foi recusado pelo seguinte motivo:\n"
-                        "%(reason)s\n\nVocê pode pagar online ou com a guia, ou enviar um novo "
-                        "pedido com outro comprovante.",
-                        article=req.article, reason=req.decision_reason or "")
-        body = _("Olá, %(name)s.\n\nPagamento: %(what)s (%(amount)s), referência %(ref)s.\n\n"
-                 "%(outcome)s\n\nVeja os detalhes em:\n%(url)s\n\nCentro de Controle de Zoonoses",
-                 name=person.full_name.split()[0], what=item.description,
-                 amount=format_brl(item.amount_cents), ref=item.formatted_reference,
-                 outcome=outcome, url=external_url("billing.item", item_id=item.id))
+            outcome = _(
+                "Seu pedido de isenção (%(article)s) foi recusado pelo seguinte motivo:\n"
+                "%(reason)s\n\nVocê pode pagar online ou com a guia, ou enviar um novo "
+                "pedido com outro comprovante.",
+                article=req.article,
+                reason=req.decision_reason or "",
+            )
+        body = _(
+            "Olá, %(name)s.\n\nPagamento: %(what)s (%(amount)s), referência %(ref)s.\n\n"
+            "%(outcome)s\n\nVeja os detalhes em:\n%(url)s\n\nCentro de Controle de Zoonoses",
+            name=person.full_name.split()[0],
+            what=item.description,
+            amount=format_brl(item.amount_cents),
+            ref=item.formatted_reference,
+            outcome=outcome,
+            url=external_url("billing.item", item_id=item.id),
+        )
         send_email(person.email, subject, body)
 
 
@@ -483,28 +649,53 @@ def _email_exemption_decision(req: ExemptionRequest) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def set_price(profile: Profile, key: str, *, amount_cents: int, effective_from: date,
-              note: str | None, actor: User) -> PriceOverride:
+def set_price(
+    profile: Profile,
+    key: str,
+    *,
+    amount_cents: int,
+    effective_from: date,
+    note: str | None,
+    actor: User,
+) -> PriceOverride:
     """Enter the city's amount for a line of its price list from a date on. Raises BillingError."""
     if key not in PRICE_KEYS or key not in profile.prices:
-        raise BillingError(_("Este item não faz parte da tabela de preços prevista na lei."),
-                           field="key")
+        raise BillingError(
+            _("Este item não faz parte da tabela de preços prevista na lei."), field="key"
+        )
     if amount_cents < 0:
         raise BillingError(_("O valor não pode ser negativo."), field="amount")
-    exists = db.session.scalar(select(PriceOverride).where(
-        PriceOverride.profile_key == profile.key, PriceOverride.key == key,
-        PriceOverride.effective_from == effective_from))
+    exists = db.session.scalar(
+        select(PriceOverride).where(
+            PriceOverride.profile_key == profile.key,
+            PriceOverride.key == key,
+            PriceOverride.effective_from == effective_from,
+        )
+    )
     if exists is not None:
-        raise BillingError(_("Já há um valor para este item com vigência nesta data."),
-                           field="effective_from")
-    override = PriceOverride(profile_key=profile.key, key=key, amount_cents=amount_cents,
-                             effective_from=effective_from, note=(note or "").strip() or None,
-                             created_by_id=actor.id)
+        raise BillingError(
+            _("Já há um valor para este item com vigência nesta data."), field="effective_from"
+        )
+    override = PriceOverride(
+        profile_key=profile.key,
+        key=key,
+        amount_cents=amount_cents,
+        effective_from=effective_from,
+        note=(note or "").strip() or None,
+        created_by_id=actor.id,
+    )
     db.session.add(override)
     db.session.flush()
-    audit.record("price.set", override,
-                 detail={"key": key, "amount_cents": amount_cents,
-                         "effective_from": effective_from.isoformat()}, actor_id=actor.id)
+    audit.record(
+        "price.set",
+        override,
+        detail={
+            "key": key,
+            "amount_cents": amount_cents,
+            "effective_from": effective_from.isoformat(),
+        },
+        actor_id=actor.id,
+    )
     return override
 
 
@@ -526,20 +717,40 @@ def refund_payment(item: PaymentItem, *, reason: str, actor: User) -> Refund:
     payment = item.payment
     if payment.method == PaymentMethod.STRIPE:
         refund_id, status = stripe_gateway.create_refund(payment, reason)
-        refund = Refund(item=item, amount_cents=payment.amount_cents, reason=reason[:500],
-                        method=payment.method, stripe_refund_id=refund_id, status=status,
-                        created_by_id=actor.id)
+        refund = Refund(
+            item=item,
+            amount_cents=payment.amount_cents,
+            reason=reason[:500],
+            method=payment.method,
+            stripe_refund_id=refund_id,
+            status=status,
+            created_by_id=actor.id,
+        )
     else:
-        refund = Refund(item=item, amount_cents=payment.amount_cents, reason=reason[:500],
-                        method=payment.method, status="recorded", created_by_id=actor.id)
+        refund = Refund(
+            item=item,
+            amount_cents=payment.amount_cents,
+            reason=reason[:500],
+            method=payment.method,
+            status="recorded",
+            created_by_id=actor.id,
+        )
     db.session.add(refund)
-    transition(item, PaymentStatus.REFUNDED, _("Estorno: %(reason)s", reason=reason),
-               actor_id=actor.id)
+    transition(
+        item, PaymentStatus.REFUNDED, _("Estorno: %(reason)s", reason=reason), actor_id=actor.id
+    )
     db.session.flush()
-    audit.record("payment.refunded", item,
-                 detail={"amount_cents": payment.amount_cents, "method": payment.method,
-                         "stripe_refund_id": refund.stripe_refund_id, "reason": reason[:200]},
-                 actor_id=actor.id)
+    audit.record(
+        "payment.refunded",
+        item,
+        detail={
+            "amount_cents": payment.amount_cents,
+            "method": payment.method,
+            "stripe_refund_id": refund.stripe_refund_id,
+            "reason": reason[:200],
+        },
+        actor_id=actor.id,
+    )
     _email_refund(item, refund)
     return refund
 
@@ -549,15 +760,26 @@ def _email_refund(item: PaymentItem, refund: Refund) -> None:
     if payer is None or not payer.email:
         return
     with force_locale("pt_BR"):
-        how = (_("O valor volta pelo mesmo meio usado no pagamento; o prazo depende do banco ou "
-                 "da operadora do cartão.") if refund.method == PaymentMethod.STRIPE
-               else _("Procure o CCZ para receber a devolução."))
-        body = _("Olá, %(name)s.\n\nO pagamento de %(amount)s referente a %(what)s (referência "
-                 "%(ref)s) foi estornado.\nMotivo: %(reason)s\n%(how)s\n\n%(url)s\n\n"
-                 "Centro de Controle de Zoonoses",
-                 name=payer.full_name.split()[0], amount=format_brl(refund.amount_cents),
-                 what=item.description, ref=item.formatted_reference, reason=refund.reason,
-                 how=how, url=external_url("billing.item", item_id=item.id))
+        how = (
+            _(
+                "O valor volta pelo mesmo meio usado no pagamento; o prazo depende do banco ou "
+                "da operadora do cartão."
+            )
+            if refund.method == PaymentMethod.STRIPE
+            else _("Procure o CCZ para receber a devolução.")
+        )
+        body = _(
+            "Olá, %(name)s.\n\nO pagamento de %(amount)s referente a %(what)s (referência "
+            "%(ref)s) foi estornado.\nMotivo: %(reason)s\n%(how)s\n\n%(url)s\n\n"
+            "Centro de Controle de Zoonoses",
+            name=payer.full_name.split()[0],
+            amount=format_brl(refund.amount_cents),
+            what=item.description,
+            ref=item.formatted_reference,
+            reason=refund.reason,
+            how=how,
+            url=external_url("billing.item", item_id=item.id),
+        )
         send_email(payer.email, _("Pagamento estornado"), body)
 
 
@@ -566,9 +788,14 @@ def _email_refund(item: PaymentItem, refund: Refund) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def staff_items_query(*, status: str | None = None, kind: str | None = None,
-                      date_from: date | None = None, date_to: date | None = None,
-                      q: str | None = None) -> Select[tuple[PaymentItem]]:
+def staff_items_query(
+    *,
+    status: str | None = None,
+    kind: str | None = None,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    q: str | None = None,
+) -> Select[tuple[PaymentItem]]:
     """Items for the staff list, newest first. ``q`` is a guia reference, a payer's CPF, or words
     of the payer's name or the description. Dates are days in the municipality's time zone."""
     stmt = select(PaymentItem).order_by(PaymentItem.id.desc())
@@ -589,9 +816,12 @@ def staff_items_query(*, status: str | None = None, kind: str | None = None,
         elif cpf:
             stmt = stmt.join(User, PaymentItem.payer_id == User.id).where(User.cpf == cpf)
         else:
-            stmt = stmt.outerjoin(User, PaymentItem.payer_id == User.id).where(or_(
-                func.lower(User.full_name).contains(text.lower()),
-                func.lower(PaymentItem.description).contains(text.lower())))
+            stmt = stmt.outerjoin(User, PaymentItem.payer_id == User.id).where(
+                or_(
+                    func.lower(User.full_name).contains(text.lower()),
+                    func.lower(PaymentItem.description).contains(text.lower()),
+                )
+            )
     return stmt
 
 
@@ -630,39 +860,58 @@ def reconciliation(date_from: date, date_to: date) -> Reconciliation:
     issued = (PaymentItem.created_at >= start) & (PaymentItem.created_at < end)
     item_sum = func.coalesce(func.sum(PaymentItem.amount_cents), 0)
     for status, count, total in db.session.execute(
-            select(PaymentItem.status, func.count(), item_sum)
-            .where(issued).group_by(PaymentItem.status)):
+        select(PaymentItem.status, func.count(), item_sum)
+        .where(issued)
+        .group_by(PaymentItem.status)
+    ):
         report.by_status[status] = Totals(count, int(total))
     for kind, count, total in db.session.execute(
-            select(PaymentItem.kind, func.count(), item_sum)
-            .where(issued).group_by(PaymentItem.kind)):
+        select(PaymentItem.kind, func.count(), item_sum).where(issued).group_by(PaymentItem.kind)
+    ):
         report.by_kind[kind] = Totals(count, int(total))
     for method, count, total in db.session.execute(
-            select(Payment.method, func.count(), func.coalesce(func.sum(Payment.amount_cents), 0))
-            .where(Payment.received_on >= date_from, Payment.received_on <= date_to)
-            .group_by(Payment.method)):
+        select(Payment.method, func.count(), func.coalesce(func.sum(Payment.amount_cents), 0))
+        .where(Payment.received_on >= date_from, Payment.received_on <= date_to)
+        .group_by(Payment.method)
+    ):
         report.received_by_method[method] = Totals(count, int(total))
     for method, count, total in db.session.execute(
-            select(Refund.method, func.count(), func.coalesce(func.sum(Refund.amount_cents), 0))
-            .where(Refund.created_at >= start, Refund.created_at < end,
-                   # a refund Stripe failed or cancelled gave no money back
-                   Refund.status.not_in(("failed", "canceled")))
-            .group_by(Refund.method)):
+        select(Refund.method, func.count(), func.coalesce(func.sum(Refund.amount_cents), 0))
+        .where(
+            Refund.created_at >= start,
+            Refund.created_at < end,
+            # a refund Stripe failed or cancelled gave no money back
+            Refund.status.not_in(("failed", "canceled")),
+        )
+        .group_by(Refund.method)
+    ):
         report.refunded_by_method[method] = Totals(count, int(total))
-    report.open_flags = list(db.session.scalars(
-        select(PaymentReviewFlag).where(PaymentReviewFlag.resolved_at.is_(None))
-        .order_by(PaymentReviewFlag.id)))
-    report.stale_processing = list(db.session.scalars(
-        select(PaymentItem).where(PaymentItem.status == PaymentStatus.PROCESSING,
-                                  PaymentItem.created_at < utcnow() - timedelta(days=7))
-        .order_by(PaymentItem.id)))
+    report.open_flags = list(
+        db.session.scalars(
+            select(PaymentReviewFlag)
+            .where(PaymentReviewFlag.resolved_at.is_(None))
+            .order_by(PaymentReviewFlag.id)
+        )
+    )
+    report.stale_processing = list(
+        db.session.scalars(
+            select(PaymentItem)
+            .where(
+                PaymentItem.status == PaymentStatus.PROCESSING,
+                PaymentItem.created_at < utcnow() - timedelta(days=7),
+            )
+            .order_by(PaymentItem.id)
+        )
+    )
     return report
 
 
 def pending_exemption_requests() -> Iterable[ExemptionRequest]:
-    return db.session.scalars(select(ExemptionRequest)
-                              .where(ExemptionRequest.status == ExemptionStatus.PENDING)
-                              .order_by(ExemptionRequest.id))
+    return db.session.scalars(
+        select(ExemptionRequest)
+        .where(ExemptionRequest.status == ExemptionStatus.PENDING)
+        .order_by(ExemptionRequest.id)
+    )
 
 
 # ---------------------------------------------------------------------------------------------

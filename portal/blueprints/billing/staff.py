@@ -52,21 +52,37 @@ def staff_payments():
     form = StaffFilterForm(source)
     filters: dict = {}
     if form.validate():
-        filters = {"status": form.status.data or None, "kind": form.kind.data or None,
-                   "date_from": form.date_from.data, "date_to": form.date_to.data,
-                   "q": form.q.data or None}
+        filters = {
+            "status": form.status.data or None,
+            "kind": form.kind.data or None,
+            "date_from": form.date_from.data,
+            "date_to": form.date_to.data,
+            "q": form.q.data or None,
+        }
     page = max(source.get("page", 1, type=int), 1)
     stmt = services.staff_items_query(**filters)
     total = db.session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
     items = db.session.scalars(stmt.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)).all()
     # The search text may be a CPF or a name: the log keeps only that a search was made.
-    audit.record("payment.list_viewed", detail={
-        k: (v.isoformat() if isinstance(v, date) else (True if k == "q" else v))
-        for k, v in filters.items() if v})
+    audit.record(
+        "payment.list_viewed",
+        detail={
+            k: (v.isoformat() if isinstance(v, date) else (True if k == "q" else v))
+            for k, v in filters.items()
+            if v
+        },
+    )
     db.session.commit()
     args = {k: v for k, v in source.items() if k not in ("page", "csrf_token")}
-    return render_template("billing/staff/list.html", form=form, items=items, page=page,
-                           total=total or 0, page_size=PAGE_SIZE, args=args)
+    return render_template(
+        "billing/staff/list.html",
+        form=form,
+        items=items,
+        page=page,
+        total=total or 0,
+        page_size=PAGE_SIZE,
+        args=args,
+    )
 
 
 @bp.get("/ccz/<int:item_id>")
@@ -78,14 +94,22 @@ def staff_item(item_id: int):
     return _render_item(item)
 
 
-def _render_item(item: PaymentItem, *, mark_form: MarkPaidForm | None = None,
-                 refund_form: RefundForm | None = None, status: int = 200):  # type: ignore[no-untyped-def]
+def _render_item(
+    item: PaymentItem,
+    *,
+    mark_form: MarkPaidForm | None = None,
+    refund_form: RefundForm | None = None,
+    status: int = 200,
+):  # type: ignore[no-untyped-def]
     if mark_form is None:
         mark_form = MarkPaidForm(formdata=None, paid_on=services.local_today())
     return render_template(
-        "billing/staff/item.html", item=item, mark_form=mark_form,
+        "billing/staff/item.html",
+        item=item,
+        mark_form=mark_form,
         refund_form=refund_form or RefundForm(formdata=None),
-        may_refund=current_user.has_role(*REFUND_ROLES)), status
+        may_refund=current_user.has_role(*REFUND_ROLES),
+    ), status
 
 
 @bp.get("/ccz/balcao")
@@ -103,8 +127,9 @@ def counter():
             if found is None:
                 form.reference.errors.append(_("Nenhum pagamento com esta referência."))
             else:
-                audit.record("payment.viewed", found, detail={"reference": found.reference,
-                                                               "via": "counter"})
+                audit.record(
+                    "payment.viewed", found, detail={"reference": found.reference, "via": "counter"}
+                )
                 db.session.commit()
     mark_form = MarkPaidForm(formdata=None, paid_on=services.local_today())
     return render_template("billing/staff/counter.html", form=form, item=found, mark_form=mark_form)
@@ -117,19 +142,26 @@ def mark_paid(item_id: int):
     form = MarkPaidForm()
     if form.validate_on_submit():
         try:
-            services.mark_paid_at_counter(item, receipt_number=form.receipt_number.data,
-                                          paid_on=form.paid_on.data, actor=current_user)
+            services.mark_paid_at_counter(
+                item,
+                receipt_number=form.receipt_number.data,
+                paid_on=form.paid_on.data,
+                actor=current_user,
+            )
         except services.BillingError as err:
             db.session.rollback()
             getattr(form, err.field or "receipt_number").errors.append(err.message)
         else:
             db.session.commit()
-            flash(_("Baixa registrada: referência %(ref)s paga.", ref=item.formatted_reference),
-                  "success")
+            flash(
+                _("Baixa registrada: referência %(ref)s paga.", ref=item.formatted_reference),
+                "success",
+            )
             return redirect(url_for("billing.staff_item", item_id=item.id))
     search = CounterSearchForm(formdata=None, reference=item.formatted_reference)
-    return render_template("billing/staff/counter.html", form=search, item=item,
-                           mark_form=form), 422
+    return render_template(
+        "billing/staff/counter.html", form=search, item=item, mark_form=form
+    ), 422
 
 
 @bp.post("/ccz/<int:item_id>/estorno")
@@ -196,8 +228,9 @@ def reconciliation():
 @bp.get("/ccz/isencoes")
 @staff_required
 def exemption_queue():
-    return render_template("billing/staff/exemptions.html",
-                           requests=list(services.pending_exemption_requests()))
+    return render_template(
+        "billing/staff/exemptions.html", requests=list(services.pending_exemption_requests())
+    )
 
 
 @bp.route("/ccz/isencoes/<int:request_id>", methods=["GET", "POST"])
@@ -209,8 +242,12 @@ def exemption_detail(request_id: int):
     form = ExemptionDecisionForm()
     if form.validate_on_submit():
         try:
-            services.decide_exemption(req, accept=form.decision.data == "accept",
-                                      reason=form.reason.data, actor=current_user)
+            services.decide_exemption(
+                req,
+                accept=form.decision.data == "accept",
+                reason=form.reason.data,
+                actor=current_user,
+            )
         except services.BillingError as err:
             db.session.rollback()
             getattr(form, err.field or "decision").errors.append(err.message)
@@ -237,9 +274,14 @@ def admin_prices():
         form.effective_from.data = today
     if form.validate_on_submit():
         try:
-            services.set_price(profile, form.key.data, amount_cents=parse_brl(form.amount.data),
-                               effective_from=form.effective_from.data, note=form.note.data,
-                               actor=current_user)
+            services.set_price(
+                profile,
+                form.key.data,
+                amount_cents=parse_brl(form.amount.data),
+                effective_from=form.effective_from.data,
+                note=form.note.data,
+                actor=current_user,
+            )
         except services.BillingError as err:
             db.session.rollback()
             getattr(form, err.field or "key").errors.append(err.message)
@@ -247,9 +289,9 @@ def admin_prices():
             db.session.commit()
             flash(_("Preço registrado."), "success")
             return redirect(url_for("billing.admin_prices"))
-    history = db.session.scalars(select(PriceOverride)
-                                 .where(PriceOverride.profile_key == profile.key)
-                                 .order_by(PriceOverride.key, PriceOverride.effective_from.desc())
-                                 ).all()
-    return render_template("billing/staff/prices.html", entries=entries, form=form,
-                           history=history)
+    history = db.session.scalars(
+        select(PriceOverride)
+        .where(PriceOverride.profile_key == profile.key)
+        .order_by(PriceOverride.key, PriceOverride.effective_from.desc())
+    ).all()
+    return render_template("billing/staff/prices.html", entries=entries, form=form, history=history)

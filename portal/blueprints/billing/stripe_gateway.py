@@ -63,12 +63,14 @@ BOLETO_EXPIRES_AFTER_DAYS = 3
 STRIPE_TIMEOUT_SECONDS = 8
 # Our own refund changed state (Stripe sends one or the other depending on the API version).
 REFUND_UPDATE_EVENTS = frozenset({"refund.updated", "refund.failed", "charge.refund.updated"})
-HANDLED_EVENTS = frozenset({
-    "checkout.session.completed",
-    "checkout.session.async_payment_succeeded",
-    "checkout.session.async_payment_failed",
-    "checkout.session.expired",
-})
+HANDLED_EVENTS = frozenset(
+    {
+        "checkout.session.completed",
+        "checkout.session.async_payment_succeeded",
+        "checkout.session.async_payment_failed",
+        "checkout.session.expired",
+    }
+)
 
 
 def stripe_enabled() -> bool:
@@ -85,7 +87,8 @@ def client() -> stripe.StripeClient:
         # Retries are safe: every create carries an idempotency key.
         max_network_retries=2,
         http_client=stripe.new_default_http_client(
-            timeout=cfg.get("STRIPE_TIMEOUT_SECONDS", STRIPE_TIMEOUT_SECONDS)),
+            timeout=cfg.get("STRIPE_TIMEOUT_SECONDS", STRIPE_TIMEOUT_SECONDS)
+        ),
     )
 
 
@@ -97,8 +100,10 @@ def client() -> stripe.StripeClient:
 def start_checkout(item: PaymentItem, payer: User) -> CheckoutSession:
     """A Checkout session for ``item`` (an open one is reused). Raises BillingError."""
     if not stripe_enabled():
-        raise BillingError(_("O pagamento online não está disponível. Imprima a guia e pague no "
-                             "balcão do CCZ."), code="stripe_disabled")
+        raise BillingError(
+            _("O pagamento online não está disponível. Imprima a guia e pague no balcão do CCZ."),
+            code="stripe_disabled",
+        )
     if not is_responsible(item, payer):
         raise BillingError(_("Só quem deve o pagamento pode pagá-lo online."))
     # Two tabs clicking "Pagar online" at once (or the cashier settling the guia meanwhile): on
@@ -108,14 +113,22 @@ def start_checkout(item: PaymentItem, payer: User) -> CheckoutSession:
     if not item.payable:
         raise BillingError(_("Este pagamento não está em aberto."), code="not_payable")
     if item.open_exemption_request is not None:
-        raise BillingError(_("Há um pedido de isenção em análise para este pagamento. Aguarde a "
-                             "decisão antes de pagar."), code="exemption_pending")
+        raise BillingError(
+            _(
+                "Há um pedido de isenção em análise para este pagamento. Aguarde a "
+                "decisão antes de pagar."
+            ),
+            code="exemption_pending",
+        )
 
     still_open_after = utcnow() + timedelta(minutes=10)
     for existing in reversed(item.checkout_sessions):
-        if (existing.status == "open" and existing.url
-                and existing.amount_cents == item.amount_cents
-                and (existing.expires_at is None or existing.expires_at > still_open_after)):
+        if (
+            existing.status == "open"
+            and existing.url
+            and existing.amount_cents == item.amount_cents
+            and (existing.expires_at is None or existing.expires_at > still_open_after)
+        ):
             return existing  # the same payment page again: never two open sessions per click
     # A session about to expire (or for an old amount) is closed before a new one is opened, so
     # the citizen never holds two payable Stripe pages for one item.
@@ -124,18 +137,21 @@ def start_checkout(item: PaymentItem, payer: User) -> CheckoutSession:
     params: dict[str, Any] = {
         "mode": "payment",
         "payment_method_types": PAYMENT_METHOD_TYPES,
-        "line_items": [{
-            "quantity": 1,
-            "price_data": {
-                "currency": CURRENCY,
-                "unit_amount": item.amount_cents,
-                "product_data": {"name": item.description[:250]},
-            },
-        }],
+        "line_items": [
+            {
+                "quantity": 1,
+                "price_data": {
+                    "currency": CURRENCY,
+                    "unit_amount": item.amount_cents,
+                    "product_data": {"name": item.description[:250]},
+                },
+            }
+        ],
         "client_reference_id": str(item.id),
         "metadata": {"payment_id": str(item.id), "reference": item.reference, "kind": item.kind},
-        "payment_intent_data": {"metadata": {"payment_id": str(item.id),
-                                             "reference": item.reference}},
+        "payment_intent_data": {
+            "metadata": {"payment_id": str(item.id), "reference": item.reference}
+        },
         "payment_method_options": {"boleto": {"expires_after_days": BOLETO_EXPIRES_AFTER_DAYS}},
         "locale": "pt-BR",
         "success_url": external_url("billing.checkout_return", item_id=item.id),
@@ -145,26 +161,43 @@ def start_checkout(item: PaymentItem, payer: User) -> CheckoutSession:
         params["customer_email"] = payer.email
     attempt = len(item.checkout_sessions) + 1
     try:
-        session = client().v1.checkout.sessions.create(
-            params=params,  # type: ignore[arg-type]
-            options={"idempotency_key": f"ccz-checkout-{item.id}-{attempt}"}).to_dict()
+        session = (
+            client()
+            .v1.checkout.sessions.create(
+                params=params,  # type: ignore[arg-type]
+                options={"idempotency_key": f"ccz-checkout-{item.id}-{attempt}"},
+            )
+            .to_dict()
+        )
     except stripe.StripeError as err:
-        current_app.logger.warning("Stripe checkout for payment item %s failed: %s", item.id,
-                                   type(err).__name__)
-        raise BillingError(_("Não foi possível abrir o pagamento online agora. Tente de novo em "
-                             "alguns minutos ou pague com a guia."), code="stripe_error") from err
+        current_app.logger.warning(
+            "Stripe checkout for payment item %s failed: %s", item.id, type(err).__name__
+        )
+        raise BillingError(
+            _(
+                "Não foi possível abrir o pagamento online agora. Tente de novo em "
+                "alguns minutos ou pague com a guia."
+            ),
+            code="stripe_error",
+        ) from err
 
     expires = session.get("expires_at")
     local = CheckoutSession(
-        item=item, stripe_session_id=session["id"], url=session.get("url"),
-        amount_cents=item.amount_cents, currency=CURRENCY, status=session.get("status") or "open",
+        item=item,
+        stripe_session_id=session["id"],
+        url=session.get("url"),
+        amount_cents=item.amount_cents,
+        currency=CURRENCY,
+        status=session.get("status") or "open",
         payment_status=session.get("payment_status"),
         expires_at=datetime.fromtimestamp(expires, UTC) if expires else None,
-        created_by_id=payer.id)
+        created_by_id=payer.id,
+    )
     db.session.add(local)
     add_note(item, _("Pagamento online iniciado"), actor_id=payer.id)
-    audit.record("payment.checkout_started", item, detail={"session": session["id"]},
-                 actor_id=payer.id)
+    audit.record(
+        "payment.checkout_started", item, detail={"session": session["id"]}, actor_id=payer.id
+    )
     db.session.flush()
     return local
 
@@ -201,8 +234,11 @@ def expire_open_sessions(item: PaymentItem) -> int:
         try:
             client().v1.checkout.sessions.expire(local.stripe_session_id)
         except stripe.StripeError as err:
-            current_app.logger.warning("Could not expire Stripe session of payment item %s: %s",
-                                       item.id, type(err).__name__)
+            current_app.logger.warning(
+                "Could not expire Stripe session of payment item %s: %s",
+                item.id,
+                type(err).__name__,
+            )
             continue
         local.status = "expired"
         closed += 1
@@ -226,21 +262,33 @@ def create_refund(payment: Payment, reason: str) -> tuple[str, str]:
     if not stripe_enabled():
         raise BillingError(_("O estorno online exige a chave da Stripe (STRIPE_SECRET_KEY)."))
     try:
-        refund = client().v1.refunds.create(
-            params={"payment_intent": payment.provider_reference, "reason": "requested_by_customer",
-                    "metadata": {"payment_id": str(payment.item_id), "motivo": reason[:450]}},
-            options={"idempotency_key": f"ccz-refund-{payment.item_id}-{secrets.token_hex(8)}"},
-        ).to_dict()
+        refund = (
+            client()
+            .v1.refunds.create(
+                params={
+                    "payment_intent": payment.provider_reference,
+                    "reason": "requested_by_customer",
+                    "metadata": {"payment_id": str(payment.item_id), "motivo": reason[:450]},
+                },
+                options={"idempotency_key": f"ccz-refund-{payment.item_id}-{secrets.token_hex(8)}"},
+            )
+            .to_dict()
+        )
     except stripe.StripeError as err:
-        current_app.logger.warning("Stripe refund for payment item %s failed: %s",
-                                   payment.item_id, type(err).__name__)
+        current_app.logger.warning(
+            "Stripe refund for payment item %s failed: %s", payment.item_id, type(err).__name__
+        )
         detail = getattr(err, "user_message", None) or ""
-        raise BillingError(_("A Stripe não aceitou o estorno. %(detail)s", detail=detail).strip(),
-                           code="stripe_error") from err
+        raise BillingError(
+            _("A Stripe não aceitou o estorno. %(detail)s", detail=detail).strip(),
+            code="stripe_error",
+        ) from err
     status = refund.get("status") or "pending"
     if status in ("failed", "canceled"):
-        raise BillingError(_("A Stripe não concluiu o estorno (situação: %(status)s).",
-                             status=status), code="refund_failed")
+        raise BillingError(
+            _("A Stripe não concluiu o estorno (situação: %(status)s).", status=status),
+            code="refund_failed",
+        )
     return refund["id"], status
 
 
@@ -264,14 +312,21 @@ def handle_event(event: Mapping[str, Any]) -> str:
     obj = (data.get("object") or {}) if isinstance(data, Mapping) else None
     if not isinstance(obj, Mapping):  # signed JSON whose "data" or "data.object" is not an object
         raise ValueError("not a Stripe event")
-    if db.session.scalar(select(StripeWebhookEvent.id)
-                         .where(StripeWebhookEvent.event_id == event_id)) is not None:
+    if (
+        db.session.scalar(
+            select(StripeWebhookEvent.id).where(StripeWebhookEvent.event_id == event_id)
+        )
+        is not None
+    ):
         return "duplicate"
     created = event.get("created")
     record = StripeWebhookEvent(
-        event_id=event_id, type=event_type, livemode=bool(event.get("livemode")),
+        event_id=event_id,
+        type=event_type,
+        livemode=bool(event.get("livemode")),
         event_created_at=datetime.fromtimestamp(created, UTC) if isinstance(created, int) else None,
-        stripe_session_id=obj.get("id") if obj.get("object") == "checkout.session" else None)
+        stripe_session_id=obj.get("id") if obj.get("object") == "checkout.session" else None,
+    )
     db.session.add(record)
     db.session.flush()  # a concurrent delivery of the same event fails here on the unique id
     if event_type == "charge.refunded" and obj.get("object") == "charge":
@@ -295,24 +350,29 @@ def _item_id(session: Mapping[str, Any]) -> int | None:
         return None
 
 
-def _handle_session_event(event_type: str, session: Mapping[str, Any],
-                          record: StripeWebhookEvent) -> str:
+def _handle_session_event(
+    event_type: str, session: Mapping[str, Any], record: StripeWebhookEvent
+) -> str:
     item_id = _item_id(session)
     if item_id is None:
         return "ignored: not a portal session"
     # Lock the item row (PostgreSQL) so two events for it are applied one after the other.
     item = db.session.scalar(select(PaymentItem).where(PaymentItem.id == item_id).with_for_update())
     if item is None:
-        current_app.logger.warning("Stripe event %s names unknown payment item %s",
-                                   record.event_id, item_id)
+        current_app.logger.warning(
+            "Stripe event %s names unknown payment item %s", record.event_id, item_id
+        )
         return "ignored: unknown item"
     record.item_id = item.id
 
     local = _local_session(item, session)
     if local.item_id != item.id:
-        flag_for_review(item, ReviewCode.SESSION_MISMATCH,
-                        _("A sessão da Stripe pertence a outro pagamento."),
-                        {"session": local.stripe_session_id, "event": record.event_id})
+        flag_for_review(
+            item,
+            ReviewCode.SESSION_MISMATCH,
+            _("A sessão da Stripe pertence a outro pagamento."),
+            {"session": local.stripe_session_id, "event": record.event_id},
+        )
         return "flagged: session mismatch"
     local.payment_status = session.get("payment_status") or local.payment_status
     local.payment_intent_id = session.get("payment_intent") or local.payment_intent_id
@@ -335,91 +395,152 @@ def _handle_session_event(event_type: str, session: Mapping[str, Any],
 def _local_session(item: PaymentItem, session: Mapping[str, Any]) -> CheckoutSession:
     """Our record of the session; created from the event when we have none (e.g. our own
     transaction failed after Stripe had opened the session)."""
-    local = db.session.scalar(select(CheckoutSession)
-                              .where(CheckoutSession.stripe_session_id == session.get("id")))
+    local = db.session.scalar(
+        select(CheckoutSession).where(CheckoutSession.stripe_session_id == session.get("id"))
+    )
     if local is None:
-        local = CheckoutSession(item=item, stripe_session_id=str(session.get("id")),
-                                url=None, amount_cents=int(session.get("amount_total") or 0),
-                                currency=str(session.get("currency") or CURRENCY),
-                                status=str(session.get("status") or "open"))
+        local = CheckoutSession(
+            item=item,
+            stripe_session_id=str(session.get("id")),
+            url=None,
+            amount_cents=int(session.get("amount_total") or 0),
+            currency=str(session.get("currency") or CURRENCY),
+            status=str(session.get("status") or "open"),
+        )
         db.session.add(local)
         db.session.flush()
     return local
 
 
-def _money_matches(item: PaymentItem, session: Mapping[str, Any],
-                   record: StripeWebhookEvent) -> bool:
+def _money_matches(
+    item: PaymentItem, session: Mapping[str, Any], record: StripeWebhookEvent
+) -> bool:
     """Currency and amount of the session against the item; a mismatch is flagged for staff."""
     currency = str(session.get("currency") or "").lower()
     amount = session.get("amount_total")
-    detail = {"event": record.event_id, "session": session.get("id"), "currency": currency,
-              "amount_total": amount, "expected_cents": item.amount_cents}
+    detail = {
+        "event": record.event_id,
+        "session": session.get("id"),
+        "currency": currency,
+        "amount_total": amount,
+        "expected_cents": item.amount_cents,
+    }
     if currency != item.currency:
-        flag_for_review(item, ReviewCode.CURRENCY_MISMATCH,
-                        _("A Stripe informou um pagamento em %(currency)s; o esperado era BRL.",
-                          currency=currency.upper() or "?"), detail)
+        flag_for_review(
+            item,
+            ReviewCode.CURRENCY_MISMATCH,
+            _(
+                "A Stripe informou um pagamento em %(currency)s; o esperado era BRL.",
+                currency=currency.upper() or "?",
+            ),
+            detail,
+        )
         return False
     if amount != item.amount_cents:
-        flag_for_review(item, ReviewCode.AMOUNT_MISMATCH,
-                        _("O valor informado pela Stripe difere do valor devido."), detail)
+        flag_for_review(
+            item,
+            ReviewCode.AMOUNT_MISMATCH,
+            _("O valor informado pela Stripe difere do valor devido."),
+            detail,
+        )
         return False
     return True
 
 
-def _confirm_paid(item: PaymentItem, session: Mapping[str, Any], local: CheckoutSession,
-                  record: StripeWebhookEvent) -> str:
+def _confirm_paid(
+    item: PaymentItem,
+    session: Mapping[str, Any],
+    local: CheckoutSession,
+    record: StripeWebhookEvent,
+) -> str:
     intent = str(session.get("payment_intent") or session.get("id"))
-    if item.status == PaymentStatus.PAID and item.payment is not None and \
-            item.payment.provider_reference == intent:
+    if (
+        item.status == PaymentStatus.PAID
+        and item.payment is not None
+        and item.payment.provider_reference == intent
+    ):
         return "already paid"  # the same money told twice (completed, then succeeded)
     if not _money_matches(item, session, record):
         return "flagged: money mismatch"
     if item.status not in (PaymentStatus.PENDING, PaymentStatus.PROCESSING, PaymentStatus.FAILED):
         # Money arrived for an item already paid by other means, exempted or cancelled: a person
         # must refund it. The item keeps its state and its single payment record.
-        flag_for_review(item, ReviewCode.ALREADY_SETTLED,
-                        _("Pagamento online recebido para um item que já estava %(status)s: "
-                          "verifique e estorne se for o caso.",
-                          status=_status_word(item.status)),
-                        {"event": record.event_id, "session": session.get("id"),
-                         "payment_intent": intent})
+        flag_for_review(
+            item,
+            ReviewCode.ALREADY_SETTLED,
+            _(
+                "Pagamento online recebido para um item que já estava %(status)s: "
+                "verifique e estorne se for o caso.",
+                status=_status_word(item.status),
+            ),
+            {"event": record.event_id, "session": session.get("id"), "payment_intent": intent},
+        )
         return "flagged: already settled"
     created = record.event_created_at or utcnow()
-    settle(item, method=PaymentMethod.STRIPE, amount_cents=item.amount_cents,
-           provider_reference=intent, received_on=created.astimezone(tz()).date(),
-           checkout_session_id=local.id, note=_("Pagamento online confirmado pela Stripe"))
-    audit.record("payment.paid_online", item,
-                 detail={"event": record.event_id, "session": session.get("id"),
-                         "amount_cents": item.amount_cents}, actor_id=None)
+    settle(
+        item,
+        method=PaymentMethod.STRIPE,
+        amount_cents=item.amount_cents,
+        provider_reference=intent,
+        received_on=created.astimezone(tz()).date(),
+        checkout_session_id=local.id,
+        note=_("Pagamento online confirmado pela Stripe"),
+    )
+    audit.record(
+        "payment.paid_online",
+        item,
+        detail={
+            "event": record.event_id,
+            "session": session.get("id"),
+            "amount_cents": item.amount_cents,
+        },
+        actor_id=None,
+    )
     return "paid"
 
 
-def _awaiting_payment(item: PaymentItem, session: Mapping[str, Any],
-                      record: StripeWebhookEvent) -> str:
+def _awaiting_payment(
+    item: PaymentItem, session: Mapping[str, Any], record: StripeWebhookEvent
+) -> str:
     """Checkout finished with a boleto or PIX still to be paid: the item waits in processing."""
     if item.status not in (PaymentStatus.PENDING, PaymentStatus.FAILED):
         return f"ignored: item {item.status}"  # never back from paid to processing
-    settled = db.session.scalar(select(StripeWebhookEvent.id).where(
-        StripeWebhookEvent.stripe_session_id == session.get("id"),
-        StripeWebhookEvent.id != record.id,
-        StripeWebhookEvent.type.in_(("checkout.session.async_payment_failed",
-                                     "checkout.session.async_payment_succeeded"))).limit(1))
+    settled = db.session.scalar(
+        select(StripeWebhookEvent.id)
+        .where(
+            StripeWebhookEvent.stripe_session_id == session.get("id"),
+            StripeWebhookEvent.id != record.id,
+            StripeWebhookEvent.type.in_(
+                (
+                    "checkout.session.async_payment_failed",
+                    "checkout.session.async_payment_succeeded",
+                )
+            ),
+        )
+        .limit(1)
+    )
     if settled is not None:
         # Out of order: this boleto/PIX already failed (or was paid); a late "completed" must not
         # lock the item in processing again.
         return "ignored: session already settled"
     if not _money_matches(item, session, record):
         return "flagged: money mismatch"
-    transition(item, PaymentStatus.PROCESSING,
-               _("Boleto ou PIX gerado; aguardando a confirmação do pagamento"))
+    transition(
+        item,
+        PaymentStatus.PROCESSING,
+        _("Boleto ou PIX gerado; aguardando a confirmação do pagamento"),
+    )
     return "processing"
 
 
 def _payment_failed(item: PaymentItem, record: StripeWebhookEvent) -> str:
     if item.status not in (PaymentStatus.PENDING, PaymentStatus.PROCESSING):
         return f"ignored: item {item.status}"
-    transition(item, PaymentStatus.FAILED,
-               _("O boleto ou PIX não foi pago no prazo; é possível pagar de novo"))
+    transition(
+        item,
+        PaymentStatus.FAILED,
+        _("O boleto ou PIX não foi pago no prazo; é possível pagar de novo"),
+    )
     return "failed"
 
 
@@ -431,40 +552,73 @@ def _charge_refunded(charge: Mapping[str, Any], record: StripeWebhookEvent) -> s
     flagged for staff. The echo of our own refund changes nothing.
     """
     intent = charge.get("payment_intent")
-    payment = db.session.scalar(select(Payment).where(
-        Payment.method == PaymentMethod.STRIPE, Payment.provider_reference == intent)) \
-        if isinstance(intent, str) else None
+    payment = (
+        db.session.scalar(
+            select(Payment).where(
+                Payment.method == PaymentMethod.STRIPE, Payment.provider_reference == intent
+            )
+        )
+        if isinstance(intent, str)
+        else None
+    )
     if payment is None:
         return "ignored: unknown payment"
-    item = db.session.scalar(select(PaymentItem).where(PaymentItem.id == payment.item_id)
-                             .with_for_update())
+    item = db.session.scalar(
+        select(PaymentItem).where(PaymentItem.id == payment.item_id).with_for_update()
+    )
     assert item is not None
     record.item_id = item.id
     if item.status == PaymentStatus.REFUNDED:
         return "already refunded"
     refunded = charge.get("amount_refunded")
-    detail = {"event": record.event_id, "payment_intent": intent, "amount_refunded": refunded,
-              "expected_cents": payment.amount_cents}
+    detail = {
+        "event": record.event_id,
+        "payment_intent": intent,
+        "amount_refunded": refunded,
+        "expected_cents": payment.amount_cents,
+    }
     if item.status != PaymentStatus.PAID or refunded != payment.amount_cents:
-        flag_for_review(item, ReviewCode.REFUND_OUTSIDE,
-                        _("A Stripe informou um estorno de %(amount)s feito fora do portal: "
-                          "confira.", amount=format_brl(refunded if isinstance(refunded, int)
-                                                        else 0)), detail)
+        flag_for_review(
+            item,
+            ReviewCode.REFUND_OUTSIDE,
+            _(
+                "A Stripe informou um estorno de %(amount)s feito fora do portal: confira.",
+                amount=format_brl(refunded if isinstance(refunded, int) else 0),
+            ),
+            detail,
+        )
         return "flagged: refund outside the portal"
     refunds = (charge.get("refunds") or {}).get("data") or []
     refund_id = refunds[0].get("id") if refunds and isinstance(refunds[0], Mapping) else None
-    if refund_id and db.session.scalar(select(Refund.id).where(
-            Refund.stripe_refund_id == refund_id)) is not None:
+    if (
+        refund_id
+        and db.session.scalar(select(Refund.id).where(Refund.stripe_refund_id == refund_id))
+        is not None
+    ):
         refund_id = None  # already recorded (cannot happen for a paid item, but keep it unique)
     reason = _("Estorno feito no painel da Stripe")
-    db.session.add(Refund(item=item, amount_cents=payment.amount_cents, reason=reason,
-                          method=PaymentMethod.STRIPE, stripe_refund_id=refund_id,
-                          status="succeeded"))
+    db.session.add(
+        Refund(
+            item=item,
+            amount_cents=payment.amount_cents,
+            reason=reason,
+            method=PaymentMethod.STRIPE,
+            stripe_refund_id=refund_id,
+            status="succeeded",
+        )
+    )
     transition(item, PaymentStatus.REFUNDED, reason)
-    audit.record("payment.refunded", item,
-                 detail={"amount_cents": payment.amount_cents, "method": PaymentMethod.STRIPE,
-                         "stripe_refund_id": refund_id, "source": "stripe_dashboard"},
-                 actor_id=None)
+    audit.record(
+        "payment.refunded",
+        item,
+        detail={
+            "amount_cents": payment.amount_cents,
+            "method": PaymentMethod.STRIPE,
+            "stripe_refund_id": refund_id,
+            "source": "stripe_dashboard",
+        },
+        actor_id=None,
+    )
     db.session.flush()
     return "refunded"
 
@@ -481,16 +635,25 @@ def _refund_updated(refund: Mapping[str, Any], record: StripeWebhookEvent) -> st
         return "no change"
     local.status = status[:30]
     if status in ("failed", "canceled"):
-        flag_for_review(local.item, ReviewCode.REFUND_FAILED,
-                        _("A Stripe não concluiu o estorno (situação: %(status)s): o dinheiro "
-                          "não voltou ao cidadão.", status=status),
-                        {"event": record.event_id, "refund": local.stripe_refund_id})
+        flag_for_review(
+            local.item,
+            ReviewCode.REFUND_FAILED,
+            _(
+                "A Stripe não concluiu o estorno (situação: %(status)s): o dinheiro "
+                "não voltou ao cidadão.",
+                status=status,
+            ),
+            {"event": record.event_id, "refund": local.stripe_refund_id},
+        )
         return "flagged: refund failed"
     return f"refund {status}"
 
 
 def _status_word(status: str) -> str:
-    words: dict[str, str] = {PaymentStatus.PAID: _("pago"), PaymentStatus.EXEMPT: _("isento"),
-                             PaymentStatus.CANCELLED: _("cancelado"),
-                             PaymentStatus.REFUNDED: _("estornado")}
+    words: dict[str, str] = {
+        PaymentStatus.PAID: _("pago"),
+        PaymentStatus.EXEMPT: _("isento"),
+        PaymentStatus.CANCELLED: _("cancelado"),
+        PaymentStatus.REFUNDED: _("estornado"),
+    }
     return words.get(status, status)

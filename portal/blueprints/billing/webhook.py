@@ -35,8 +35,12 @@ def stripe_webhook():
         return _bad_request("not_configured", "Webhook da Stripe não configurado.")
     payload = request.get_data(cache=False)
     try:
-        stripe.WebhookSignature.verify_header(payload, request.headers.get("Stripe-Signature"),
-                                              secret, stripe.Webhook.DEFAULT_TOLERANCE)
+        stripe.WebhookSignature.verify_header(
+            payload,
+            request.headers.get("Stripe-Signature"),
+            secret,
+            stripe.Webhook.DEFAULT_TOLERANCE,
+        )
         data = json.loads(payload)
     except (ValueError, stripe.SignatureVerificationError):
         return _bad_request("invalid_signature", "Assinatura inválida ou expirada.")
@@ -60,6 +64,5 @@ def stripe_webhook():
         db.session.rollback()
         current_app.logger.exception("Stripe event %s has an unexpected shape", data.get("id"))
         return _bad_request("invalid_event", "Evento inválido.")
-    current_app.logger.info("Stripe event %s (%s): %s", data.get("id"), data.get("type"),
-                            outcome)
+    current_app.logger.info("Stripe event %s (%s): %s", data.get("id"), data.get("type"), outcome)
     return jsonify(received=True, outcome=outcome)

@@ -22,10 +22,8 @@ def init_enforcement(app: Flask) -> None:
     from portal.access import STAFF
     from portal.templating import register_admin_link, register_nav
 
-    register_nav(_l("Minhas notificações"), "enforcement.mine", order=60,
-                 visible=_signed_in)
-    register_admin_link(_l("Fiscalização: notificações e autos"), "enforcement.staff_list",
-                        STAFF)
+    register_nav(_l("Minhas notificações"), "enforcement.mine", order=60, visible=_signed_in)
+    register_admin_link(_l("Fiscalização: notificações e autos"), "enforcement.staff_list", STAFF)
     app.jinja_env.globals["enforcement_label"] = _label
     from portal.cli import register_command
     from portal.services.lgpd import register_exporter
@@ -54,19 +52,34 @@ def _export(user: Any) -> list[dict[str, Any]]:
     """LGPD download: the documents addressed to the person (no access codes)."""
     from portal.blueprints.enforcement.services import documents_for
 
-    return [{"numero": d.number, "tipo": d.kind, "situacao": d.status,
-             "fato": d.fact, "local": d.place, "data": d.occurred_at,
-             "dispositivo": d.legal_provision, "ciencia": d.knowledge_on,
-             "multa_centavos": d.fine_cents} for d in documents_for(user)]
+    return [
+        {
+            "numero": d.number,
+            "tipo": d.kind,
+            "situacao": d.status,
+            "fato": d.fact,
+            "local": d.place,
+            "data": d.occurred_at,
+            "dispositivo": d.legal_provision,
+            "ciencia": d.knowledge_on,
+            "multa_centavos": d.fine_cents,
+        }
+        for d in documents_for(user)
+    ]
 
 
 def _label(table: str, key: str | None) -> str:
     from portal.blueprints.enforcement import labels
 
-    tables = {"kind": labels.KIND_LABELS, "status": labels.STATUS_LABELS,
-              "service": labels.SERVICE_LABELS, "petition": labels.PETITION_LABELS,
-              "petition_status": labels.PETITION_STATUS_LABELS,
-              "fine": labels.FINE_STATUS_LABELS, "consequence": labels.CONSEQUENCE_LABELS}
+    tables = {
+        "kind": labels.KIND_LABELS,
+        "status": labels.STATUS_LABELS,
+        "service": labels.SERVICE_LABELS,
+        "petition": labels.PETITION_LABELS,
+        "petition_status": labels.PETITION_STATUS_LABELS,
+        "fine": labels.FINE_STATUS_LABELS,
+        "consequence": labels.CONSEQUENCE_LABELS,
+    }
     return labels.label(tables[table], key)
 
 

@@ -60,19 +60,31 @@ def render_pdf(doc: EnforcementDocument, profile: Profile) -> bytes:
     if doc.addressee_address:
         line(_("Endereço: %(a)s", a=doc.addressee_address))
     line(_("Fato: %(f)s", f=doc.fact))
-    line(_("Local: %(p)s – %(when)s", p=doc.place,
-           when=doc.occurred_at.astimezone(tz()).strftime("%d/%m/%Y %H:%M")))
+    line(
+        _(
+            "Local: %(p)s – %(when)s",
+            p=doc.place,
+            when=doc.occurred_at.astimezone(tz()).strftime("%d/%m/%Y %H:%M"),
+        )
+    )
     line(_("Dispositivo legal transgredido: %(p)s", p=doc.legal_provision))
     if doc.penalty_provision:
         line(_("Penalidade cominada: %(p)s", p=doc.penalty_provision))
     if doc.required_action:
         line(_("Providência exigida: %(a)s", a=doc.required_action))
     if doc.comply_hours is not None:
-        line(_("Prazo para sanar: %(n)d hora(s), contadas minuto a minuto (GRU 70 §4).",
-               n=doc.comply_hours))
+        line(
+            _(
+                "Prazo para sanar: %(n)d hora(s), contadas minuto a minuto (GRU 70 §4).",
+                n=doc.comply_hours,
+            )
+        )
     elif doc.comply_days is not None:
-        line(_("Prazo para sanar: imediatamente.") if doc.comply_days == 0 else
-             _("Prazo para sanar: %(n)d dias a partir da ciência.", n=doc.comply_days))
+        line(
+            _("Prazo para sanar: imediatamente.")
+            if doc.comply_days == 0
+            else _("Prazo para sanar: %(n)d dias a partir da ciência.", n=doc.comply_days)
+        )
     for row in doc.fine_breakdown or []:
         line(f"{row['label']}: {format_brl(row['amount_cents'])} ({row['article']})")
     if doc.fine_cents:
@@ -80,25 +92,49 @@ def render_pdf(doc: EnforcementDocument, profile: Profile) -> bytes:
     if doc.measures:
         line(_("Medidas sanitárias: %(m)s", m=doc.measures))
     if doc.kind == "infraction" and profile.notices.defence_days:
-        line(_("Prazo de %(n)d dias para defesa, contados da ciência (%(a)s).",
-               n=profile.notices.defence_days, a=profile.notices.cite("defence_days")))
+        line(
+            _(
+                "Prazo de %(n)d dias para defesa, contados da ciência (%(a)s).",
+                n=profile.notices.defence_days,
+                a=profile.notices.cite("defence_days"),
+            )
+        )
     if doc.kind in ("penalty", "apprehension") and profile.notices.appeal_days:
-        line(_("Prazo de %(n)d dias para recurso, contados da ciência (%(a)s).",
-               n=profile.notices.appeal_days, a=profile.notices.cite("appeal_days")))
+        line(
+            _(
+                "Prazo de %(n)d dias para recurso, contados da ciência (%(a)s).",
+                n=profile.notices.appeal_days,
+                a=profile.notices.cite("appeal_days"),
+            )
+        )
     line(_("Autoridade sanitária: %(n)s, %(t)s", n=doc.agent.full_name, t=doc.agent_title))
     if doc.service_method:
-        line(_("Ciência: %(m)s em %(d)s", m=label(SERVICE_LABELS, doc.service_method),
-               d=doc.service_on.strftime("%d/%m/%Y") if doc.service_on else "—"))
+        line(
+            _(
+                "Ciência: %(m)s em %(d)s",
+                m=label(SERVICE_LABELS, doc.service_method),
+                d=doc.service_on.strftime("%d/%m/%Y") if doc.service_on else "—",
+            )
+        )
         if doc.service_note:
             line(_("Observação: %(n)s", n=doc.service_note))
     y -= 6
-    line(_("Confira este documento em %(url)s com o número e o código de acesso; apresente "
-           "defesa ou recurso pelo portal, em Minhas notificações.", url=verify_url(doc)), 9)
+    line(
+        _(
+            "Confira este documento em %(url)s com o número e o código de acesso; apresente "
+            "defesa ou recurso pelo portal, em Minhas notificações.",
+            url=verify_url(doc),
+        ),
+        9,
+    )
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
 
 
 def document_pdf(doc: EnforcementDocument, profile: Profile) -> Response:
-    return Response(render_pdf(doc, profile), mimetype="application/pdf",
-                    headers={"Content-Disposition": f'inline; filename="{doc.number}.pdf"'})
+    return Response(
+        render_pdf(doc, profile),
+        mimetype="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="{doc.number}.pdf"'},
+    )

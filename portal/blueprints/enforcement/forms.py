@@ -23,67 +23,85 @@ REQUIRED = _l("Preencha este campo.")
 
 class IssueForm(FlaskForm):
     kind = SelectField(_l("Documento"), validators=[DataRequired(REQUIRED)])
-    name = StringField(_l("Nome do autuado (pessoa ou razão social)"),
-                       validators=[DataRequired(REQUIRED), Length(max=200)])
+    name = StringField(
+        _l("Nome do autuado (pessoa ou razão social)"),
+        validators=[DataRequired(REQUIRED), Length(max=200)],
+    )
     cpf = StringField(_l("CPF"), validators=[Optional(), Length(max=20)])
     cnpj = StringField(_l("CNPJ"), validators=[Optional(), Length(max=20)])
-    activity = StringField(_l("Ramo de atividade (estabelecimento)"),
-                           validators=[Optional(), Length(max=200)])
+    activity = StringField(
+        _l("Ramo de atividade (estabelecimento)"), validators=[Optional(), Length(max=200)]
+    )
     address = StringField(_l("Endereço do autuado"), validators=[Optional(), Length(max=300)])
     fact = TextAreaField(_l("Fato constitutivo da infração"), validators=[DataRequired(REQUIRED)])
     place = StringField(_l("Local do fato"), validators=[DataRequired(REQUIRED), Length(max=300)])
-    occurred_at = DateTimeLocalField(_l("Data e hora do fato"), format="%Y-%m-%dT%H:%M",
-                                     validators=[DataRequired(_l("Informe a data e a hora."))])
-    legal_provision = StringField(_l("Dispositivo legal transgredido"),
-                                  validators=[DataRequired(REQUIRED), Length(max=200)])
-    penalty_provision = StringField(_l("Dispositivo que comina a penalidade"),
-                                    validators=[Optional(), Length(max=200)])
+    occurred_at = DateTimeLocalField(
+        _l("Data e hora do fato"),
+        format="%Y-%m-%dT%H:%M",
+        validators=[DataRequired(_l("Informe a data e a hora."))],
+    )
+    legal_provision = StringField(
+        _l("Dispositivo legal transgredido"), validators=[DataRequired(REQUIRED), Length(max=200)]
+    )
+    penalty_provision = StringField(
+        _l("Dispositivo que comina a penalidade"), validators=[Optional(), Length(max=200)]
+    )
     required_action = TextAreaField(_l("Providência exigida"), validators=[Optional()])
     comply_term = SelectField(_l("Prazo para sanar"), validators=[Optional()])
     severity = SelectField(_l("Gravidade da infração (multa)"), validators=[Optional()])
     specific = SelectField(_l("Infração com multa própria na lei"), validators=[Optional()])
-    units = DecimalField(_l("Multa em unidades fiscais"), places=2,
-                         validators=[Optional(), NumberRange(min=0)])
+    units = DecimalField(
+        _l("Multa em unidades fiscais"), places=2, validators=[Optional(), NumberRange(min=0)]
+    )
     units_reason = TextAreaField(_l("Motivo do valor escolhido"), validators=[Optional()])
-    animals = IntegerField(_l("Número de animais"), default=1,
-                           validators=[Optional(), NumberRange(min=1, max=999)])
-    animal_died = RadioField(_l("O animal morreu?"), default="no",
-                             choices=[("no", _l("Não")), ("yes", _l("Sim"))])
+    animals = IntegerField(
+        _l("Número de animais"), default=1, validators=[Optional(), NumberRange(min=1, max=999)]
+    )
+    animal_died = RadioField(
+        _l("O animal morreu?"), default="no", choices=[("no", _l("Não")), ("yes", _l("Sim"))]
+    )
     measures = TextAreaField(_l("Medidas sanitárias aplicadas"), validators=[Optional()])
     definitive = BooleanField(_l("Apreensão definitiva / perda da posse (registrada na pessoa)"))
-    agent_title = StringField(_l("Seu cargo"), validators=[DataRequired(REQUIRED),
-                                                           Length(max=100)])
+    agent_title = StringField(_l("Seu cargo"), validators=[DataRequired(REQUIRED), Length(max=100)])
 
 
 class ServiceForm(FlaskForm):
-    method = RadioField(_l("Como o autuado tomou ciência"),
-                        validators=[InputRequired(_l("Escolha uma opção."))])
-    service_on = DateField(_l("Data (assinatura, AR ou publicação)"),
-                           validators=[InputRequired(_l("Informe a data."))])
-    note = TextAreaField(_l("Observação (obrigatória em caso de recusa)"),
-                         validators=[Optional()])
+    method = RadioField(
+        _l("Como o autuado tomou ciência"), validators=[InputRequired(_l("Escolha uma opção."))]
+    )
+    service_on = DateField(
+        _l("Data (assinatura, AR ou publicação)"), validators=[InputRequired(_l("Informe a data."))]
+    )
+    note = TextAreaField(_l("Observação (obrigatória em caso de recusa)"), validators=[Optional()])
 
 
 class PetitionForm(FlaskForm):
-    text = TextAreaField(_l("Suas razões"), validators=[DataRequired(_l("Escreva as suas "
-                                                                        "razões."))])
+    text = TextAreaField(
+        _l("Suas razões"), validators=[DataRequired(_l("Escreva as suas razões."))]
+    )
     attachments = MultipleFileField(_l("Documentos (PDF ou foto; opcional)"))
     power_of_attorney = FileField(_l("Procuração (obrigatória para representante)"))
 
 
 class DecisionForm(FlaskForm):
-    outcome = RadioField(_l("Decisão"), choices=[("deny", _l("Indeferir")),
-                                                   ("grant", _l("Deferir"))],
-                         validators=[InputRequired(_l("Escolha a decisão."))])
+    outcome = RadioField(
+        _l("Decisão"),
+        choices=[("deny", _l("Indeferir")), ("grant", _l("Deferir"))],
+        validators=[InputRequired(_l("Escolha a decisão."))],
+    )
     reason = TextAreaField(_l("Fundamentação"), validators=[DataRequired(REQUIRED)])
-    method = RadioField(_l("Ciência da decisão"),
-                        validators=[InputRequired(_l("Escolha uma opção."))])
-    service_on = DateField(_l("Data da ciência (ou da publicação)"),
-                           validators=[InputRequired(_l("Informe a data."))])
+    method = RadioField(
+        _l("Ciência da decisão"), validators=[InputRequired(_l("Escolha uma opção."))]
+    )
+    service_on = DateField(
+        _l("Data da ciência (ou da publicação)"), validators=[InputRequired(_l("Informe a data."))]
+    )
 
 
 class VerifyForm(FlaskForm):
-    number = StringField(_l("Número do documento"), validators=[DataRequired(REQUIRED),
-                                                                Length(max=20)])
-    code = StringField(_l("Código de acesso (impresso no documento)"),
-                       validators=[Optional(), Length(max=20)])
+    number = StringField(
+        _l("Número do documento"), validators=[DataRequired(REQUIRED), Length(max=20)]
+    )
+    code = StringField(
+        _l("Código de acesso (impresso no documento)"), validators=[Optional(), Length(max=20)]
+    )

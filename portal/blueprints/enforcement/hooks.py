@@ -20,9 +20,18 @@ def _todo(user: User) -> Iterator[TodoItem]:
         due, what = current_deadline(doc, profile)
         if due is None:
             continue
-        yield TodoItem("enforcement", _("Documento %(n)s: prazo para %(what)s até %(d)s",
-                                        n=doc.number, what=what, d=due.strftime("%d/%m/%Y")),
-                       url_for("enforcement.detail", doc_id=doc.id), _("Ver o documento"), 5)
+        yield TodoItem(
+            "enforcement",
+            _(
+                "Documento %(n)s: prazo para %(what)s até %(d)s",
+                n=doc.number,
+                what=what,
+                d=due.strftime("%d/%m/%Y"),
+            ),
+            url_for("enforcement.detail", doc_id=doc.id),
+            _("Ver o documento"),
+            5,
+        )
 
 
 register_todo_provider("enforcement", _todo)

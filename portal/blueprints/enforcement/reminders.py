@@ -23,8 +23,12 @@ def _recipient(doc: EnforcementDocument) -> User | None:
     if doc.person is not None:
         return doc.person
     if doc.addressee_cnpj:
-        est = db.session.scalar(select(Establishment).where(
-            Establishment.cnpj == doc.addressee_cnpj).order_by(Establishment.id.desc()).limit(1))
+        est = db.session.scalar(
+            select(Establishment)
+            .where(Establishment.cnpj == doc.addressee_cnpj)
+            .order_by(Establishment.id.desc())
+            .limit(1)
+        )
         return est.requested_by if est else None
     if doc.addressee_cpf:
         return db.session.scalar(select(User).where(User.cpf == doc.addressee_cpf))
@@ -36,10 +40,14 @@ def deadline_in_three_days(today: date) -> Iterator[ReminderMessage]:
 
     profile = current_profile()
     target = today + timedelta(days=DAYS_BEFORE)
-    docs = db.session.scalars(select(EnforcementDocument).where(
-        EnforcementDocument.knowledge_on.is_not(None),
-        EnforcementDocument.status.not_in(("final", "cancelled", "complied")))
-        .order_by(EnforcementDocument.id))
+    docs = db.session.scalars(
+        select(EnforcementDocument)
+        .where(
+            EnforcementDocument.knowledge_on.is_not(None),
+            EnforcementDocument.status.not_in(("final", "cancelled", "complied")),
+        )
+        .order_by(EnforcementDocument.id)
+    )
     for doc in docs:
         due, what = current_deadline(doc, profile)
         if due != target:
@@ -47,15 +55,29 @@ def deadline_in_three_days(today: date) -> Iterator[ReminderMessage]:
         user = _recipient(doc)
         if user is None or not user.email:
             continue
-        body = _("O prazo para %(what)s do documento %(n)s termina em %(d)s. Veja o documento e "
-                 "o que fazer em:\n%(link)s", what=what, n=doc.number,
-                 d=due.strftime("%d/%m/%Y"), link=absolute_url("enforcement.mine"))
-        yield ReminderMessage(f"prazo:{doc.id}:{due.isoformat()}", user.email,
-                              _("Prazo do documento %(n)s termina em 3 dias", n=doc.number),
-                              body, user.id)
+        body = _(
+            "O prazo para %(what)s do documento %(n)s termina em %(d)s. Veja o documento e "
+            "o que fazer em:\n%(link)s",
+            what=what,
+            n=doc.number,
+            d=due.strftime("%d/%m/%Y"),
+            link=absolute_url("enforcement.mine"),
+        )
+        yield ReminderMessage(
+            f"prazo:{doc.id}:{due.isoformat()}",
+            user.email,
+            _("Prazo do documento %(n)s termina em 3 dias", n=doc.number),
+            body,
+            user.id,
+        )
 
 
 def declare_reminders(registry: ReminderRegistry) -> None:
-    registry.declare(Reminder("fiscalizacao-prazo-3-dias",
-                              _l("Notificação: prazo termina em 3 dias"), False,
-                              deadline_in_three_days))
+    registry.declare(
+        Reminder(
+            "fiscalizacao-prazo-3-dias",
+            _l("Notificação: prazo termina em 3 dias"),
+            False,
+            deadline_in_three_days,
+        )
+    )

@@ -39,8 +39,12 @@ def mine():
     docs = services.documents_for(current_user)
     profile = current_profile()
     rows = [(d, *services.current_deadline(d, profile)) for d in docs]
-    return render_template("enforcement/mine.html", rows=rows, today=local_today(),
-                           consequences=services.consequences_for_cpf(current_user.cpf))
+    return render_template(
+        "enforcement/mine.html",
+        rows=rows,
+        today=local_today(),
+        consequences=services.consequences_for_cpf(current_user.cpf),
+    )
 
 
 @bp.get("/minhas-notificacoes/<int:doc_id>")
@@ -49,9 +53,15 @@ def detail(doc_id: int):
     doc = _visible(doc_id)
     profile = current_profile()
     due, due_what = services.current_deadline(doc, profile)
-    return render_template("enforcement/detail.html", doc=doc, due=due, due_what=due_what,
-                           option=services.petition_option(profile, doc), today=local_today(),
-                           fine_status=services.fine_status(doc))
+    return render_template(
+        "enforcement/detail.html",
+        doc=doc,
+        due=due,
+        due_what=due_what,
+        option=services.petition_option(profile, doc),
+        today=local_today(),
+        fine_status=services.fine_status(doc),
+    )
 
 
 @bp.get("/minhas-notificacoes/<int:doc_id>/documento.pdf")
@@ -71,16 +81,36 @@ def petition(doc_id: int):
     representative = not services.is_addressee(doc, current_user)
     if form.validate_on_submit():
         try:
-            files = [store_document(f.stream, purpose="enforcement_petition",
-                                    owner_id=current_user.id, filename=f.filename)
-                     for f in (form.attachments.data or []) if f and f.filename]
+            files = [
+                store_document(
+                    f.stream,
+                    purpose="enforcement_petition",
+                    owner_id=current_user.id,
+                    filename=f.filename,
+                )
+                for f in (form.attachments.data or [])
+                if f and f.filename
+            ]
             proxy = form.power_of_attorney.data
-            proxy_file = (store_document(proxy.stream, purpose="enforcement_petition",
-                                         owner_id=current_user.id, filename=proxy.filename)
-                          if proxy and proxy.filename else None)
-            filed = services.file_petition(profile, doc, current_user, text=form.text.data,
-                                           attachments=files, power_of_attorney=proxy_file,
-                                           has_access_code=_unlocked(doc))
+            proxy_file = (
+                store_document(
+                    proxy.stream,
+                    purpose="enforcement_petition",
+                    owner_id=current_user.id,
+                    filename=proxy.filename,
+                )
+                if proxy and proxy.filename
+                else None
+            )
+            filed = services.file_petition(
+                profile,
+                doc,
+                current_user,
+                text=form.text.data,
+                attachments=files,
+                power_of_attorney=proxy_file,
+                has_access_code=_unlocked(doc),
+            )
         except UploadError as err:
             db.session.rollback()
             form.attachments.errors = [*form.attachments.errors, err.message]
@@ -95,19 +125,31 @@ def petition(doc_id: int):
             else:
                 flash(_("Petição registrada. Você será avisado da decisão."), "success")
             return redirect(url_for("enforcement.detail", doc_id=doc.id))
-    return render_template("enforcement/petition.html", doc=doc, form=form, option=option,
-                           representative=representative, today=local_today())
+    return render_template(
+        "enforcement/petition.html",
+        doc=doc,
+        form=form,
+        option=option,
+        representative=representative,
+        today=local_today(),
+    )
 
 
 @bp.route("/verificar-documento", methods=["GET", "POST"])
 @public
 @limiter.limit("10/minute;60/hour", methods=["POST"])  # the access code must not be guessed
 def verify():
-    form = (VerifyForm() if request.method == "POST"
-            else VerifyForm(formdata=request.args, meta={"csrf": False}))
+    form = (
+        VerifyForm()
+        if request.method == "POST"
+        else VerifyForm(formdata=request.args, meta={"csrf": False})
+    )
     doc = unlocked = None
-    if request.method == "POST" and form.validate() or (request.method == "GET"
-                                                          and form.number.data):
+    if (
+        request.method == "POST"
+        and form.validate()
+        or (request.method == "GET" and form.number.data)
+    ):
         doc = services.by_number(form.number.data or "")
         if doc is None:
             form.number.errors = [_("Não há documento com este número.")]

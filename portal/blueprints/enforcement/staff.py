@@ -38,20 +38,25 @@ def _doc(doc_id: int) -> EnforcementDocument:
 @bp.get("/ccz/fiscalizacao")
 @roles_required(*STAFF)
 def staff_list():
-    docs = db.session.scalars(select(EnforcementDocument)
-                              .order_by(EnforcementDocument.issued_at.desc()).limit(100)).all()
+    docs = db.session.scalars(
+        select(EnforcementDocument).order_by(EnforcementDocument.issued_at.desc()).limit(100)
+    ).all()
     return render_template("enforcement/staff_list.html", docs=docs)
 
 
 def _fill_choices(form: IssueForm) -> None:
     profile = current_profile()
-    form.kind.choices = choices([(k, str(v)) for k, v in KIND_LABELS.items()
-                                 if k not in ("penalty",)])
+    form.kind.choices = choices(
+        [(k, str(v)) for k, v in KIND_LABELS.items() if k not in ("penalty",)]
+    )
     form.comply_term.choices = choices([("", _("—"))] + services.comply_choices(profile))
-    form.severity.choices = choices([("", _("Sem multa / multa própria"))] + [
-        (k, s.label) for k, s in profile.fines.severities.items()])
-    form.specific.choices = choices([("", _("—"))] + [
-        (f.code, f"{f.label} ({f.article})") for f in profile.fines.specific])
+    form.severity.choices = choices(
+        [("", _("Sem multa / multa própria"))]
+        + [(k, s.label) for k, s in profile.fines.severities.items()]
+    )
+    form.specific.choices = choices(
+        [("", _("—"))] + [(f.code, f"{f.label} ({f.article})") for f in profile.fines.specific]
+    )
 
 
 def _fine_inputs(form: IssueForm) -> dict | None:
@@ -79,8 +84,9 @@ def issue():
     report = None
     protocol = request.args.get("denuncia")
     if protocol:
-        report = db.session.scalar(select(MaltreatmentReport).where(
-            MaltreatmentReport.protocol == protocol))
+        report = db.session.scalar(
+            select(MaltreatmentReport).where(MaltreatmentReport.protocol == protocol)
+        )
         if report is None or report.state != ReportState.INSPECTED:
             abort(404)
     after = request.args.get("apos", "")
@@ -95,7 +101,8 @@ def issue():
             form.kind.data = "infraction"
             for name in ("name", "activity", "address", "fact", "place", "legal_provision"):
                 getattr(form, name).data = getattr(parent, "addressee_" + name, None) or getattr(
-                    parent, name, None)
+                    parent, name, None
+                )
             form.cpf.data, form.cnpj.data = parent.addressee_cpf, parent.addressee_cnpj
     if form.validate_on_submit():
         try:
@@ -106,24 +113,40 @@ def issue():
                 issue_fn = services.issue_apprehension_notice  # type: ignore[assignment]
                 extra = {"definitive": bool(form.definitive.data)}
             doc = issue_fn(
-                profile, kind=form.kind.data, agent=current_user,
-                addressee=services.Addressee(form.name.data, form.cpf.data or None,
-                                             form.cnpj.data or None, form.activity.data,
-                                             form.address.data),
-                fact=form.fact.data, place=form.place.data, occurred_at=occurred,
+                profile,
+                kind=form.kind.data,
+                agent=current_user,
+                addressee=services.Addressee(
+                    form.name.data,
+                    form.cpf.data or None,
+                    form.cnpj.data or None,
+                    form.activity.data,
+                    form.address.data,
+                ),
+                fact=form.fact.data,
+                place=form.place.data,
+                occurred_at=occurred,
                 legal_provision=form.legal_provision.data,
                 penalty_provision=form.penalty_provision.data,
-                required_action=form.required_action.data, comply_term=form.comply_term.data,
-                fine_inputs=_fine_inputs(form), measures=form.measures.data,
-                agent_title=form.agent_title.data, parent=parent, report=report, **extra)
+                required_action=form.required_action.data,
+                comply_term=form.comply_term.data,
+                fine_inputs=_fine_inputs(form),
+                measures=form.measures.data,
+                agent_title=form.agent_title.data,
+                parent=parent,
+                report=report,
+                **extra,
+            )
         except services.EnforcementError as err:
             db.session.rollback()
             if not err.show_on(form):
                 flash(err.message, "danger")
         else:
             db.session.commit()
-            flash(_("Documento %(n)s emitido. Registre a ciência do autuado.", n=doc.number),
-                  "success")
+            flash(
+                _("Documento %(n)s emitido. Registre a ciência do autuado.", n=doc.number),
+                "success",
+            )
             return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
     return render_template("enforcement/issue.html", form=form, report=report, parent=parent)
 
@@ -141,12 +164,17 @@ def staff_detail(doc_id: int):
     decision_form = DecisionForm()
     decision_form.method.choices = service_form.method.choices
     decision_form.service_on.data = local_today()
-    return render_template("enforcement/staff_detail.html", doc=doc, service_form=service_form,
-                           decision_form=decision_form, empty=EmptyForm(),
-                           pending=services.open_petition(doc),
-                           may_penalty=services.may_issue_penalty(profile, doc, local_today()),
-                           may_decide=services.may_decide,
-                           fine_status=services.fine_status(doc))
+    return render_template(
+        "enforcement/staff_detail.html",
+        doc=doc,
+        service_form=service_form,
+        decision_form=decision_form,
+        empty=EmptyForm(),
+        pending=services.open_petition(doc),
+        may_penalty=services.may_issue_penalty(profile, doc, local_today()),
+        may_decide=services.may_decide,
+        fine_status=services.fine_status(doc),
+    )
 
 
 @bp.get("/ccz/fiscalizacao/<int:doc_id>/documento.pdf")
@@ -165,9 +193,14 @@ def serve(doc_id: int):
         flash(_("Informe como e quando o autuado tomou ciência."), "danger")
         return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
     try:
-        services.record_service(current_profile(), doc, method=form.method.data,
-                                service_on=form.service_on.data, note=form.note.data,
-                                actor=current_user)
+        services.record_service(
+            current_profile(),
+            doc,
+            method=form.method.data,
+            service_on=form.service_on.data,
+            note=form.note.data,
+            actor=current_user,
+        )
     except services.EnforcementError as err:
         db.session.rollback()
         flash(err.message, "danger")
@@ -241,9 +274,15 @@ def decide(petition_id: int):
         flash(_("Preencha a decisão, a fundamentação e a ciência."), "danger")
         return redirect(url_for("enforcement.staff_detail", doc_id=petition.document_id))
     try:
-        services.decide_petition(current_profile(), petition, current_user,
-                                 grant=form.outcome.data == "grant", reason=form.reason.data,
-                                 method=form.method.data, service_on=form.service_on.data)
+        services.decide_petition(
+            current_profile(),
+            petition,
+            current_user,
+            grant=form.outcome.data == "grant",
+            reason=form.reason.data,
+            method=form.method.data,
+            service_on=form.service_on.data,
+        )
     except services.EnforcementError as err:
         db.session.rollback()
         flash(err.message, "danger")
@@ -263,6 +302,10 @@ def collection_csv():
     db.session.commit()
     out = io.StringIO()
     csv.writer(out, delimiter=";").writerows(rows)
-    return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition":
-                             f'attachment; filename="divida-ativa-{today.isoformat()}.csv"'})
+    return Response(
+        out.getvalue(),
+        mimetype="text/csv",
+        headers={
+            "Content-Disposition": f'attachment; filename="divida-ativa-{today.isoformat()}.csv"'
+        },
+    )

@@ -22,10 +22,15 @@ def init_establishments(app: Flask) -> None:
     from portal.templating import register_admin_link, register_nav
 
     add_api_client_gate(app, api_client_gate)
-    register_nav(_l("Onde registrar"), "establishments.where_to_register", order=26,
-                 visible=_accreditation_in_law)
-    register_admin_link(_l("Estabelecimentos: cadastro zoossanitário"),
-                        "establishments.staff_list", STAFF)
+    register_nav(
+        _l("Onde registrar"),
+        "establishments.where_to_register",
+        order=26,
+        visible=_accreditation_in_law,
+    )
+    register_admin_link(
+        _l("Estabelecimentos: cadastro zoossanitário"), "establishments.staff_list", STAFF
+    )
 
 
 def _accreditation_in_law() -> bool:

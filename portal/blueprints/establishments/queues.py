@@ -23,8 +23,10 @@ def _link(e: Establishment) -> str:
     return url_for("establishments.staff_file", establishment_id=e.id)
 
 
-COLUMNS = (Column(_l("Estabelecimento"), lambda e: e.display_name),
-           Column(_l("Bairro"), lambda e: e.district))
+COLUMNS = (
+    Column(_l("Estabelecimento"), lambda e: e.display_name),
+    Column(_l("Bairro"), lambda e: e.district),
+)
 
 
 def _search(term: str) -> list[SearchHit]:
@@ -33,46 +35,73 @@ def _search(term: str) -> list[SearchHit]:
         condition = Establishment.cnpj == cnpj
     elif len(term) >= 2:
         lowered = term.lower()
-        condition = or_(func.lower(Establishment.legal_name).contains(lowered),
-                        func.lower(Establishment.trade_name).contains(lowered))
+        condition = or_(
+            func.lower(Establishment.legal_name).contains(lowered),
+            func.lower(Establishment.trade_name).contains(lowered),
+        )
     else:
         return []
-    found = db.session.scalars(select(Establishment).where(condition)
-                               .order_by(Establishment.legal_name).limit(20))
+    found = db.session.scalars(
+        select(Establishment).where(condition).order_by(Establishment.legal_name).limit(20)
+    )
     return [SearchHit(e.display_name, f"{e.legal_name} · {e.district}", _link(e)) for e in found]
 
 
 def declare_queues(registry: QueueRegistry) -> None:
-    registry.declare_search(SearchProvider("estabelecimentos", _l("Estabelecimentos"), STAFF,
-                                           _search))
-    registry.declare(Queue(
-        key="estabelecimentos-pedidos",
-        title=_l("Estabelecimentos: pedidos de cadastro a analisar"),
-        roles=STAFF, entity=Establishment,
-        rows=lambda: select(Establishment).where(
-            Establishment.status == EstablishmentStatus.REQUESTED),
-        since=Establishment.created_at, order=Establishment.created_at,
-        link=_link, columns=COLUMNS, personal_data=False,
-    ))
-    registry.declare(Queue(
-        key="estabelecimentos-renovacoes",
-        title=_l("Estabelecimentos: renovações pedidas"),
-        roles=STAFF, entity=Establishment,
-        rows=lambda: select(Establishment).where(
-            Establishment.status == EstablishmentStatus.ACTIVE,
-            Establishment.renewal_requested_on.is_not(None)),
-        since=Establishment.created_at, order=Establishment.valid_until,
-        overdue=lambda: Establishment.valid_until < local_today(),
-        due=lambda e: e.valid_until, link=_link, columns=COLUMNS, personal_data=False,
-    ))
-    registry.declare(Queue(
-        key="estabelecimentos-vencendo",
-        title=_l("Estabelecimentos: cadastro vence em 60 dias ou venceu"),
-        roles=STAFF, entity=Establishment,
-        rows=lambda: select(Establishment).where(
-            Establishment.status == EstablishmentStatus.ACTIVE,
-            Establishment.valid_until <= local_today() + timedelta(days=EXPIRY_NOTICE_DAYS)),
-        since=Establishment.created_at, order=Establishment.valid_until,
-        overdue=lambda: Establishment.valid_until < local_today(),
-        due=lambda e: e.valid_until, link=_link, columns=COLUMNS, personal_data=False,
-    ))
+    registry.declare_search(
+        SearchProvider("estabelecimentos", _l("Estabelecimentos"), STAFF, _search)
+    )
+    registry.declare(
+        Queue(
+            key="estabelecimentos-pedidos",
+            title=_l("Estabelecimentos: pedidos de cadastro a analisar"),
+            roles=STAFF,
+            entity=Establishment,
+            rows=lambda: select(Establishment).where(
+                Establishment.status == EstablishmentStatus.REQUESTED
+            ),
+            since=Establishment.created_at,
+            order=Establishment.created_at,
+            link=_link,
+            columns=COLUMNS,
+            personal_data=False,
+        )
+    )
+    registry.declare(
+        Queue(
+            key="estabelecimentos-renovacoes",
+            title=_l("Estabelecimentos: renovações pedidas"),
+            roles=STAFF,
+            entity=Establishment,
+            rows=lambda: select(Establishment).where(
+                Establishment.status == EstablishmentStatus.ACTIVE,
+                Establishment.renewal_requested_on.is_not(None),
+            ),
+            since=Establishment.created_at,
+            order=Establishment.valid_until,
+            overdue=lambda: Establishment.valid_until < local_today(),
+            due=lambda e: e.valid_until,
+            link=_link,
+            columns=COLUMNS,
+            personal_data=False,
+        )
+    )
+    registry.declare(
+        Queue(
+            key="estabelecimentos-vencendo",
+            title=_l("Estabelecimentos: cadastro vence em 60 dias ou venceu"),
+            roles=STAFF,
+            entity=Establishment,
+            rows=lambda: select(Establishment).where(
+                Establishment.status == EstablishmentStatus.ACTIVE,
+                Establishment.valid_until <= local_today() + timedelta(days=EXPIRY_NOTICE_DAYS),
+            ),
+            since=Establishment.created_at,
+            order=Establishment.valid_until,
+            overdue=lambda: Establishment.valid_until < local_today(),
+            due=lambda e: e.valid_until,
+            link=_link,
+            columns=COLUMNS,
+            personal_data=False,
+        )
+    )

@@ -35,16 +35,23 @@ def _form(obj: Establishment | None = None) -> CadastroForm:
 
 def _data(form: CadastroForm) -> services.CadastroData:
     return services.CadastroData(
-        cnpj=form.cnpj.data, legal_name=form.legal_name.data.strip(),
-        trade_name=(form.trade_name.data or "").strip() or None, kinds=list(form.kinds.data),
-        facilities=form.facilities.data.strip(), cep=form.cep.data, street=form.street.data.strip(),
-        number=form.number.data.strip(), complement=(form.complement.data or "").strip() or None,
-        district=form.district.data.strip(), phone=(form.phone.data or "").strip() or None,
+        cnpj=form.cnpj.data,
+        legal_name=form.legal_name.data.strip(),
+        trade_name=(form.trade_name.data or "").strip() or None,
+        kinds=list(form.kinds.data),
+        facilities=form.facilities.data.strip(),
+        cep=form.cep.data,
+        street=form.street.data.strip(),
+        number=form.number.data.strip(),
+        complement=(form.complement.data or "").strip() or None,
+        district=form.district.data.strip(),
+        phone=(form.phone.data or "").strip() or None,
         email=(form.email.data or "").strip().lower() or None,
         opening_hours=(form.opening_hours.data or "").strip() or None,
         vet_name=(form.vet_name.data or "").strip() or None,
         vet_crmv=(form.vet_crmv.data or "").strip() or None,
-        vet_term_valid_until=form.vet_term_valid_until.data)
+        vet_term_valid_until=form.vet_term_valid_until.data,
+    )
 
 
 def _sketch(form: CadastroForm) -> StoredFile | None:
@@ -52,8 +59,9 @@ def _sketch(form: CadastroForm) -> StoredFile | None:
     upload = form.sketch.data
     if not upload or not getattr(upload, "filename", ""):
         return None
-    return store_document(upload.stream, purpose=SKETCH_PURPOSE, owner_id=current_user.id,
-                          filename=upload.filename)
+    return store_document(
+        upload.stream, purpose=SKETCH_PURPOSE, owner_id=current_user.id, filename=upload.filename
+    )
 
 
 def _own(establishment_id: int) -> Establishment:
@@ -70,9 +78,13 @@ def request_cadastro():
     form = _form()
     if form.validate_on_submit():
         try:
-            services.request_cadastro(current_user._get_current_object(), _data(form),
-                                      profile=current_profile(), today=local_today(),
-                                      sketch=_sketch(form))
+            services.request_cadastro(
+                current_user._get_current_object(),
+                _data(form),
+                profile=current_profile(),
+                today=local_today(),
+                sketch=_sketch(form),
+            )
         except UploadError as err:
             db.session.rollback()
             form.sketch.errors = [err.message]
@@ -82,8 +94,9 @@ def request_cadastro():
                 flash(err.message, "danger")
         else:
             db.session.commit()
-            flash(_("Pedido de cadastro enviado. O CCZ vai analisar e agendar a vistoria."),
-                  "success")
+            flash(
+                _("Pedido de cadastro enviado. O CCZ vai analisar e agendar a vistoria."), "success"
+            )
             return redirect(url_for("establishments.mine"))
     return render_template("establishments/request.html", form=form, rule=rule)
 
@@ -95,9 +108,14 @@ def edit(establishment_id: int):
     form = _form(establishment)
     if form.validate_on_submit():
         try:
-            services.update_data(establishment, current_user._get_current_object(), _data(form),
-                                 profile=current_profile(), today=local_today(),
-                                 sketch=_sketch(form))
+            services.update_data(
+                establishment,
+                current_user._get_current_object(),
+                _data(form),
+                profile=current_profile(),
+                today=local_today(),
+                sketch=_sketch(form),
+            )
         except UploadError as err:
             db.session.rollback()
             form.sketch.errors = [err.message]
@@ -109,8 +127,9 @@ def edit(establishment_id: int):
             db.session.commit()
             flash(_("Dados atualizados e comunicados ao CCZ."), "success")
             return redirect(url_for("establishments.mine"))
-    return render_template("establishments/request.html", form=form, rule=_rule(),
-                           establishment=establishment)
+    return render_template(
+        "establishments/request.html", form=form, rule=_rule(), establishment=establishment
+    )
 
 
 @bp.get("/estabelecimentos/meus")
@@ -118,12 +137,23 @@ def edit(establishment_id: int):
 def mine():
     rule = _rule()
     today = local_today()
-    found = db.session.scalars(select(Establishment).where(
-        Establishment.requested_by_id == current_user.id).order_by(Establishment.id)).all()
-    rows = [(e, services.status_label(e, today), services.renewal_window(e, current_profile()))
-            for e in found]
-    return render_template("establishments/mine.html", rows=rows, today=today, rule=rule,
-                           form=EmptyForm(), kind_label=services.kind_label)
+    found = db.session.scalars(
+        select(Establishment)
+        .where(Establishment.requested_by_id == current_user.id)
+        .order_by(Establishment.id)
+    ).all()
+    rows = [
+        (e, services.status_label(e, today), services.renewal_window(e, current_profile()))
+        for e in found
+    ]
+    return render_template(
+        "establishments/mine.html",
+        rows=rows,
+        today=today,
+        rule=rule,
+        form=EmptyForm(),
+        kind_label=services.kind_label,
+    )
 
 
 @bp.post("/estabelecimentos/<int:establishment_id>/renovar")
@@ -132,8 +162,12 @@ def renew(establishment_id: int):
     establishment = _own(establishment_id)
     if EmptyForm().validate_on_submit():
         try:
-            services.request_renewal(establishment, current_user._get_current_object(),
-                                     profile=current_profile(), today=local_today())
+            services.request_renewal(
+                establishment,
+                current_user._get_current_object(),
+                profile=current_profile(),
+                today=local_today(),
+            )
         except services.EstablishmentError as err:
             db.session.rollback()
             flash(err.message, "danger")
@@ -153,8 +187,9 @@ def where_to_register():
     by_district: dict[str, list[Establishment]] = {}
     for establishment in services.accredited_establishments(local_today()):
         by_district.setdefault(establishment.district, []).append(establishment)
-    return render_template("establishments/where.html", by_district=by_district,
-                           kind_label=services.kind_label)
+    return render_template(
+        "establishments/where.html", by_district=by_district, kind_label=services.kind_label
+    )
 
 
 @bp.post("/estabelecimentos/<int:establishment_id>/baixa")
@@ -164,8 +199,11 @@ def close(establishment_id: int):
     establishment = _own(establishment_id)
     if EmptyForm().validate_on_submit():
         try:
-            services.close(establishment, current_user._get_current_object(),
-                           _("Encerramento das atividades informado pelo estabelecimento."))
+            services.close(
+                establishment,
+                current_user._get_current_object(),
+                _("Encerramento das atividades informado pelo estabelecimento."),
+            )
         except services.EstablishmentError as err:
             db.session.rollback()
             flash(err.message, "danger")

@@ -48,8 +48,11 @@ class EstablishmentError(DomainError):
 
 def rule_of(profile: Profile) -> EstablishmentRule:
     if profile.establishments is None:
-        raise EstablishmentError(None, "not_in_profile",
-                                 _("A lei deste município não prevê cadastro de estabelecimentos."))
+        raise EstablishmentError(
+            None,
+            "not_in_profile",
+            _("A lei deste município não prevê cadastro de estabelecimentos."),
+        )
     return profile.establishments
 
 
@@ -110,9 +113,12 @@ def next_term_end(first_issued_on: date, after: date, years: int) -> date:
 
 
 def is_valid(establishment: Establishment, on: date) -> bool:
-    return (establishment.status == EstablishmentStatus.ACTIVE
-            and establishment.valid_from is not None and establishment.valid_until is not None
-            and establishment.valid_from <= on <= establishment.valid_until)
+    return (
+        establishment.status == EstablishmentStatus.ACTIVE
+        and establishment.valid_from is not None
+        and establishment.valid_until is not None
+        and establishment.valid_from <= on <= establishment.valid_until
+    )
 
 
 @dataclass(frozen=True)
@@ -167,13 +173,21 @@ class CadastroData:
     vet_term_valid_until: date | None
 
 
-def _event(establishment: Establishment, action: str, actor: User | None,
-           note: str | None = None, **detail: object) -> None:
-    establishment.events.append(EstablishmentEvent(action=action, note=note,
-                                                   detail=detail or None,
-                                                   actor_id=actor.id if actor else None))
-    audit.record(f"establishment.{action}", establishment,
-                 detail={"cnpj": establishment.cnpj, **detail})
+def _event(
+    establishment: Establishment,
+    action: str,
+    actor: User | None,
+    note: str | None = None,
+    **detail: object,
+) -> None:
+    establishment.events.append(
+        EstablishmentEvent(
+            action=action, note=note, detail=detail or None, actor_id=actor.id if actor else None
+        )
+    )
+    audit.record(
+        f"establishment.{action}", establishment, detail={"cnpj": establishment.cnpj, **detail}
+    )
 
 
 def _check(data: CadastroData, rule: EstablishmentRule, today: date) -> CadastroData:
@@ -187,33 +201,57 @@ def _check(data: CadastroData, rule: EstablishmentRule, today: date) -> Cadastro
     data.cep = cep
     unknown = [k for k in data.kinds if k not in rule.kinds]
     if not data.kinds or unknown:
-        raise EstablishmentError("kinds", "invalid_kind",
-                                 _("Escolha ao menos uma atividade da lista."))
+        raise EstablishmentError(
+            "kinds", "invalid_kind", _("Escolha ao menos uma atividade da lista.")
+        )
     if rule.responsible_vet_required:  # GRU 11 §1 V; GRU 13
         if not data.vet_name or not data.vet_crmv:
-            raise EstablishmentError("vet_crmv", "vet_required", _(
-                "Informe o médico veterinário responsável técnico e o CRMV dele."))
+            raise EstablishmentError(
+                "vet_crmv",
+                "vet_required",
+                _("Informe o médico veterinário responsável técnico e o CRMV dele."),
+            )
         if data.vet_term_valid_until is None or data.vet_term_valid_until < today:
             # GRU 13 §1: the term of technical responsibility is renewed yearly
-            raise EstablishmentError("vet_term_valid_until", "vet_term_expired", _(
-                "O termo de responsabilidade técnica precisa estar válido (renovação anual)."))
+            raise EstablishmentError(
+                "vet_term_valid_until",
+                "vet_term_expired",
+                _("O termo de responsabilidade técnica precisa estar válido (renovação anual)."),
+            )
     return data
 
 
-def request_cadastro(user: User, data: CadastroData, *, profile: Profile,
-                     today: date, sketch: StoredFile | None = None) -> Establishment:
+def request_cadastro(
+    user: User,
+    data: CadastroData,
+    *,
+    profile: Profile,
+    today: date,
+    sketch: StoredFile | None = None,
+) -> Establishment:
     """An establishment asks for its cadastro (GRU 11 §1). Raises EstablishmentError."""
     rule = rule_of(profile)
     data = _check(data, rule, today)
     if rule.sketch_required and sketch is None:  # GRU 11 §1 IV
-        raise EstablishmentError("sketch", "sketch_required", _(
-            "Envie o croqui com a localização, as dimensões e a estrutura dos alojamentos dos "
-            "animais."))
-    taken = db.session.scalar(select(Establishment).where(
-        Establishment.cnpj == data.cnpj, Establishment.status.in_(OPEN_STATUSES)))
+        raise EstablishmentError(
+            "sketch",
+            "sketch_required",
+            _(
+                "Envie o croqui com a localização, as dimensões e a estrutura dos alojamentos dos "
+                "animais."
+            ),
+        )
+    taken = db.session.scalar(
+        select(Establishment).where(
+            Establishment.cnpj == data.cnpj, Establishment.status.in_(OPEN_STATUSES)
+        )
+    )
     if taken is not None:
-        raise EstablishmentError("cnpj", "duplicate_cnpj", _(
-            "Já existe um cadastro em andamento ou válido para este CNPJ."))
+        raise EstablishmentError(
+            "cnpj",
+            "duplicate_cnpj",
+            _("Já existe um cadastro em andamento ou válido para este CNPJ."),
+        )
     establishment = Establishment(requested_by_id=user.id, sketch=sketch, **vars(data))
     db.session.add(establishment)
     db.session.flush()
@@ -221,15 +259,23 @@ def request_cadastro(user: User, data: CadastroData, *, profile: Profile,
     return establishment
 
 
-def update_data(establishment: Establishment, user: User, data: CadastroData, *,
-                profile: Profile, today: date, sketch: StoredFile | None = None) -> None:
+def update_data(
+    establishment: Establishment,
+    user: User,
+    data: CadastroData,
+    *,
+    profile: Profile,
+    today: date,
+    sketch: StoredFile | None = None,
+) -> None:
     """GRU 11 §4: changes to the cadastro's data are reported to the CCZ (kept in the file)."""
     data = _check(data, rule_of(profile), today)
     if sketch is not None:
         establishment.sketch = sketch
     if data.cnpj != establishment.cnpj:
-        raise EstablishmentError("cnpj", "cnpj_fixed", _(
-            "O CNPJ não muda: para outro CNPJ, peça um novo cadastro."))
+        raise EstablishmentError(
+            "cnpj", "cnpj_fixed", _("O CNPJ não muda: para outro CNPJ, peça um novo cadastro.")
+        )
     changed = sorted(k for k, v in vars(data).items() if getattr(establishment, k) != v)
     if sketch is not None:
         changed.append("sketch")
@@ -240,8 +286,9 @@ def update_data(establishment: Establishment, user: User, data: CadastroData, *,
         _event(establishment, "data_changed", user, fields=changed)
 
 
-def request_renewal(establishment: Establishment, user: User, *, profile: Profile,
-                    today: date) -> None:
+def request_renewal(
+    establishment: Establishment, user: User, *, profile: Profile, today: date
+) -> None:
     """GRU 11 §3: asked for within the 60 days before expiry."""
     window = renewal_window(establishment, profile)
     if window is None:
@@ -249,13 +296,24 @@ def request_renewal(establishment: Establishment, user: User, *, profile: Profil
     if establishment.renewal_requested_on is not None:
         raise EstablishmentError(None, "renewal_pending", _("A renovação já foi pedida."))
     if today < window.opens:
-        raise EstablishmentError(None, "renewal_too_early", _(
-            "A renovação pode ser pedida a partir de %(day)s (%(n)s dias antes do vencimento).",
-            day=window.opens.strftime("%d/%m/%Y"), n=rule_of(profile).renewal_window_days))
+        raise EstablishmentError(
+            None,
+            "renewal_too_early",
+            _(
+                "A renovação pode ser pedida a partir de %(day)s (%(n)s dias antes do vencimento).",
+                day=window.opens.strftime("%d/%m/%Y"),
+                n=rule_of(profile).renewal_window_days,
+            ),
+        )
     if today > window.closes:
-        raise EstablishmentError(None, "renewal_too_late", _(
-            "O prazo para pedir a renovação terminou em %(day)s. Peça um novo cadastro.",
-            day=window.closes.strftime("%d/%m/%Y")))
+        raise EstablishmentError(
+            None,
+            "renewal_too_late",
+            _(
+                "O prazo para pedir a renovação terminou em %(day)s. Peça um novo cadastro.",
+                day=window.closes.strftime("%d/%m/%Y"),
+            ),
+        )
     establishment.renewal_requested_on = today
     db.session.flush()
     _event(establishment, "renewal_requested", user)
@@ -278,19 +336,36 @@ def close(establishment: Establishment, actor: User, reason: str) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def record_inspection(establishment: Establishment, agent: User, *, inspected_on: date,
-                      findings: str, satisfactory: bool, today: date) -> EstablishmentInspection:
+def record_inspection(
+    establishment: Establishment,
+    agent: User,
+    *,
+    inspected_on: date,
+    findings: str,
+    satisfactory: bool,
+    today: date,
+) -> EstablishmentInspection:
     if inspected_on > today:
-        raise EstablishmentError("inspected_on", "future_date", _(
-            "A data da vistoria não pode ser no futuro."))
+        raise EstablishmentError(
+            "inspected_on", "future_date", _("A data da vistoria não pode ser no futuro.")
+        )
     if not findings.strip():
         raise EstablishmentError("findings", "required", _("Descreva o que foi verificado."))
-    inspection = EstablishmentInspection(inspected_on=inspected_on, agent_id=agent.id,
-                                         findings=findings.strip(), satisfactory=satisfactory)
+    inspection = EstablishmentInspection(
+        inspected_on=inspected_on,
+        agent_id=agent.id,
+        findings=findings.strip(),
+        satisfactory=satisfactory,
+    )
     establishment.inspections.append(inspection)
     db.session.flush()
-    _event(establishment, "inspected", agent, satisfactory=satisfactory,
-           inspected_on=inspected_on.isoformat())
+    _event(
+        establishment,
+        "inspected",
+        agent,
+        satisfactory=satisfactory,
+        inspected_on=inspected_on.isoformat(),
+    )
     return inspection
 
 
@@ -299,21 +374,29 @@ def approve(establishment: Establishment, staff: User, *, profile: Profile, toda
     rule = rule_of(profile)
     if establishment.status != EstablishmentStatus.REQUESTED:
         raise EstablishmentError(None, "not_pending", _("Este pedido já foi decidido."))
-    if rule.inspection_before_approval and not any(i.satisfactory
-                                                   for i in establishment.inspections):
-        raise EstablishmentError(None, "inspection_required", _(
-            "Registre uma vistoria satisfatória antes de aprovar."))
+    if rule.inspection_before_approval and not any(
+        i.satisfactory for i in establishment.inspections
+    ):
+        raise EstablishmentError(
+            None, "inspection_required", _("Registre uma vistoria satisfatória antes de aprovar.")
+        )
     establishment.status = EstablishmentStatus.ACTIVE
     establishment.first_issued_on = establishment.first_issued_on or today
     establishment.valid_from = today
-    establishment.valid_until = next_term_end(establishment.first_issued_on, today,
-                                              rule.validity_years)
+    establishment.valid_until = next_term_end(
+        establishment.first_issued_on, today, rule.validity_years
+    )
     db.session.flush()
     _event(establishment, "approved", staff, valid_until=establishment.valid_until.isoformat())
-    _notify(establishment, _("Cadastro zoossanitário aprovado"), _(
-        "O cadastro de %(name)s foi aprovado e vale até %(until)s.",
-        name=establishment.display_name,
-        until=establishment.valid_until.strftime("%d/%m/%Y")))
+    _notify(
+        establishment,
+        _("Cadastro zoossanitário aprovado"),
+        _(
+            "O cadastro de %(name)s foi aprovado e vale até %(until)s.",
+            name=establishment.display_name,
+            until=establishment.valid_until.strftime("%d/%m/%Y"),
+        ),
+    )
 
 
 def refuse(establishment: Establishment, staff: User, reason: str) -> None:
@@ -325,9 +408,15 @@ def refuse(establishment: Establishment, staff: User, reason: str) -> None:
     establishment.refusal_reason = reason.strip()
     db.session.flush()
     _event(establishment, "refused", staff, note=reason.strip())
-    _notify(establishment, _("Cadastro zoossanitário recusado"), _(
-        "O pedido de cadastro de %(name)s foi recusado. Motivo: %(reason)s",
-        name=establishment.display_name, reason=reason.strip()))
+    _notify(
+        establishment,
+        _("Cadastro zoossanitário recusado"),
+        _(
+            "O pedido de cadastro de %(name)s foi recusado. Motivo: %(reason)s",
+            name=establishment.display_name,
+            reason=reason.strip(),
+        ),
+    )
 
 
 def approve_renewal(establishment: Establishment, staff: User, *, profile: Profile) -> None:
@@ -341,38 +430,61 @@ def approve_renewal(establishment: Establishment, staff: User, *, profile: Profi
         raise EstablishmentError(None, "not_active", _("Este cadastro não está ativo."))
     old_end = establishment.valid_until
     establishment.valid_from = date.fromordinal(old_end.toordinal() + 1)
-    establishment.valid_until = next_term_end(establishment.first_issued_on or old_end, old_end,
-                                              rule.validity_years)
+    establishment.valid_until = next_term_end(
+        establishment.first_issued_on or old_end, old_end, rule.validity_years
+    )
     establishment.renewal_requested_on = None
     db.session.flush()
-    _event(establishment, "renewed", staff, valid_from=establishment.valid_from.isoformat(),
-           valid_until=establishment.valid_until.isoformat())
-    _notify(establishment, _("Cadastro zoossanitário renovado"), _(
-        "O cadastro de %(name)s foi renovado: vale de %(start)s a %(until)s.",
-        name=establishment.display_name, start=establishment.valid_from.strftime("%d/%m/%Y"),
-        until=establishment.valid_until.strftime("%d/%m/%Y")))
+    _event(
+        establishment,
+        "renewed",
+        staff,
+        valid_from=establishment.valid_from.isoformat(),
+        valid_until=establishment.valid_until.isoformat(),
+    )
+    _notify(
+        establishment,
+        _("Cadastro zoossanitário renovado"),
+        _(
+            "O cadastro de %(name)s foi renovado: vale de %(start)s a %(until)s.",
+            name=establishment.display_name,
+            start=establishment.valid_from.strftime("%d/%m/%Y"),
+            until=establishment.valid_until.strftime("%d/%m/%Y"),
+        ),
+    )
 
 
-def accredit(establishment: Establishment, staff: User, *, profile: Profile,
-             today: date) -> str | None:
+def accredit(
+    establishment: Establishment, staff: User, *, profile: Profile, today: date
+) -> str | None:
     """Accreditation to register animals (GRU 14 §2; BJP 2): the establishment's API token.
 
     Returns the new token (shown once) when one was issued, None when the establishment already
     had one (it is re-enabled)."""
     if not rule_of(profile).accreditation:
-        raise EstablishmentError(None, "accreditation_not_in_law", _(
-            "A lei deste município não prevê credenciamento para registrar animais."))
+        raise EstablishmentError(
+            None,
+            "accreditation_not_in_law",
+            _("A lei deste município não prevê credenciamento para registrar animais."),
+        )
     if not is_valid(establishment, today):
-        raise EstablishmentError(None, "cadastro_not_valid", _(
-            "Só um estabelecimento com cadastro válido pode ser credenciado."))
+        raise EstablishmentError(
+            None,
+            "cadastro_not_valid",
+            _("Só um estabelecimento com cadastro válido pode ser credenciado."),
+        )
     if not set(establishment.kinds) & {"clinic", "hospital", "pet_shop"}:
-        raise EstablishmentError(None, "kind_cannot_register", _(
-            "Só clínicas, hospitais veterinários e pet shops registram animais."))
+        raise EstablishmentError(
+            None,
+            "kind_cannot_register",
+            _("Só clínicas, hospitais veterinários e pet shops registram animais."),
+        )
     establishment.accredited = True
     token = None
     if establishment.api_client is None:
-        client, token = issue_client("establishment", establishment.display_name,
-                                     user_id=establishment.requested_by_id)
+        client, token = issue_client(
+            "establishment", establishment.display_name, user_id=establishment.requested_by_id
+        )
         establishment.api_client = client
     else:
         establishment.api_client.active = True
@@ -392,8 +504,15 @@ def revoke_accreditation(establishment: Establishment, staff: User, reason: str)
 def _notify(establishment: Establishment, subject: str, text: str) -> None:
     to = establishment.email or establishment.requested_by.email
     if to:
-        send_email(to, subject, _("%(text)s\n\nAcompanhe em: %(link)s", text=text,
-                                  link=absolute_url("establishments.mine")))
+        send_email(
+            to,
+            subject,
+            _(
+                "%(text)s\n\nAcompanhe em: %(link)s",
+                text=text,
+                link=absolute_url("establishments.mine"),
+            ),
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -407,21 +526,32 @@ def api_client_gate(client: ApiClient) -> tuple[str, str] | None:
     here."""
     from portal.services.clock import local_today
 
-    establishment = db.session.scalar(select(Establishment).where(
-        Establishment.api_client_id == client.id))
+    establishment = db.session.scalar(
+        select(Establishment).where(Establishment.api_client_id == client.id)
+    )
     if establishment is None:
         return None
     if not establishment.accredited or not is_valid(establishment, local_today()):
-        return ("establishment_not_accredited", _(
-            "O credenciamento deste estabelecimento não está em vigor (cadastro vencido, "
-            "encerrado ou credenciamento suspenso). Procure o CCZ."))
+        return (
+            "establishment_not_accredited",
+            _(
+                "O credenciamento deste estabelecimento não está em vigor (cadastro vencido, "
+                "encerrado ou credenciamento suspenso). Procure o CCZ."
+            ),
+        )
     return None
 
 
 def accredited_establishments(today: date) -> list[Establishment]:
     """For the public page "Onde registrar meu animal": valid and accredited, by district."""
-    found = db.session.scalars(select(Establishment).where(
-        Establishment.status == EstablishmentStatus.ACTIVE, Establishment.accredited.is_(True),
-        Establishment.valid_from <= today, Establishment.valid_until >= today)
-        .order_by(Establishment.district, Establishment.legal_name))
+    found = db.session.scalars(
+        select(Establishment)
+        .where(
+            Establishment.status == EstablishmentStatus.ACTIVE,
+            Establishment.accredited.is_(True),
+            Establishment.valid_from <= today,
+            Establishment.valid_until >= today,
+        )
+        .order_by(Establishment.district, Establishment.legal_name)
+    )
     return list(found)

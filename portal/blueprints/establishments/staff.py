@@ -48,9 +48,11 @@ def _notices(establishment: Establishment) -> list[tuple[object, str, str]]:
     from portal.blueprints.enforcement.labels import KIND_LABELS, STATUS_LABELS, label
     from portal.models.enforcement import EnforcementDocument
 
-    docs = db.session.scalars(select(EnforcementDocument).where(
-        EnforcementDocument.addressee_cnpj == establishment.cnpj)
-        .order_by(EnforcementDocument.issued_at.desc()))
+    docs = db.session.scalars(
+        select(EnforcementDocument)
+        .where(EnforcementDocument.addressee_cnpj == establishment.cnpj)
+        .order_by(EnforcementDocument.issued_at.desc())
+    )
     return [(d, label(KIND_LABELS, d.kind), label(STATUS_LABELS, d.status)) for d in docs]
 
 
@@ -60,10 +62,12 @@ def staff_list():
     if current_profile().establishments is None:
         abort(404)
     today = local_today()
-    found = db.session.scalars(select(Establishment).order_by(Establishment.valid_until,
-                                                              Establishment.id).limit(500)).all()
-    return render_template("establishments/staff_list.html",
-                           rows=[(e, services.status_label(e, today)) for e in found])
+    found = db.session.scalars(
+        select(Establishment).order_by(Establishment.valid_until, Establishment.id).limit(500)
+    ).all()
+    return render_template(
+        "establishments/staff_list.html", rows=[(e, services.status_label(e, today)) for e in found]
+    )
 
 
 @bp.get("/ccz/estabelecimentos/<int:establishment_id>")
@@ -77,13 +81,20 @@ def staff_file(establishment_id: int):
     if inspection.inspected_on.data is None:
         inspection.inspected_on.data = today
     return render_template(
-        "establishments/staff_file.html", establishment=establishment, today=today,
+        "establishments/staff_file.html",
+        establishment=establishment,
+        today=today,
         notices=_notices(establishment),
-        status=services.status_label(establishment, today), inspection_form=inspection,
-        reason_form=ReasonForm(), form=EmptyForm(), kind_label=services.kind_label,
+        status=services.status_label(establishment, today),
+        inspection_form=inspection,
+        reason_form=ReasonForm(),
+        form=EmptyForm(),
+        kind_label=services.kind_label,
         event_label=services.event_label,
         window=services.renewal_window(establishment, current_profile()),
-        rule=current_profile().establishments, deciders=DECIDERS)
+        rule=current_profile().establishments,
+        deciders=DECIDERS,
+    )
 
 
 @bp.post("/ccz/estabelecimentos/<int:establishment_id>/vistoria")
@@ -92,10 +103,18 @@ def staff_inspection(establishment_id: int):
     establishment = _establishment(establishment_id)
     form = InspectionForm()
     if form.validate_on_submit():
-        _act(establishment, lambda: services.record_inspection(
-            establishment, current_user._get_current_object(),
-            inspected_on=form.inspected_on.data, findings=form.findings.data,
-            satisfactory=form.satisfactory.data, today=local_today()), _("Vistoria registrada."))
+        _act(
+            establishment,
+            lambda: services.record_inspection(
+                establishment,
+                current_user._get_current_object(),
+                inspected_on=form.inspected_on.data,
+                findings=form.findings.data,
+                satisfactory=form.satisfactory.data,
+                today=local_today(),
+            ),
+            _("Vistoria registrada."),
+        )
     else:
         flash(_("Preencha a data e o que foi verificado na vistoria."), "danger")
     return redirect(url_for("establishments.staff_file", establishment_id=establishment.id))
@@ -111,28 +130,50 @@ def staff_decide(establishment_id: int, action: str):
     if not EmptyForm().validate_on_submit():
         abort(400)
     if action == "aprovar":
-        _act(establishment, lambda: services.approve(establishment, staff, profile=profile,
-                                                     today=today), _("Cadastro aprovado."))
+        _act(
+            establishment,
+            lambda: services.approve(establishment, staff, profile=profile, today=today),
+            _("Cadastro aprovado."),
+        )
     elif action == "recusar":
-        _act(establishment, lambda: services.refuse(establishment, staff, reason),
-             _("Pedido recusado."))
+        _act(
+            establishment,
+            lambda: services.refuse(establishment, staff, reason),
+            _("Pedido recusado."),
+        )
     elif action == "renovar":
-        _act(establishment, lambda: services.approve_renewal(establishment, staff,
-                                                             profile=profile),
-             _("Renovação aprovada."))
+        _act(
+            establishment,
+            lambda: services.approve_renewal(establishment, staff, profile=profile),
+            _("Renovação aprovada."),
+        )
     elif action == "credenciar":
-        token = _act(establishment, lambda: services.accredit(establishment, staff,
-                                                              profile=profile, today=today),
-                     _("Estabelecimento credenciado para registrar animais."))
+        token = _act(
+            establishment,
+            lambda: services.accredit(establishment, staff, profile=profile, today=today),
+            _("Estabelecimento credenciado para registrar animais."),
+        )
         if token:
-            flash(_("Token de API do estabelecimento (anote agora; não será mostrado de novo): "
-                    "%(token)s", token=token), "info")
+            flash(
+                _(
+                    "Token de API do estabelecimento (anote agora; não será mostrado de novo): "
+                    "%(token)s",
+                    token=token,
+                ),
+                "info",
+            )
     elif action == "descredenciar":
-        _act(establishment, lambda: services.revoke_accreditation(establishment, staff, reason),
-             _("Credenciamento suspenso."))
+        _act(
+            establishment,
+            lambda: services.revoke_accreditation(establishment, staff, reason),
+            _("Credenciamento suspenso."),
+        )
     elif action == "baixa":
-        _act(establishment, lambda: services.close(establishment, staff, reason),
-             _("Cadastro encerrado (baixa)."))
+        _act(
+            establishment,
+            lambda: services.close(establishment, staff, reason),
+            _("Cadastro encerrado (baixa)."),
+        )
     else:
         abort(404)
     return redirect(url_for("establishments.staff_file", establishment_id=establishment.id))

@@ -46,9 +46,13 @@ def serve(token: str, variant: str):
     if path is None or not path.exists():
         abort(404)
     is_pdf = stored.content_type == "application/pdf"
-    response = send_file(path, mimetype=stored.content_type, as_attachment=is_pdf,
-                         download_name=f"{token}-{variant}.{'pdf' if is_pdf else 'jpg'}",
-                         max_age=31536000 if stored.public else 0)
+    response = send_file(
+        path,
+        mimetype=stored.content_type,
+        as_attachment=is_pdf,
+        download_name=f"{token}-{variant}.{'pdf' if is_pdf else 'jpg'}",
+        max_age=31536000 if stored.public else 0,
+    )
     # Defence in depth: even if a browser renders a stored file, it runs no script and reaches
     # nothing (a PDF with JavaScript is kept as sent; it is only ever an attachment).
     response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"

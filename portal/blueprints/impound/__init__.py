@@ -31,8 +31,12 @@ def _init() -> None:
     from portal.templating import register_admin_link, register_nav
 
     register_nav(_l("Animais recolhidos"), "impound.public_list", order=40)
-    register_nav(_l("Perdi meu animal"), "impound.lost", order=41,
-                 visible=lambda: bool(current_user.is_authenticated))
+    register_nav(
+        _l("Perdi meu animal"),
+        "impound.lost",
+        order=41,
+        visible=lambda: bool(current_user.is_authenticated),
+    )
     register_admin_link(_l("Recolhimento: registrar captura"), "impound.staff_new", STAFF)
     register_admin_link(_l("Recolhimento: animais sob guarda"), "impound.staff_custody", STAFF)
     register_admin_link(_l("Certidões de captura: exames"), "impound.staff_certificates", STAFF)

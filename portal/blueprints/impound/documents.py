@@ -32,10 +32,23 @@ def certificate_pdf(cert: CaptureCertificate, profile: Profile, public_url: str)
     c.setFont("Helvetica-Bold", 15)
     c.drawString(x, height - 14 * mm, title)
     c.setFont("Helvetica", 10)
-    c.drawString(x, height - 21 * mm, _clip(c, _(
-        "CCZ – Prefeitura de %(city)s/%(uf)s · %(law)s, %(article)s", city=profile.municipality,
-        uf=profile.state, law=profile.law_title,
-        article=profile.impound.cite("capture_certificate")), "Helvetica", 10, width - 2 * x))
+    c.drawString(
+        x,
+        height - 21 * mm,
+        _clip(
+            c,
+            _(
+                "CCZ – Prefeitura de %(city)s/%(uf)s · %(law)s, %(article)s",
+                city=profile.municipality,
+                uf=profile.state,
+                law=profile.law_title,
+                article=profile.impound.cite("capture_certificate"),
+            ),
+            "Helvetica",
+            10,
+            width - 2 * x,
+        ),
+    )
     y = height - 40 * mm
     c.setFillColor(BLUE)
     c.setFont("Helvetica-Bold", 13)
@@ -46,8 +59,14 @@ def certificate_pdf(cert: CaptureCertificate, profile: Profile, public_url: str)
     rows = [
         (_("RGA"), cert.animal.rga),
         (_("Capturas no período"), str(captures) if captures else _("Nenhuma captura")),
-        (_("Período"), _("de %(start)s a %(end)s", start=cert.period_from.strftime("%d/%m/%Y"),
-                         end=cert.period_to.strftime("%d/%m/%Y"))),
+        (
+            _("Período"),
+            _(
+                "de %(start)s a %(end)s",
+                start=cert.period_from.strftime("%d/%m/%Y"),
+                end=cert.period_to.strftime("%d/%m/%Y"),
+            ),
+        ),
         (_("Emitida em"), cert.issued_on.strftime("%d/%m/%Y")),
     ]
     for label, value in rows:
@@ -57,9 +76,17 @@ def certificate_pdf(cert: CaptureCertificate, profile: Profile, public_url: str)
         c.drawString(x + 50 * mm, y, _clip(c, value, "Helvetica-Bold", 10, width - x - 70 * mm))
         y -= 7 * mm
     c.setFont("Helvetica", 8.5)
-    c.drawString(x, 48 * mm, _clip(c, _(
-        "As capturas acompanham o animal, com quem quer que esteja (GRU 83 §ú, 84 §2)."),
-        "Helvetica", 8.5, width - 2 * x - 40 * mm))
+    c.drawString(
+        x,
+        48 * mm,
+        _clip(
+            c,
+            _("As capturas acompanham o animal, com quem quer que esteja (GRU 83 §ú, 84 §2)."),
+            "Helvetica",
+            8.5,
+            width - 2 * x - 40 * mm,
+        ),
+    )
     qr_size = 32 * mm
     c.drawImage(_qr(public_url), width - x - qr_size, 18 * mm, qr_size, qr_size)
     c.setFont("Helvetica", 8)

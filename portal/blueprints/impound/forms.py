@@ -31,32 +31,60 @@ class CaptureForm(FlaskForm):
 
     species = RadioField(_l("Espécie"), choices=SPECIES, validators=[DataRequired(REQUIRED)])
     size = RadioField(_l("Porte"), choices=SIZES, validators=[DataRequired(REQUIRED)])
-    sex = RadioField(_l("Sexo"), choices=choices([("male", _l("Macho")), ("female", _l("Fêmea")),
-                                                  ("unknown", _l("Não identificado"))]),
-                     default="unknown", validators=[DataRequired(REQUIRED)])
+    sex = RadioField(
+        _l("Sexo"),
+        choices=choices(
+            [("male", _l("Macho")), ("female", _l("Fêmea")), ("unknown", _l("Não identificado"))]
+        ),
+        default="unknown",
+        validators=[DataRequired(REQUIRED)],
+    )
     color = StringField(_l("Cor / pelagem"), validators=[DataRequired(REQUIRED), Length(max=80)])
     tag_read = StringField(_l("RGA lido na plaqueta"), validators=[Optional(), Length(max=20)])
     microchip = StringField(_l("Microchip lido"), validators=[Optional(), Length(max=20)])
     photos = MultipleFileField(_l("Fotos do animal"))
-    place = StringField(_l("Endereço ou ponto de referência da captura"),
-                        validators=[DataRequired(REQUIRED), Length(max=300)])
+    place = StringField(
+        _l("Endereço ou ponto de referência da captura"),
+        validators=[DataRequired(REQUIRED), Length(max=300)],
+    )
     district = StringField(_l("Bairro"), validators=[DataRequired(REQUIRED), Length(max=100)])
-    latitude = DecimalField(_l("Latitude (opcional)"), places=6,
-                            validators=[Optional(), NumberRange(-90, 90)])
-    longitude = DecimalField(_l("Longitude (opcional)"), places=6,
-                             validators=[Optional(), NumberRange(-180, 180)])
+    latitude = DecimalField(
+        _l("Latitude (opcional)"), places=6, validators=[Optional(), NumberRange(-90, 90)]
+    )
+    longitude = DecimalField(
+        _l("Longitude (opcional)"), places=6, validators=[Optional(), NumberRange(-180, 180)]
+    )
     captured_on = DateField(_l("Data da captura"), validators=[DataRequired(REQUIRED)])
     captured_time = TimeField(_l("Hora da captura"), validators=[DataRequired(REQUIRED)])
     reason = SelectField(_l("Motivo da captura"), validators=[DataRequired(REQUIRED)])
-    condition = RadioField(_l("Estado do animal"), choices=choices([
-        ("good", _l("Bom estado")), ("ill", _l("Doente")), ("injured", _l("Ferido")),
-        ("serious", _l("Estado grave"))]), default="good", validators=[DataRequired(REQUIRED)])
-    condition_note = TextAreaField(_l("Observações sobre o estado"),
-                                   validators=[Optional(), Length(max=2000)])
-    custody_type = RadioField(_l("Tipo de guarda"), choices=choices([
-        ("ordinary", _l("Guarda comum")), ("observation", _l("Observação antirrábica")),
-        ("aggressive", _l("Animal agressivo"))]), default="ordinary",
-        validators=[DataRequired(REQUIRED)])
+    condition = RadioField(
+        _l("Estado do animal"),
+        choices=choices(
+            [
+                ("good", _l("Bom estado")),
+                ("ill", _l("Doente")),
+                ("injured", _l("Ferido")),
+                ("serious", _l("Estado grave")),
+            ]
+        ),
+        default="good",
+        validators=[DataRequired(REQUIRED)],
+    )
+    condition_note = TextAreaField(
+        _l("Observações sobre o estado"), validators=[Optional(), Length(max=2000)]
+    )
+    custody_type = RadioField(
+        _l("Tipo de guarda"),
+        choices=choices(
+            [
+                ("ordinary", _l("Guarda comum")),
+                ("observation", _l("Observação antirrábica")),
+                ("aggressive", _l("Animal agressivo")),
+            ]
+        ),
+        default="ordinary",
+        validators=[DataRequired(REQUIRED)],
+    )
 
 
 class CounterReclaimForm(FlaskForm):
@@ -66,62 +94,88 @@ class CounterReclaimForm(FlaskForm):
     claimant_name = StringField(_l("Nome completo"), validators=[Optional(), Length(max=200)])
     claimant_email = StringField(_l("E-mail"), validators=[Optional(), Length(max=254)])
     exemption = SelectField(_l("Isenção com comprovante conferido"), validators=[Optional()])
-    transport_cents = IntegerField(_l("Despesa de transporte (centavos)"),
-                                   validators=[Optional(), NumberRange(min=1)])
-    food_cents = IntegerField(_l("Despesa de alimentação (centavos)"),
-                              validators=[Optional(), NumberRange(min=1)])
-    veterinary_cents = IntegerField(_l("Despesa de assistência veterinária (centavos)"),
-                                    validators=[Optional(), NumberRange(min=1)])
-    capture_cents = IntegerField(_l("Despesa de captura e remoção (centavos)"),
-                                 validators=[Optional(), NumberRange(min=1)])
-    storage_cents = IntegerField(_l("Despesa de depósito (centavos)"),
-                                 validators=[Optional(), NumberRange(min=1)])
+    transport_cents = IntegerField(
+        _l("Despesa de transporte (centavos)"), validators=[Optional(), NumberRange(min=1)]
+    )
+    food_cents = IntegerField(
+        _l("Despesa de alimentação (centavos)"), validators=[Optional(), NumberRange(min=1)]
+    )
+    veterinary_cents = IntegerField(
+        _l("Despesa de assistência veterinária (centavos)"),
+        validators=[Optional(), NumberRange(min=1)],
+    )
+    capture_cents = IntegerField(
+        _l("Despesa de captura e remoção (centavos)"), validators=[Optional(), NumberRange(min=1)]
+    )
+    storage_cents = IntegerField(
+        _l("Despesa de depósito (centavos)"), validators=[Optional(), NumberRange(min=1)]
+    )
 
 
 class RegisterOnReclaimForm(FlaskForm):
     name = StringField(_l("Nome do animal"), validators=[DataRequired(REQUIRED), Length(max=100)])
-    birth_date = DateField(_l("Data de nascimento aproximada"),
-                           validators=[DataRequired(REQUIRED)])
+    birth_date = DateField(_l("Data de nascimento aproximada"), validators=[DataRequired(REQUIRED)])
 
 
 class RabiesForm(FlaskForm):
-    rabies = RadioField(_l("Vacina antirrábica"), choices=choices([
-        ("proof", _l("Vacina em dia comprovada")), ("vaccinated", _l("Vacinado agora no CCZ")),
-        ("waived", _l("Dispensada pela autoridade sanitária"))]),
-        validators=[DataRequired(REQUIRED)])
+    rabies = RadioField(
+        _l("Vacina antirrábica"),
+        choices=choices(
+            [
+                ("proof", _l("Vacina em dia comprovada")),
+                ("vaccinated", _l("Vacinado agora no CCZ")),
+                ("waived", _l("Dispensada pela autoridade sanitária")),
+            ]
+        ),
+        validators=[DataRequired(REQUIRED)],
+    )
 
 
 class ReleaseForm(FlaskForm):
-    signed_by_name = StringField(_l("Nome de quem assina o termo de devolução"),
-                                 validators=[DataRequired(REQUIRED), Length(max=200)])
-    term_read = BooleanField(_l("O termo foi lido e assinado"),
-                             validators=[DataRequired(_l("Confirme a assinatura do termo."))])
+    signed_by_name = StringField(
+        _l("Nome de quem assina o termo de devolução"),
+        validators=[DataRequired(REQUIRED), Length(max=200)],
+    )
+    term_read = BooleanField(
+        _l("O termo foi lido e assinado"),
+        validators=[DataRequired(_l("Confirme a assinatura do termo."))],
+    )
 
 
 class DestinationForm(FlaskForm):
     destination = RadioField(_l("Destinação"), validators=[DataRequired(REQUIRED)])
-    reason = TextAreaField(_l("Motivo da decisão"), validators=[DataRequired(REQUIRED),
-                                                                Length(max=2000)])
-    listing_name = StringField(_l("Nome para o anúncio de adoção"),
-                               validators=[Optional(), Length(max=80)])
+    reason = TextAreaField(
+        _l("Motivo da decisão"), validators=[DataRequired(REQUIRED), Length(max=2000)]
+    )
+    listing_name = StringField(
+        _l("Nome para o anúncio de adoção"), validators=[Optional(), Length(max=80)]
+    )
     organization_id = SelectField(_l("ONG de proteção animal"), validators=[Optional()])
-    carer_name = StringField(_l("Cuidador responsável na comunidade"),
-                             validators=[Optional(), Length(max=200)])
-    vet_report = TextAreaField(_l("Laudo técnico do médico veterinário"),
-                               validators=[Optional(), Length(max=5000)])
+    carer_name = StringField(
+        _l("Cuidador responsável na comunidade"), validators=[Optional(), Length(max=200)]
+    )
+    vet_report = TextAreaField(
+        _l("Laudo técnico do médico veterinário"), validators=[Optional(), Length(max=5000)]
+    )
     vet_crmv = StringField(_l("CRMV do veterinário"), validators=[Optional(), Length(max=20)])
-    lab_exam = StringField(_l("Exame laboratorial (quando couber)"),
-                           validators=[Optional(), Length(max=300)])
-    incurable = BooleanField(_l("O laudo atesta doença grave incurável ou infectocontagiosa com "
-                                "risco à saúde humana ou animal"))
+    lab_exam = StringField(
+        _l("Exame laboratorial (quando couber)"), validators=[Optional(), Length(max=300)]
+    )
+    incurable = BooleanField(
+        _l(
+            "O laudo atesta doença grave incurável ou infectocontagiosa com "
+            "risco à saúde humana ou animal"
+        )
+    )
 
 
 class PublicFilterForm(FlaskForm):
     class Meta:
         csrf = False
 
-    especie = SelectField(_l("Espécie"), choices=[("", _l("Todas")), *SPECIES],
-                          validators=[Optional()])
+    especie = SelectField(
+        _l("Espécie"), choices=[("", _l("Todas")), *SPECIES], validators=[Optional()]
+    )
     porte = SelectField(_l("Porte"), choices=[("", _l("Todos")), *SIZES], validators=[Optional()])
     bairro = StringField(_l("Bairro"), validators=[Optional(), Length(max=100)])
 
@@ -143,26 +197,42 @@ class CertificateRequestForm(FlaskForm):
 
 
 class CertificateExamForm(FlaskForm):
-    confirmed = RadioField(_l("Resultado do exame"), choices=choices([
-        ("yes", _l("O animal confere com o RGA (plaqueta, microchip, descrição)")),
-        ("no", _l("O animal não confere"))]), validators=[DataRequired(REQUIRED)])
+    confirmed = RadioField(
+        _l("Resultado do exame"),
+        choices=choices(
+            [
+                ("yes", _l("O animal confere com o RGA (plaqueta, microchip, descrição)")),
+                ("no", _l("O animal não confere")),
+            ]
+        ),
+        validators=[DataRequired(REQUIRED)],
+    )
     note = TextAreaField(_l("Observações do exame"), validators=[Optional(), Length(max=2000)])
 
 
 class DefinitiveOpenForm(FlaskForm):
     """Another case of definitive apprehension (GRU 87 I-XI; CABO 39 §4)."""
 
-    definitive_article = StringField(_l("Artigo da lei (por exemplo, GRU 87 I)"),
-                                     validators=[DataRequired(REQUIRED), Length(max=60)])
-    definitive_reason = TextAreaField(_l("Motivo"), validators=[DataRequired(REQUIRED),
-                                                                Length(max=2000)])
+    definitive_article = StringField(
+        _l("Artigo da lei (por exemplo, GRU 87 I)"),
+        validators=[DataRequired(REQUIRED), Length(max=60)],
+    )
+    definitive_reason = TextAreaField(
+        _l("Motivo"), validators=[DataRequired(REQUIRED), Length(max=2000)]
+    )
 
 
 class DefinitiveDecisionForm(FlaskForm):
     """The final decision of the procedure (GRU 87 §ú), after defence and appeal."""
 
-    upheld = RadioField(_l("Decisão final"), choices=choices([
-        ("yes", _l("Apreensão definitiva mantida")),
-        ("no", _l("Apreensão definitiva afastada: o animal pode ser resgatado"))]),
-        validators=[DataRequired(REQUIRED)])
+    upheld = RadioField(
+        _l("Decisão final"),
+        choices=choices(
+            [
+                ("yes", _l("Apreensão definitiva mantida")),
+                ("no", _l("Apreensão definitiva afastada: o animal pode ser resgatado")),
+            ]
+        ),
+        validators=[DataRequired(REQUIRED)],
+    )
     decision_note = TextAreaField(_l("Observações"), validators=[Optional(), Length(max=2000)])

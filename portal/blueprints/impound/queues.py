@@ -44,73 +44,120 @@ def _animal(c: Capture) -> str:
     return f"{species_label(c.species)}, {c.color}"
 
 
-COLUMNS = (Column(_l("Protocolo"), lambda c: c.protocol), Column(_l("Animal"), _animal),
-           Column(_l("Bairro"), lambda c: c.district),
-           Column(_l("Prazo"), lambda c: c.deadline_on.strftime("%d/%m/%Y")))
+COLUMNS = (
+    Column(_l("Protocolo"), lambda c: c.protocol),
+    Column(_l("Animal"), _animal),
+    Column(_l("Bairro"), lambda c: c.district),
+    Column(_l("Prazo"), lambda c: c.deadline_on.strftime("%d/%m/%Y")),
+)
 
 
 def _search(term: str) -> list[SearchHit]:
     text = term.strip().upper()
     if len(text) < 4 or not text.startswith("CAP"):
         return []
-    found = db.session.scalars(select(Capture).where(Capture.protocol.contains(text))
-                               .order_by(Capture.id.desc()).limit(20))
+    found = db.session.scalars(
+        select(Capture).where(Capture.protocol.contains(text)).order_by(Capture.id.desc()).limit(20)
+    )
     return [SearchHit(c.protocol, f"{_animal(c)} · {c.district}", _link(c)) for c in found]
 
 
 def captures_by_species(period: Period) -> ChartData:
     counts: dict[tuple[str, str], int] = {}
-    rows = db.session.execute(select(Capture.captured_on, Capture.species).where(
-        Capture.captured_on >= period.start, Capture.captured_on <= period.end))
+    rows = db.session.execute(
+        select(Capture.captured_on, Capture.species).where(
+            Capture.captured_on >= period.start, Capture.captured_on <= period.end
+        )
+    )
     for day, species in rows:
         key = (month_key(day), species)
         counts[key] = counts.get(key, 0) + 1
-    return monthly(period, [("dog", _l("Cães")), ("cat", _l("Gatos")), ("other", _l("Outros"))],
-                   counts)
+    return monthly(
+        period, [("dog", _l("Cães")), ("cat", _l("Gatos")), ("other", _l("Outros"))], counts
+    )
 
 
 def declare_queues(registry: QueueRegistry) -> None:
-    registry.declare_search(SearchProvider("recolhimentos", _l("Capturas (protocolo)"), STAFF,
-                                           _search))
-    registry.declare_chart(Chart("capturas-por-especie", _l("Capturas por mês e espécie"),
-                                 DASHBOARD_ROLES, captures_by_species))
-    registry.declare(Queue(
-        key="recolhimento-prazo-vencido",
-        title=_l("Recolhimento: prazo de resgate vencido, sem destinação"),
-        description=_l("Animais sob guarda cujo prazo de resgate acabou: decida a destinação na "
-                       "ordem da lei."),
-        roles=STAFF, entity=Capture,
-        rows=lambda: select(Capture).where(Capture.status == CaptureStatus.IN_CUSTODY,
-                                           Capture.deadline_on < local_today()),
-        since=Capture.created_at, order=Capture.deadline_on,
-        overdue=lambda: Capture.deadline_on < local_today(),
-        due=lambda c: c.deadline_on, link=_link, columns=COLUMNS, personal_data=False,
-    ))
-    registry.declare(Queue(
-        key="recolhimento-devolucoes",
-        title=_l("Recolhimento: devoluções a confirmar"),
-        description=_l("Resgates pagos: confira as causas da captura, a vacina e o RGA, e "
-                       "registre a devolução."),
-        roles=STAFF, entity=Capture,
-        rows=lambda: select(Capture).where(
-            Capture.status == CaptureStatus.IN_CUSTODY,
-            Capture.id.in_(select(ReclaimRecord.capture_id).where(
-                ReclaimRecord.status == ReclaimStatus.PAID))),
-        since=Capture.created_at, order=Capture.deadline_on,
-        link=_link, columns=COLUMNS, personal_data=False,
-    ))
-    registry.declare(Queue(
-        key="recolhimento-certidoes",
-        title=_l("Certidões de captura: exames a fazer"),
-        description=_l("Pedidos de certidão negativa de captura: confira o animal no dia marcado "
-                       "(GRU 84 §5)."),
-        roles=STAFF, entity=CaptureCertificate,
-        rows=lambda: select(CaptureCertificate).where(
-            CaptureCertificate.status == CertificateStatus.REQUESTED),
-        since=CaptureCertificate.requested_at, order=CaptureCertificate.exam_on,
-        overdue=lambda: CaptureCertificate.exam_on < local_today(),
-        due=lambda c: c.exam_on, link=lambda c: url_for("impound.staff_certificates"),
-        columns=(Column(_l("RGA"), lambda c: c.animal.rga),
-                 Column(_l("Exame em"), lambda c: c.exam_on.strftime("%d/%m/%Y"))),
-        personal_data=False,
-    ))
+    registry.declare_search(
+        SearchProvider("recolhimentos", _l("Capturas (protocolo)"), STAFF, _search)
+    )
+    registry.declare_chart(
+        Chart(
+            "capturas-por-especie",
+            _l("Capturas por mês e espécie"),
+            DASHBOARD_ROLES,
+            captures_by_species,
+        )
+    )
+    registry.declare(
+        Queue(
+            key="recolhimento-prazo-vencido",
+            title=_l("Recolhimento: prazo de resgate vencido, sem destinação"),
+            description=_l(
+                "Animais sob guarda cujo prazo de resgate acabou: decida a destinação na "
+                "ordem da lei."
+            ),
+            roles=STAFF,
+            entity=Capture,
+            rows=lambda: select(Capture).where(
+                Capture.status == CaptureStatus.IN_CUSTODY, Capture.deadline_on < local_today()
+            ),
+            since=Capture.created_at,
+            order=Capture.deadline_on,
+            overdue=lambda: Capture.deadline_on < local_today(),
+            due=lambda c: c.deadline_on,
+            link=_link,
+            columns=COLUMNS,
+            personal_data=False,
+        )
+    )
+    registry.declare(
+        Queue(
+            key="recolhimento-devolucoes",
+            title=_l("Recolhimento: devoluções a confirmar"),
+            description=_l(
+                "Resgates pagos: confira as causas da captura, a vacina e o RGA, e "
+                "registre a devolução."
+            ),
+            roles=STAFF,
+            entity=Capture,
+            rows=lambda: select(Capture).where(
+                Capture.status == CaptureStatus.IN_CUSTODY,
+                Capture.id.in_(
+                    select(ReclaimRecord.capture_id).where(
+                        ReclaimRecord.status == ReclaimStatus.PAID
+                    )
+                ),
+            ),
+            since=Capture.created_at,
+            order=Capture.deadline_on,
+            link=_link,
+            columns=COLUMNS,
+            personal_data=False,
+        )
+    )
+    registry.declare(
+        Queue(
+            key="recolhimento-certidoes",
+            title=_l("Certidões de captura: exames a fazer"),
+            description=_l(
+                "Pedidos de certidão negativa de captura: confira o animal no dia marcado "
+                "(GRU 84 §5)."
+            ),
+            roles=STAFF,
+            entity=CaptureCertificate,
+            rows=lambda: select(CaptureCertificate).where(
+                CaptureCertificate.status == CertificateStatus.REQUESTED
+            ),
+            since=CaptureCertificate.requested_at,
+            order=CaptureCertificate.exam_on,
+            overdue=lambda: CaptureCertificate.exam_on < local_today(),
+            due=lambda c: c.exam_on,
+            link=lambda c: url_for("impound.staff_certificates"),
+            columns=(
+                Column(_l("RGA"), lambda c: c.animal.rga),
+                Column(_l("Exame em"), lambda c: c.exam_on.strftime("%d/%m/%Y")),
+            ),
+            personal_data=False,
+        )
+    )

@@ -31,12 +31,21 @@ def public_list():
     """Animals captured in the last 30 days, filterable, with what to bring to reclaim."""
     form = PublicFilterForm(request.args)
     form.validate()
-    found = services.recent_captures(local_today(), species=form.especie.data or None,
-                                     size=form.porte.data or None,
-                                     district=form.bairro.data or None)
-    return render_template("impound/public_list.html", captures=found, form=form, s=services,
-                           photo_url=file_url, profile=current_profile(),
-                           day_counts=services.capture_day_counts(current_profile()))
+    found = services.recent_captures(
+        local_today(),
+        species=form.especie.data or None,
+        size=form.porte.data or None,
+        district=form.bairro.data or None,
+    )
+    return render_template(
+        "impound/public_list.html",
+        captures=found,
+        form=form,
+        s=services,
+        photo_url=file_url,
+        profile=current_profile(),
+        day_counts=services.capture_day_counts(current_profile()),
+    )
 
 
 @bp.get("/animais-recolhidos/<protocol>")
@@ -45,8 +54,13 @@ def public_capture(protocol: str):
     capture = services.find_by_protocol(protocol)
     if capture is None or capture not in services.recent_captures(local_today()):
         abort(404)
-    return render_template("impound/public_capture.html", capture=capture, s=services,
-                           photo_url=file_url, profile=current_profile())
+    return render_template(
+        "impound/public_capture.html",
+        capture=capture,
+        s=services,
+        photo_url=file_url,
+        profile=current_profile(),
+    )
 
 
 @bp.get("/meus-recolhimentos/<protocol>")
@@ -63,9 +77,17 @@ def my_capture(protocol: str):
             fee = services.reclaim_fee(profile, capture, today)
         except DomainError:
             fee = None
-    return render_template("impound/my_capture.html", capture=capture, s=services, fee=fee,
-                           reclaim=services.active_reclaim(capture), form=EmptyForm(),
-                           photo_url=file_url, profile=profile, today=today)
+    return render_template(
+        "impound/my_capture.html",
+        capture=capture,
+        s=services,
+        fee=fee,
+        reclaim=services.active_reclaim(capture),
+        form=EmptyForm(),
+        photo_url=file_url,
+        profile=profile,
+        today=today,
+    )
 
 
 @bp.post("/meus-recolhimentos/<protocol>/resgatar")
@@ -77,16 +99,23 @@ def my_reclaim(protocol: str):
     if not EmptyForm().validate_on_submit():
         return redirect(url_for("impound.my_capture", protocol=capture.protocol))
     try:
-        reclaim = services.start_reclaim(current_profile(), capture, claimant=current_user,
-                                         channel="online", started_by=current_user,
-                                         today=local_today())
+        reclaim = services.start_reclaim(
+            current_profile(),
+            capture,
+            claimant=current_user,
+            channel="online",
+            started_by=current_user,
+            today=local_today(),
+        )
     except DomainError as err:
         db.session.rollback()
         flash(err.message, "danger")
         return redirect(url_for("impound.my_capture", protocol=capture.protocol))
     db.session.commit()
-    flash(_("Resgate iniciado. Pague a taxa e traga documento com foto ao CCZ para buscar o "
-            "animal."), "success")
+    flash(
+        _("Resgate iniciado. Pague a taxa e traga documento com foto ao CCZ para buscar o animal."),
+        "success",
+    )
     return redirect(url_for("billing.item", item_id=reclaim.payment_item_id))
 
 
@@ -95,11 +124,15 @@ def my_reclaim(protocol: str):
 def lost():
     """The owner describes a lost animal and is e-mailed when a capture matches."""
     form = LostAnimalForm()
-    mine = db.session.scalars(select(Animal).where(Animal.owner_id == current_user.id)
-                              .order_by(Animal.name)).all()
+    mine = db.session.scalars(
+        select(Animal).where(Animal.owner_id == current_user.id).order_by(Animal.name)
+    ).all()
     form.animal_id.choices = choices(
-        [("", _("Nenhum: vou descrever o animal")), *((str(a.id), f"{a.name} · {a.rga}")
-                                                     for a in mine)])
+        [
+            ("", _("Nenhum: vou descrever o animal")),
+            *((str(a.id), f"{a.name} · {a.rga}") for a in mine),
+        ]
+    )
     if request.method == "GET" and form.lost_on.data is None:
         form.lost_on.data = local_today()
     if form.validate_on_submit():
@@ -107,11 +140,15 @@ def lost():
             form.species.errors = [_("Escolha a espécie ou um dos seus animais.")]
         else:
             data = services.AlertData(
-                species=form.species.data or "dog", lost_on=form.lost_on.data,
-                color=form.color.data, district=form.district.data,
-                microchip=form.microchip.data, rga=form.rga.data,
+                species=form.species.data or "dog",
+                lost_on=form.lost_on.data,
+                color=form.color.data,
+                district=form.district.data,
+                microchip=form.microchip.data,
+                rga=form.rga.data,
                 description=form.description.data,
-                animal_id=int(form.animal_id.data) if form.animal_id.data else None)
+                animal_id=int(form.animal_id.data) if form.animal_id.data else None,
+            )
             try:
                 services.create_alert(current_user, data, local_today())
             except DomainError as err:
@@ -120,8 +157,13 @@ def lost():
                     flash(err.message, "danger")
             else:
                 db.session.commit()
-                flash(_("Aviso registrado. Enviaremos um e-mail se um animal parecido for "
-                        "recolhido."), "success")
+                flash(
+                    _(
+                        "Aviso registrado. Enviaremos um e-mail se um animal parecido for "
+                        "recolhido."
+                    ),
+                    "success",
+                )
                 return redirect(url_for("impound.public_list"))
     return render_template("impound/lost.html", form=form)
 
@@ -136,16 +178,27 @@ def certificate_request():
     form = CertificateRequestForm()
     if form.validate_on_submit():
         try:
-            cert = services.request_certificate(profile, form.rga.data, requester=current_user,
-                                                exam_on=form.exam_on.data, today=local_today())
+            cert = services.request_certificate(
+                profile,
+                form.rga.data,
+                requester=current_user,
+                exam_on=form.exam_on.data,
+                today=local_today(),
+            )
         except DomainError as err:
             db.session.rollback()
             if not err.show_on(form):
                 flash(err.message, "danger")
         else:
             db.session.commit()
-            flash(_("Pedido registrado. Leve o animal, contido, ao CCZ em %(day)s para o exame "
-                    "(GRU 84 §5).", day=cert.exam_on.strftime("%d/%m/%Y")), "success")
+            flash(
+                _(
+                    "Pedido registrado. Leve o animal, contido, ao CCZ em %(day)s para o exame "
+                    "(GRU 84 §5).",
+                    day=cert.exam_on.strftime("%d/%m/%Y"),
+                ),
+                "success",
+            )
             return redirect(url_for("impound.certificate_mine"))
     return render_template("impound/certificate_request.html", form=form)
 
@@ -155,9 +208,11 @@ def certificate_request():
 def certificate_mine():
     if not services.certificates_offered(current_profile()):
         abort(404)
-    found = db.session.scalars(select(CaptureCertificate).where(
-        CaptureCertificate.requester_id == current_user.id)
-        .order_by(CaptureCertificate.id.desc())).all()
+    found = db.session.scalars(
+        select(CaptureCertificate)
+        .where(CaptureCertificate.requester_id == current_user.id)
+        .order_by(CaptureCertificate.id.desc())
+    ).all()
     return render_template("impound/certificate_mine.html", certificates=found)
 
 
@@ -165,12 +220,14 @@ def certificate_mine():
 @public
 def certificate_check(code: str):
     """Public check: RGA, captures in the period, the period, the issue date; nothing personal."""
-    cert = services.certificate_by_code(code) if services.certificates_offered(
-        current_profile()) else None
+    cert = (
+        services.certificate_by_code(code)
+        if services.certificates_offered(current_profile())
+        else None
+    )
     if cert is None:
         abort(404)
-    return render_template("impound/certificate_check.html", cert=cert,
-                           profile=current_profile())
+    return render_template("impound/certificate_check.html", cert=cert, profile=current_profile())
 
 
 @bp.get("/certidoes/<code>/certidao.pdf")
@@ -184,5 +241,8 @@ def certificate_pdf(code: str):
     if cert is None:
         abort(404)
     data = render_pdf(cert, profile, absolute_url("impound.certificate_check", code=cert.code))
-    return Response(data, mimetype="application/pdf", headers={
-        "Content-Disposition": f'inline; filename="certidao-{cert.code}.pdf"'})
+    return Response(
+        data,
+        mimetype="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="certidao-{cert.code}.pdf"'},
+    )

@@ -72,52 +72,70 @@ def species_label(value: str) -> str:
 
 
 def size_label(value: str) -> str:
-    return {"small": _("Pequeno porte"), "medium": _("Médio porte"),
-            "large": _("Grande porte")}.get(value, value)
+    return {
+        "small": _("Pequeno porte"),
+        "medium": _("Médio porte"),
+        "large": _("Grande porte"),
+    }.get(value, value)
 
 
 def sex_label(value: str) -> str:
-    return {"male": _("Macho"), "female": _("Fêmea"),
-            "unknown": _("Não identificado")}.get(value, value)
+    return {"male": _("Macho"), "female": _("Fêmea"), "unknown": _("Não identificado")}.get(
+        value, value
+    )
 
 
 def condition_label(value: str) -> str:
-    return {"good": _("Bom estado"), "ill": _("Doente"), "injured": _("Ferido"),
-            "serious": _("Estado grave")}.get(value, value)
+    return {
+        "good": _("Bom estado"),
+        "ill": _("Doente"),
+        "injured": _("Ferido"),
+        "serious": _("Estado grave"),
+    }.get(value, value)
 
 
 def custody_label(value: str) -> str:
-    return {CustodyType.ORDINARY: _("Guarda comum"),
-            CustodyType.OBSERVATION: _("Observação antirrábica"),
-            CustodyType.AGGRESSIVE: _("Animal agressivo")}.get(value, value)
+    return {
+        CustodyType.ORDINARY: _("Guarda comum"),
+        CustodyType.OBSERVATION: _("Observação antirrábica"),
+        CustodyType.AGGRESSIVE: _("Animal agressivo"),
+    }.get(value, value)
 
 
 def reason_label(value: str) -> str:
-    return {"loose": _("Solto ou desacompanhado em via pública"),
-            "aggressive": _("Animal agressivo ou mordedor"),
-            "observation": _("Observação de raiva após agressão"),
-            "invader": _("Animal invasor de propriedade")}.get(value, value)
+    return {
+        "loose": _("Solto ou desacompanhado em via pública"),
+        "aggressive": _("Animal agressivo ou mordedor"),
+        "observation": _("Observação de raiva após agressão"),
+        "invader": _("Animal invasor de propriedade"),
+    }.get(value, value)
 
 
 def status_label(value: str) -> str:
-    return {CaptureStatus.IN_CUSTODY: _("Sob guarda do CCZ"),
-            CaptureStatus.DEFINITIVE_PENDING: _("Apreensão definitiva em andamento"),
-            CaptureStatus.RELEASED: _("Devolvido ao proprietário"),
-            CaptureStatus.DESTINED: _("Destinado")}.get(value, value)
+    return {
+        CaptureStatus.IN_CUSTODY: _("Sob guarda do CCZ"),
+        CaptureStatus.DEFINITIVE_PENDING: _("Apreensão definitiva em andamento"),
+        CaptureStatus.RELEASED: _("Devolvido ao proprietário"),
+        CaptureStatus.DESTINED: _("Destinado"),
+    }.get(value, value)
 
 
 def destination_label(value: str) -> str:
-    return {"adoption": _("Adoção (anúncio do CCZ)"),
-            "ngo_donation": _("Doação a ONG de proteção animal"),
-            "community_return": _("Devolução à comunidade com cuidador"),
-            "auction": _("Leilão em hasta pública"),
-            "euthanasia": _("Eutanásia (somente com laudo veterinário)")}.get(value, value)
+    return {
+        "adoption": _("Adoção (anúncio do CCZ)"),
+        "ngo_donation": _("Doação a ONG de proteção animal"),
+        "community_return": _("Devolução à comunidade com cuidador"),
+        "auction": _("Leilão em hasta pública"),
+        "euthanasia": _("Eutanásia (somente com laudo veterinário)"),
+    }.get(value, value)
 
 
 def rabies_label(value: str | None) -> str:
-    return {"proof": _("Vacina antirrábica em dia comprovada"),
-            "vaccinated": _("Vacinado contra raiva no CCZ"),
-            "waived": _("Vacinação dispensada pela autoridade sanitária")}.get(value or "", "—")
+    return {
+        "proof": _("Vacina antirrábica em dia comprovada"),
+        "vaccinated": _("Vacinado contra raiva no CCZ"),
+        "waived": _("Vacinação dispensada pela autoridade sanitária"),
+    }.get(value or "", "—")
 
 
 def reason_article(profile: Profile, reason: str) -> str:
@@ -133,8 +151,15 @@ def reason_article(profile: Profile, reason: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def hold_deadline(profile: Profile, *, size: str, captured_on: date, tagged: bool,
-                  custody_type: str, holidays: Sequence[date] | None = None) -> date:
+def hold_deadline(
+    profile: Profile,
+    *,
+    size: str,
+    captured_on: date,
+    tagged: bool,
+    custody_type: str,
+    holidays: Sequence[date] | None = None,
+) -> date:
     """The last day the owner can reclaim, through the one date engine.
 
     Observation custody (CAB 14, 30; GRU 61): the observation days run first, calendar days; then
@@ -143,14 +168,24 @@ def hold_deadline(profile: Profile, *, size: str, captured_on: date, tagged: boo
     rule = profile.impound
     days_off = list(holidays) if holidays is not None else municipal_holidays([captured_on])
     if custody_type == CustodyType.OBSERVATION and rule.observation_days:
-        observed = deadline(captured_on, rule.observation_days, "calendar", state=profile.state,
-                            municipal_holidays=days_off,
-                            moves_to_business_day=rule.moves_to_business_day)
+        observed = deadline(
+            captured_on,
+            rule.observation_days,
+            "calendar",
+            state=profile.state,
+            municipal_holidays=days_off,
+            moves_to_business_day=rule.moves_to_business_day,
+        )
         if rule.observation_reclaim_hours:
             # CAB 14: 48 hours after the observation: whole days, counted like any term.
-            return deadline(observed, -(-rule.observation_reclaim_hours // 24), "calendar",
-                            state=profile.state, municipal_holidays=days_off,
-                            moves_to_business_day=rule.moves_to_business_day)
+            return deadline(
+                observed,
+                -(-rule.observation_reclaim_hours // 24),
+                "calendar",
+                state=profile.state,
+                municipal_holidays=days_off,
+                moves_to_business_day=rule.moves_to_business_day,
+            )
         return impound_release_date(profile, size, observed, tagged, days_off)  # type: ignore[arg-type]
     return impound_release_date(profile, size, captured_on, tagged, days_off)  # type: ignore[arg-type]
 
@@ -160,9 +195,14 @@ def observation_ends(profile: Profile, capture: Capture) -> date | None:
     rule = profile.impound
     if capture.custody_type != CustodyType.OBSERVATION or not rule.observation_days:
         return None
-    return deadline(capture.captured_on, rule.observation_days, "calendar", state=profile.state,
-                    municipal_holidays=municipal_holidays([capture.captured_on]),
-                    moves_to_business_day=rule.moves_to_business_day)
+    return deadline(
+        capture.captured_on,
+        rule.observation_days,
+        "calendar",
+        state=profile.state,
+        municipal_holidays=municipal_holidays([capture.captured_on]),
+        moves_to_business_day=rule.moves_to_business_day,
+    )
 
 
 def capture_day_counts(profile: Profile) -> bool:
@@ -183,12 +223,16 @@ def count_in_period(capture_days: Iterable[date], on: date, period_years: int | 
     counts. 2021-03-15, 2023-02-01, 2026-03-10 → 3; 2020-12-01, 2023-05-05, 2026-01-20 → 2.
     ``period_years`` None: the law sets no period, every capture counts.
     """
-    return sum(1 for day in capture_days if day <= on and (
-        period_years is None or on <= term_of_years_ends(day, period_years)))
+    return sum(
+        1
+        for day in capture_days
+        if day <= on and (period_years is None or on <= term_of_years_ends(day, period_years))
+    )
 
 
-def capture_count(profile: Profile, animal_id: int | None, on: date, *,
-                  exclude_id: int | None = None) -> int:
+def capture_count(
+    profile: Profile, animal_id: int | None, on: date, *, exclude_id: int | None = None
+) -> int:
     """Captures of one animal that count on ``on``, whoever owned it (GRU 83 §ú, 84 §2).
 
     The count restarts after a definitive apprehension was decided and the animal destined
@@ -196,9 +240,11 @@ def capture_count(profile: Profile, animal_id: int | None, on: date, *,
     """
     if animal_id is None:
         return 0
-    rows = db.session.execute(select(Capture.id, Capture.captured_on, Capture.count_reset)
-                              .where(Capture.animal_id == animal_id)
-                              .order_by(Capture.captured_on, Capture.id)).all()
+    rows = db.session.execute(
+        select(Capture.id, Capture.captured_on, Capture.count_reset)
+        .where(Capture.animal_id == animal_id)
+        .order_by(Capture.captured_on, Capture.id)
+    ).all()
     days: list[date] = []
     for capture_id, day, reset in rows:
         if capture_id == exclude_id:
@@ -256,8 +302,11 @@ def lookup_animal(tag_read: str | None, microchip: str | None) -> Animal | None:
         try:
             found = find_by_rga(tag_read)
         except InvalidRgaNumber:
-            raise DomainError("tag_read", "invalid_rga", _(
-                "Número de RGA inválido: confira o que está na plaqueta.")) from None
+            raise DomainError(
+                "tag_read",
+                "invalid_rga",
+                _("Número de RGA inválido: confira o que está na plaqueta."),
+            ) from None
         if found is not None:
             return found
     chip = normalise_microchip(microchip) if microchip else None
@@ -273,35 +322,67 @@ def record_capture(profile: Profile, data: CaptureData, *, agent: User, today: d
     from portal.blueprints.animals.services import normalise_microchip
 
     capture = Capture(
-        protocol=_next_protocol(data.captured_on.year), species=data.species, size=data.size,
-        sex=data.sex, color=data.color.strip(), tag_read=(data.tag_read or "").strip() or None,
+        protocol=_next_protocol(data.captured_on.year),
+        species=data.species,
+        size=data.size,
+        sex=data.sex,
+        color=data.color.strip(),
+        tag_read=(data.tag_read or "").strip() or None,
         microchip=normalise_microchip(data.microchip) if data.microchip else None,
         tagged=bool(data.tag_read and data.tag_read.strip()),
-        animal_id=animal.id if animal else None, owner_id=animal.owner_id if animal else None,
-        place=data.place.strip(), district=data.district.strip(), latitude=data.latitude,
-        longitude=data.longitude, captured_at=data.captured_at, captured_on=data.captured_on,
-        reason=data.reason, reason_article=reason_article(profile, data.reason),
-        condition=data.condition, condition_note=(data.condition_note or "").strip() or None,
-        custody_type=data.custody_type, agent_id=agent.id,
-        deadline_on=hold_deadline(profile, size=data.size, captured_on=data.captured_on,
-                                  tagged=bool(data.tag_read and data.tag_read.strip()),
-                                  custody_type=data.custody_type))
+        animal_id=animal.id if animal else None,
+        owner_id=animal.owner_id if animal else None,
+        place=data.place.strip(),
+        district=data.district.strip(),
+        latitude=data.latitude,
+        longitude=data.longitude,
+        captured_at=data.captured_at,
+        captured_on=data.captured_on,
+        reason=data.reason,
+        reason_article=reason_article(profile, data.reason),
+        condition=data.condition,
+        condition_note=(data.condition_note or "").strip() or None,
+        custody_type=data.custody_type,
+        agent_id=agent.id,
+        deadline_on=hold_deadline(
+            profile,
+            size=data.size,
+            captured_on=data.captured_on,
+            tagged=bool(data.tag_read and data.tag_read.strip()),
+            custody_type=data.custody_type,
+        ),
+    )
     db.session.add(capture)
     db.session.flush()
     # GRU 83 §ú, 84 §1: this capture's number within the period, whoever owns the animal now.
     capture.capture_number = capture_count(profile, capture.animal_id, capture.captured_on)
     capture.capture_number = max(capture.capture_number, 1)
     _store_photos(capture, data.photos)
-    audit.record("impound.captured", capture, detail={
-        "protocol": capture.protocol, "animal_id": capture.animal_id,
-        "capture_number": capture.capture_number, "deadline": capture.deadline_on.isoformat()})
+    audit.record(
+        "impound.captured",
+        capture,
+        detail={
+            "protocol": capture.protocol,
+            "animal_id": capture.animal_id,
+            "capture_number": capture.capture_number,
+            "deadline": capture.deadline_on.isoformat(),
+        },
+    )
     rule = profile.impound.capture_count
     if rule and capture.animal_id and capture.capture_number >= rule.definitive_at:
         # GRU 84 §1 II, 87 III: the third capture within the period.
-        open_definitive_apprehension(capture, article=rule.cite("definitive_at"), reason=_(
-            "%(n)sª captura do animal dentro do prazo de %(years)s anos contado da primeira "
-            "captura.", n=capture.capture_number, years=rule.period_years), actor=agent,
-            notify=False)
+        open_definitive_apprehension(
+            capture,
+            article=rule.cite("definitive_at"),
+            reason=_(
+                "%(n)sª captura do animal dentro do prazo de %(years)s anos contado da primeira "
+                "captura.",
+                n=capture.capture_number,
+                years=rule.period_years,
+            ),
+            actor=agent,
+            notify=False,
+        )
     if capture.owner is not None and capture.owner.email:
         _email_owner_captured(profile, capture)
     _match_alerts(capture)
@@ -309,10 +390,14 @@ def record_capture(profile: Profile, data: CaptureData, *, agent: User, today: d
 
 
 def _check_capture(data: CaptureData, today: date) -> None:
-    checks = [("species", data.species in SPECIES), ("size", data.size in SIZES),
-              ("sex", data.sex in SEXES), ("reason", data.reason in REASONS),
-              ("condition", data.condition in CONDITIONS),
-              ("custody_type", data.custody_type in set(CustodyType))]
+    checks = [
+        ("species", data.species in SPECIES),
+        ("size", data.size in SIZES),
+        ("sex", data.sex in SEXES),
+        ("reason", data.reason in REASONS),
+        ("condition", data.condition in CONDITIONS),
+        ("custody_type", data.custody_type in set(CustodyType)),
+    ]
     for name, ok in checks:
         if not ok:
             raise DomainError(name, "invalid", _("Escolha uma das opções."))
@@ -323,8 +408,7 @@ def _check_capture(data: CaptureData, today: date) -> None:
     if not data.district.strip():
         raise DomainError("district", "required", _("Informe o bairro."))
     if data.captured_on > today:
-        raise DomainError("captured_at", "future",
-                          _("A data da captura não pode estar no futuro."))
+        raise DomainError("captured_at", "future", _("A data da captura não pode estar no futuro."))
 
 
 def _store_photos(capture: Capture, photos: list[tuple[IO[bytes], str | None]]) -> None:
@@ -332,8 +416,9 @@ def _store_photos(capture: Capture, photos: list[tuple[IO[bytes], str | None]]) 
 
     for position, (stream, filename) in enumerate(photos):
         try:
-            stored = store_image(stream, purpose="capture", owner_id=None, public=True,
-                                 filename=filename)
+            stored = store_image(
+                stream, purpose="capture", owner_id=None, public=True, filename=filename
+            )
         except UploadError as err:
             raise DomainError("photos", "invalid_photo", err.message) from None
         capture.photos.append(CapturePhoto(stored_file_id=stored.id, position=position))
@@ -344,28 +429,50 @@ def _email_owner_captured(profile: Profile, capture: Capture) -> None:
     owner = capture.owner
     assert owner is not None
     lines = [
-        _("Olá, %(name)s.", name=owner.full_name), "",
-        _("O animal de RGA %(rga)s foi recolhido pelo Centro de Controle de Zoonoses de "
-          "%(city)s em %(day)s, no bairro %(district)s (protocolo %(protocol)s).",
-          rga=capture.animal.rga if capture.animal else "—", city=profile.municipality,
-          day=capture.captured_on.strftime("%d/%m/%Y"), district=capture.district,
-          protocol=capture.protocol),
-        _("Motivo: %(reason)s (%(article)s).", reason=reason_label(capture.reason),
-          article=capture.reason_article),
-        _("Ele está sob a guarda do CCZ. Prazo para o resgate: até %(day)s.",
-          day=capture.deadline_on.strftime("%d/%m/%Y")), "",
+        _("Olá, %(name)s.", name=owner.full_name),
+        "",
+        _(
+            "O animal de RGA %(rga)s foi recolhido pelo Centro de Controle de Zoonoses de "
+            "%(city)s em %(day)s, no bairro %(district)s (protocolo %(protocol)s).",
+            rga=capture.animal.rga if capture.animal else "—",
+            city=profile.municipality,
+            day=capture.captured_on.strftime("%d/%m/%Y"),
+            district=capture.district,
+            protocol=capture.protocol,
+        ),
+        _(
+            "Motivo: %(reason)s (%(article)s).",
+            reason=reason_label(capture.reason),
+            article=capture.reason_article,
+        ),
+        _(
+            "Ele está sob a guarda do CCZ. Prazo para o resgate: até %(day)s.",
+            day=capture.deadline_on.strftime("%d/%m/%Y"),
+        ),
+        "",
     ]
     if capture.status == CaptureStatus.DEFINITIVE_PENDING:
-        lines.append(_("Este caso abriu um procedimento de apreensão definitiva (%(article)s): "
-                       "o animal fica sob a guarda do CCZ até a decisão final e não pode ser "
-                       "resgatado antes dela. Você será notificado e poderá apresentar defesa.",
-                       article=capture.definitive_article))
+        lines.append(
+            _(
+                "Este caso abriu um procedimento de apreensão definitiva (%(article)s): "
+                "o animal fica sob a guarda do CCZ até a decisão final e não pode ser "
+                "resgatado antes dela. Você será notificado e poderá apresentar defesa.",
+                article=capture.definitive_article,
+            )
+        )
     else:
-        lines.append(_("Para resgatar, inicie o resgate pelo portal e pague a taxa, ou vá ao CCZ "
-                       "com documento com foto e o comprovante de vacinação antirrábica: %(url)s",
-                       url=absolute_url("impound.my_capture", protocol=capture.protocol)))
-    send_email(owner.email, _("Seu animal foi recolhido pelo CCZ (%(protocol)s)",
-                              protocol=capture.protocol), "\n".join(lines))
+        lines.append(
+            _(
+                "Para resgatar, inicie o resgate pelo portal e pague a taxa, ou vá ao CCZ "
+                "com documento com foto e o comprovante de vacinação antirrábica: %(url)s",
+                url=absolute_url("impound.my_capture", protocol=capture.protocol),
+            )
+        )
+    send_email(
+        owner.email,
+        _("Seu animal foi recolhido pelo CCZ (%(protocol)s)", protocol=capture.protocol),
+        "\n".join(lines),
+    )
     audit.record("impound.owner_notified", capture, detail={"protocol": capture.protocol})
 
 
@@ -374,8 +481,9 @@ def _email_owner_captured(profile: Profile, capture: Capture) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def open_definitive_apprehension(capture: Capture, *, article: str, reason: str,
-                                 actor: User | None, notify: bool = True) -> Capture:
+def open_definitive_apprehension(
+    capture: Capture, *, article: str, reason: str, actor: User | None, notify: bool = True
+) -> Capture:
     """Open a definitive apprehension: the animal stays in custody and cannot be reclaimed until
     the final decision (GRU 87 §ú). The enforcement domain (issue 13) issues the auto de
     apreensão and calls :func:`decide_definitive_apprehension` with the final decision."""
@@ -386,20 +494,31 @@ def open_definitive_apprehension(capture: Capture, *, article: str, reason: str,
     capture.definitive_reason = reason
     capture.definitive_opened_at = utcnow()
     db.session.flush()
-    audit.record("impound.definitive_opened", capture, detail={"article": article},
-                 actor_id=actor.id if actor else None)
+    audit.record(
+        "impound.definitive_opened",
+        capture,
+        detail={"article": article},
+        actor_id=actor.id if actor else None,
+    )
     if notify and capture.owner is not None and capture.owner.email:
-        send_email(capture.owner.email, _("Apreensão definitiva em andamento (%(protocol)s)",
-                                          protocol=capture.protocol),
-                   _("O animal do protocolo %(protocol)s fica sob a guarda do CCZ e não pode ser "
-                     "resgatado até a decisão final do procedimento de apreensão definitiva "
-                     "(%(article)s). Motivo: %(reason)s", protocol=capture.protocol,
-                     article=article, reason=reason))
+        send_email(
+            capture.owner.email,
+            _("Apreensão definitiva em andamento (%(protocol)s)", protocol=capture.protocol),
+            _(
+                "O animal do protocolo %(protocol)s fica sob a guarda do CCZ e não pode ser "
+                "resgatado até a decisão final do procedimento de apreensão definitiva "
+                "(%(article)s). Motivo: %(reason)s",
+                protocol=capture.protocol,
+                article=article,
+                reason=reason,
+            ),
+        )
     return capture
 
 
-def decide_definitive_apprehension(capture: Capture, *, upheld: bool, actor: User | None,
-                                   note: str = "") -> Capture:
+def decide_definitive_apprehension(
+    capture: Capture, *, upheld: bool, actor: User | None, note: str = ""
+) -> Capture:
     """The final decision of the enforcement procedure (GRU 87 §ú).
 
     Upheld: the animal is the municipality's; it waits for a destination (GRU 88) and, once
@@ -407,16 +526,21 @@ def decide_definitive_apprehension(capture: Capture, *, upheld: bool, actor: Use
     reclaimable again.
     """
     if capture.status != CaptureStatus.DEFINITIVE_PENDING:
-        raise DomainError(None, "not_pending",
-                          _("Não há apreensão definitiva em andamento para este animal."))
+        raise DomainError(
+            None, "not_pending", _("Não há apreensão definitiva em andamento para este animal.")
+        )
     capture.status = CaptureStatus.IN_CUSTODY
     if upheld:
         capture.count_reset = True  # GRU 84 §4: takes effect with the destination below
     else:
         capture.definitive_article = None
     db.session.flush()
-    audit.record("impound.definitive_decided", capture, detail={"upheld": upheld, "note": note},
-                 actor_id=actor.id if actor else None)
+    audit.record(
+        "impound.definitive_decided",
+        capture,
+        detail={"upheld": upheld, "note": note},
+        actor_id=actor.id if actor else None,
+    )
     return capture
 
 
@@ -438,8 +562,10 @@ class CustodyRow:
 
 def next_step(capture: Capture, today: date) -> str:
     if capture.status == CaptureStatus.DEFINITIVE_PENDING:
-        return _("Aguardar a decisão da apreensão definitiva (%(article)s)",
-                 article=capture.definitive_article)
+        return _(
+            "Aguardar a decisão da apreensão definitiva (%(article)s)",
+            article=capture.definitive_article,
+        )
     if definitive_upheld(capture):
         return _("Decidir a destinação (apreensão definitiva mantida)")
     open_reclaim = active_reclaim(capture)
@@ -455,9 +581,11 @@ def next_step(capture: Capture, today: date) -> str:
 
 
 def custody_rows(today: date) -> list[CustodyRow]:
-    found = db.session.scalars(select(Capture).where(Capture.status.in_(
-        [CaptureStatus.IN_CUSTODY, CaptureStatus.DEFINITIVE_PENDING]))
-        .order_by(Capture.deadline_on, Capture.id))
+    found = db.session.scalars(
+        select(Capture)
+        .where(Capture.status.in_([CaptureStatus.IN_CUSTODY, CaptureStatus.DEFINITIVE_PENDING]))
+        .order_by(Capture.deadline_on, Capture.id)
+    )
     return [CustodyRow(c, (c.deadline_on - today).days, next_step(c, today)) for c in found]
 
 
@@ -466,8 +594,10 @@ def find_by_protocol(protocol: str) -> Capture | None:
 
 
 def active_reclaim(capture: Capture) -> ReclaimRecord | None:
-    return next((r for r in capture.reclaims
-                 if r.status in (ReclaimStatus.STARTED, ReclaimStatus.PAID)), None)
+    return next(
+        (r for r in capture.reclaims if r.status in (ReclaimStatus.STARTED, ReclaimStatus.PAID)),
+        None,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -475,14 +605,24 @@ def active_reclaim(capture: Capture) -> ReclaimRecord | None:
 # ---------------------------------------------------------------------------------------------
 
 
-def reclaim_fee(profile: Profile, capture: Capture, on: date, *, exemption: str | None = None,
-                expenses: list[dict[str, Any]] | None = None,
-                away_from_home: bool | None = None) -> Fee:
+def reclaim_fee(
+    profile: Profile,
+    capture: Capture,
+    on: date,
+    *,
+    exemption: str | None = None,
+    expenses: list[dict[str, Any]] | None = None,
+    away_from_home: bool | None = None,
+) -> Fee:
     """The reclaim fee from the one fee service (daily rates, repeats, free windows, exemptions)."""
     inputs: dict[str, Any] = {
-        "size": capture.size, "apprehended_on": capture.captured_on, "reclaimed_on": on,
-        "capture_number": capture.capture_number, "tagged": capture.tagged,
-        "exemption": exemption or None, "expenses": expenses or None,
+        "size": capture.size,
+        "apprehended_on": capture.captured_on,
+        "reclaimed_on": on,
+        "capture_number": capture.capture_number,
+        "tagged": capture.tagged,
+        "exemption": exemption or None,
+        "expenses": expenses or None,
     }
     if away_from_home is not None:
         inputs["away_from_home"] = away_from_home
@@ -496,19 +636,33 @@ def reclaim_fee(profile: Profile, capture: Capture, on: date, *, exemption: str 
 
 def check_reclaimable(capture: Capture, today: date) -> None:
     if capture.status == CaptureStatus.DEFINITIVE_PENDING:
-        raise DomainError(None, "definitive_pending", _(
-            "Este animal está em procedimento de apreensão definitiva (%(article)s) e não pode "
-            "ser resgatado até a decisão final.", article=capture.definitive_article))
+        raise DomainError(
+            None,
+            "definitive_pending",
+            _(
+                "Este animal está em procedimento de apreensão definitiva (%(article)s) e não pode "
+                "ser resgatado até a decisão final.",
+                article=capture.definitive_article,
+            ),
+        )
     if capture.status != CaptureStatus.IN_CUSTODY or definitive_upheld(capture):
         raise DomainError(None, "not_reclaimable", _("Este animal não pode mais ser resgatado."))
     if active_reclaim(capture) is not None:
         raise DomainError(None, "already_started", _("Já há um resgate em andamento."))
 
 
-def start_reclaim(profile: Profile, capture: Capture, *, claimant: User, channel: str,
-                  started_by: User, today: date, exemption: str | None = None,
-                  expenses: list[dict[str, Any]] | None = None,
-                  away_from_home: bool | None = None) -> ReclaimRecord:
+def start_reclaim(
+    profile: Profile,
+    capture: Capture,
+    *,
+    claimant: User,
+    channel: str,
+    started_by: User,
+    today: date,
+    exemption: str | None = None,
+    expenses: list[dict[str, Any]] | None = None,
+    away_from_home: bool | None = None,
+) -> ReclaimRecord:
     """Open a reclaim and its payment item (guia or Stripe, as billing does everywhere).
 
     Online, only the owner of the animal's RGA may start it (GRU 82 §2: "somente o proprietário
@@ -518,34 +672,67 @@ def start_reclaim(profile: Profile, capture: Capture, *, claimant: User, channel
     observed = observation_ends(profile, capture)
     if observed is not None and today <= observed:
         # CAB 14; GRU 61: the owner takes it back only after the observation.
-        raise DomainError(None, "under_observation", _(
-            "O animal está em observação de raiva até %(day)s; o resgate só pode ser feito "
-            "depois dela (%(article)s).", day=observed.strftime("%d/%m/%Y"),
-            article=profile.impound.cite("observation_days")))
+        raise DomainError(
+            None,
+            "under_observation",
+            _(
+                "O animal está em observação de raiva até %(day)s; o resgate só pode ser feito "
+                "depois dela (%(article)s).",
+                day=observed.strftime("%d/%m/%Y"),
+                article=profile.impound.cite("observation_days"),
+            ),
+        )
     if channel == "online" and (capture.animal is None or capture.animal.owner_id != claimant.id):
-        raise DomainError(None, "not_owner", _(
-            "Só o proprietário do RGA pode iniciar o resgate pelo portal. Sem RGA, vá ao CCZ "
-            "com documento com foto: o animal é registrado no resgate."))
-    fee = reclaim_fee(profile, capture, today, exemption=exemption, expenses=expenses,
-                      away_from_home=away_from_home)
+        raise DomainError(
+            None,
+            "not_owner",
+            _(
+                "Só o proprietário do RGA pode iniciar o resgate pelo portal. Sem RGA, vá ao CCZ "
+                "com documento com foto: o animal é registrado no resgate."
+            ),
+        )
+    fee = reclaim_fee(
+        profile,
+        capture,
+        today,
+        exemption=exemption,
+        expenses=expenses,
+        away_from_home=away_from_home,
+    )
     from portal.blueprints.billing.services import create_item_for_fee
 
-    reclaim = ReclaimRecord(capture=capture, claimant_id=claimant.id, channel=channel,
-                            animal_id=capture.animal_id, exemption=exemption or None,
-                            expenses=expenses or None, started_by_id=started_by.id)
+    reclaim = ReclaimRecord(
+        capture=capture,
+        claimant_id=claimant.id,
+        channel=channel,
+        animal_id=capture.animal_id,
+        exemption=exemption or None,
+        expenses=expenses or None,
+        started_by_id=started_by.id,
+    )
     db.session.add(reclaim)
     db.session.flush()
-    item = create_item_for_fee(fee, description=_("Resgate do animal (protocolo %(protocol)s)",
-                                                   protocol=capture.protocol),
-                               payer=claimant, subject_type=SETTLEMENT_SUBJECT,
-                               subject_id=capture.id)
+    item = create_item_for_fee(
+        fee,
+        description=_("Resgate do animal (protocolo %(protocol)s)", protocol=capture.protocol),
+        payer=claimant,
+        subject_type=SETTLEMENT_SUBJECT,
+        subject_id=capture.id,
+    )
     reclaim.payment_item_id = item.id
     if item.status in ("paid", "exempt"):
         reclaim.status = ReclaimStatus.PAID
     db.session.flush()
-    audit.record("impound.reclaim_started", capture, detail={
-        "protocol": capture.protocol, "channel": channel, "amount_cents": item.amount_cents,
-        "exemption": exemption})
+    audit.record(
+        "impound.reclaim_started",
+        capture,
+        detail={
+            "protocol": capture.protocol,
+            "channel": channel,
+            "amount_cents": item.amount_cents,
+            "exemption": exemption,
+        },
+    )
     return reclaim
 
 
@@ -553,15 +740,25 @@ def on_item_settled(item: PaymentItem) -> None:
     """Billing settlement listener: a paid reclaim awaits the release."""
     if item.subject_type != SETTLEMENT_SUBJECT:
         return
-    reclaim = db.session.scalar(select(ReclaimRecord).where(
-        ReclaimRecord.payment_item_id == item.id, ReclaimRecord.status == ReclaimStatus.STARTED))
+    reclaim = db.session.scalar(
+        select(ReclaimRecord).where(
+            ReclaimRecord.payment_item_id == item.id, ReclaimRecord.status == ReclaimStatus.STARTED
+        )
+    )
     if reclaim is not None:
         reclaim.status = ReclaimStatus.PAID
         db.session.flush()
 
 
-def register_on_reclaim(profile: Profile, reclaim: ReclaimRecord, *, name: str,
-                        birth_date: date, staff: User, today: date) -> Animal:
+def register_on_reclaim(
+    profile: Profile,
+    reclaim: ReclaimRecord,
+    *,
+    name: str,
+    birth_date: date,
+    staff: User,
+    today: date,
+) -> Animal:
     """GRU 84; BJP 26 §ú: an unregistered dog or cat leaves with an RGA (the RGA domain's own
     registration; the rabies shot is recorded there when given at the CCZ)."""
     from portal.blueprints.animals.services import AnimalData, AnimalError, register_animal
@@ -571,18 +768,34 @@ def register_on_reclaim(profile: Profile, reclaim: ReclaimRecord, *, name: str,
         raise DomainError(None, "not_registrable", _("Só cães e gatos recebem RGA."))
     if reclaim.animal_id is not None:
         raise DomainError(None, "already_registered", _("Este animal já tem RGA."))
-    data = AnimalData(name=name, species=capture.species,
-                      sex=capture.sex if capture.sex != "unknown" else "male",
-                      birth_date=birth_date, birth_date_estimated=True, color=capture.color,
-                      breed="SRD",
-                      size=capture.size, microchip=capture.microchip)
+    data = AnimalData(
+        name=name,
+        species=capture.species,
+        sex=capture.sex if capture.sex != "unknown" else "male",
+        birth_date=birth_date,
+        birth_date_estimated=True,
+        color=capture.color,
+        breed="SRD",
+        size=capture.size,
+        microchip=capture.microchip,
+    )
     try:
-        animal = register_animal(owner=reclaim.claimant, data=data, vaccination=None,
-                                 vaccinate_at_ccz=True, registered_by=staff, api_client=None,
-                                 profile=profile, today=today)
+        animal = register_animal(
+            owner=reclaim.claimant,
+            data=data,
+            vaccination=None,
+            vaccinate_at_ccz=True,
+            registered_by=staff,
+            api_client=None,
+            profile=profile,
+            today=today,
+        )
     except AnimalError as err:
-        raise DomainError(getattr(err, "field", None), getattr(err, "code", "invalid"),
-                          str(getattr(err, "message", err))) from None
+        raise DomainError(
+            getattr(err, "field", None),
+            getattr(err, "code", "invalid"),
+            str(getattr(err, "message", err)),
+        ) from None
     reclaim.animal_id = animal.id
     reclaim.registered_on_reclaim = True
     capture.animal_id = animal.id
@@ -592,8 +805,9 @@ def register_on_reclaim(profile: Profile, reclaim: ReclaimRecord, *, name: str,
     return animal
 
 
-def record_rabies(profile: Profile, reclaim: ReclaimRecord, status: str, *, staff: User,
-                  today: date) -> None:
+def record_rabies(
+    profile: Profile, reclaim: ReclaimRecord, status: str, *, staff: User, today: date
+) -> None:
     """GRU 85; BJP 27: vaccinated against rabies before release, or the proof checked."""
     if status not in RABIES:
         raise DomainError("rabies", "invalid", _("Escolha uma das opções."))
@@ -602,13 +816,19 @@ def record_rabies(profile: Profile, reclaim: ReclaimRecord, status: str, *, staf
 
         animal = reclaim.capture.animal
         if animal is None or current_vaccination(animal, today) is None:
-            raise DomainError("rabies", "no_proof", _(
-                "Não há vacinação antirrábica em dia no RGA: vacine o animal no CCZ ou registre "
-                "o comprovante no RGA."))
+            raise DomainError(
+                "rabies",
+                "no_proof",
+                _(
+                    "Não há vacinação antirrábica em dia no RGA: vacine o animal no CCZ ou registre "
+                    "o comprovante no RGA."
+                ),
+            )
     reclaim.rabies = status
     db.session.flush()
-    audit.record("impound.rabies_checked", reclaim.capture, detail={"rabies": status},
-                 actor_id=staff.id)
+    audit.record(
+        "impound.rabies_checked", reclaim.capture, detail={"rabies": status}, actor_id=staff.id
+    )
 
 
 def confirm_cause_ended(capture: Capture, *, agent: User) -> None:
@@ -628,14 +848,19 @@ def release_term(profile: Profile, capture: Capture) -> str:
             "Estou ciente de que o animal foi capturado %(n)s vez(es) pelo CCZ no prazo de "
             "%(years)s anos contado da primeira captura (%(a1)s); de que a %(limit)sª captura "
             "nesse prazo determina a apreensão definitiva (%(a2)s); e de que, ainda que eu "
-            "aliene o animal, esse ônus o acompanha (GRU 84 §2).", n=capture.capture_number,
-            years=rule.period_years, a1=rule.cite("period_years"), limit=rule.definitive_at,
-            a2=rule.cite("definitive_at"))
+            "aliene o animal, esse ônus o acompanha (GRU 84 §2).",
+            n=capture.capture_number,
+            years=rule.period_years,
+            a1=rule.cite("period_years"),
+            limit=rule.definitive_at,
+            a2=rule.cite("definitive_at"),
+        )
     return text
 
 
-def release(profile: Profile, capture: Capture, *, signed_by_name: str, staff: User,
-            today: date) -> ReleaseRecord:
+def release(
+    profile: Profile, capture: Capture, *, signed_by_name: str, staff: User, today: date
+) -> ReleaseRecord:
     """Hand the animal back: paid, registered and vaccinated where the law says, cause ended."""
     reclaim = active_reclaim(capture)
     if reclaim is None or reclaim.status != ReclaimStatus.PAID:
@@ -643,38 +868,67 @@ def release(profile: Profile, capture: Capture, *, signed_by_name: str, staff: U
     if capture.status != CaptureStatus.IN_CUSTODY:
         raise DomainError(None, "not_in_custody", _("Este animal não está sob a guarda do CCZ."))
     if profile.impound.release_requires_cause_ended and capture.cause_ended_at is None:
-        raise DomainError(None, "cause_not_ended", _(
-            "Um agente precisa confirmar que não persistem as causas da captura (%(article)s).",
-            article=profile.impound.cite("release_requires_cause_ended")))
+        raise DomainError(
+            None,
+            "cause_not_ended",
+            _(
+                "Um agente precisa confirmar que não persistem as causas da captura (%(article)s).",
+                article=profile.impound.cite("release_requires_cause_ended"),
+            ),
+        )
     pet = capture.species in ("dog", "cat")
     if pet and profile.reclaim.registered_on_reclaim and reclaim.animal_id is None:
-        raise DomainError(None, "not_registered", _(
-            "Registre o animal (RGA) antes de liberá-lo (%(article)s).",
-            article=profile.reclaim.cite("registered_on_reclaim")))
+        raise DomainError(
+            None,
+            "not_registered",
+            _(
+                "Registre o animal (RGA) antes de liberá-lo (%(article)s).",
+                article=profile.reclaim.cite("registered_on_reclaim"),
+            ),
+        )
     if pet and profile.reclaim.vaccinated_before_release and reclaim.rabies is None:
-        raise DomainError("rabies", "rabies_missing", _(
-            "Confira ou aplique a vacina antirrábica antes de liberar (%(article)s).",
-            article=profile.reclaim.cite("vaccinated_before_release")))
-    if (profile.reclaim.repeat_requires_sterilisation and capture.capture_number > 1
-            and not (capture.animal is not None and capture.animal.sterilized)):
+        raise DomainError(
+            "rabies",
+            "rabies_missing",
+            _(
+                "Confira ou aplique a vacina antirrábica antes de liberar (%(article)s).",
+                article=profile.reclaim.cite("vaccinated_before_release"),
+            ),
+        )
+    if (
+        profile.reclaim.repeat_requires_sterilisation
+        and capture.capture_number > 1
+        and not (capture.animal is not None and capture.animal.sterilized)
+    ):
         # VV 22 §6: a repeat capture goes home only sterilised (recorded on the RGA).
-        raise DomainError(None, "sterilisation_required", _(
-            "Nova apreensão: o animal só é devolvido esterilizado (%(article)s). Registre a "
-            "esterilização no RGA antes de liberar.",
-            article=profile.reclaim.cite("repeat_requires_sterilisation")))
+        raise DomainError(
+            None,
+            "sterilisation_required",
+            _(
+                "Nova apreensão: o animal só é devolvido esterilizado (%(article)s). Registre a "
+                "esterilização no RGA antes de liberar.",
+                article=profile.reclaim.cite("repeat_requires_sterilisation"),
+            ),
+        )
     if not signed_by_name.strip():
-        raise DomainError("signed_by_name", "required",
-                          _("Informe o nome de quem assina o termo."))
-    record = ReleaseRecord(capture=capture, reclaim_id=reclaim.id, released_by_id=staff.id,
-                           signed_by_name=signed_by_name.strip(),
-                           capture_count_stated=capture.capture_number,
-                           term_text=release_term(profile, capture))
+        raise DomainError("signed_by_name", "required", _("Informe o nome de quem assina o termo."))
+    record = ReleaseRecord(
+        capture=capture,
+        reclaim_id=reclaim.id,
+        released_by_id=staff.id,
+        signed_by_name=signed_by_name.strip(),
+        capture_count_stated=capture.capture_number,
+        term_text=release_term(profile, capture),
+    )
     db.session.add(record)
     reclaim.status = ReclaimStatus.RELEASED
     capture.status = CaptureStatus.RELEASED
     db.session.flush()
-    audit.record("impound.released", capture, detail={"protocol": capture.protocol,
-                                                      "capture_count": capture.capture_number})
+    audit.record(
+        "impound.released",
+        capture,
+        detail={"protocol": capture.protocol, "capture_count": capture.capture_number},
+    )
     return record
 
 
@@ -683,8 +937,9 @@ def release(profile: Profile, capture: Capture, *, signed_by_name: str, staff: U
 # ---------------------------------------------------------------------------------------------
 
 
-def destinations_offered(profile: Profile, capture: Capture, *, incurable_laudo: bool = False
-                         ) -> list[str]:
+def destinations_offered(
+    profile: Profile, capture: Capture, *, incurable_laudo: bool = False
+) -> list[str]:
     """The destinations the law allows for this animal, in the profile's order of priority.
 
     Lei 14.228/2021: euthanasia appears only when a vet's laudo states a serious incurable
@@ -716,13 +971,19 @@ class DestinationData:
     listing_name: str | None = None
 
 
-def decide_destination(profile: Profile, capture: Capture, data: DestinationData, *,
-                       actor: User, today: date) -> DestinationDecision:
+def decide_destination(
+    profile: Profile, capture: Capture, data: DestinationData, *, actor: User, today: date
+) -> DestinationDecision:
     """Record where the animal goes, who decided and why."""
     if capture.status == CaptureStatus.DEFINITIVE_PENDING:
-        raise DomainError(None, "definitive_pending", _(
-            "Aguarde a decisão final da apreensão definitiva (%(article)s).",
-            article=capture.definitive_article))
+        raise DomainError(
+            None,
+            "definitive_pending",
+            _(
+                "Aguarde a decisão final da apreensão definitiva (%(article)s).",
+                article=capture.definitive_article,
+            ),
+        )
     if capture.status != CaptureStatus.IN_CUSTODY:
         raise DomainError(None, "not_in_custody", _("Este animal não está sob a guarda do CCZ."))
     if active_reclaim(capture) is not None:
@@ -733,48 +994,79 @@ def decide_destination(profile: Profile, capture: Capture, data: DestinationData
     if before:
         # BJP 25 §4; CAB 9; GRU 90: only a vet, with a technical report, for a seriously ill or
         # injured animal, and where the law gives that power.
-        if not (profile.impound.vet_early_destination and is_vet and laudo
-                and capture.condition in ("ill", "injured", "serious")):
-            raise DomainError("destination", "before_deadline", _(
-                "O prazo de resgate vai até %(day)s. Antes dele, só o médico veterinário decide "
-                "a destinação de um animal gravemente doente ou ferido, com laudo técnico.",
-                day=capture.deadline_on.strftime("%d/%m/%Y")))
+        if not (
+            profile.impound.vet_early_destination
+            and is_vet
+            and laudo
+            and capture.condition in ("ill", "injured", "serious")
+        ):
+            raise DomainError(
+                "destination",
+                "before_deadline",
+                _(
+                    "O prazo de resgate vai até %(day)s. Antes dele, só o médico veterinário decide "
+                    "a destinação de um animal gravemente doente ou ferido, com laudo técnico.",
+                    day=capture.deadline_on.strftime("%d/%m/%Y"),
+                ),
+            )
     if not data.reason.strip():
         raise DomainError("reason", "required", _("Explique o motivo da decisão."))
     incurable_laudo = data.incurable and laudo and is_vet
-    if data.destination not in destinations_offered(profile, capture,
-                                                     incurable_laudo=incurable_laudo):
+    if data.destination not in destinations_offered(
+        profile, capture, incurable_laudo=incurable_laudo
+    ):
         if data.destination == "euthanasia":
             # Lei 14.228/2021, art. 1º-2º: never for a healthy dog or cat; the laudo is required.
-            raise DomainError("destination", "euthanasia_refused", _(
-                "Eutanásia só com laudo do médico veterinário responsável que ateste doença "
-                "grave incurável ou doença infectocontagiosa com risco à saúde humana ou animal "
-                "(%(law)s).", law=FEDERAL_EUTHANASIA))
-        raise DomainError("destination", "not_allowed",
-                          _("Esta destinação não é prevista para este animal."))
+            raise DomainError(
+                "destination",
+                "euthanasia_refused",
+                _(
+                    "Eutanásia só com laudo do médico veterinário responsável que ateste doença "
+                    "grave incurável ou doença infectocontagiosa com risco à saúde humana ou animal "
+                    "(%(law)s).",
+                    law=FEDERAL_EUTHANASIA,
+                ),
+            )
+        raise DomainError(
+            "destination", "not_allowed", _("Esta destinação não é prevista para este animal.")
+        )
     if data.destination == "euthanasia" and not (data.vet_crmv or "").strip():
         raise DomainError("vet_crmv", "required", _("Informe o CRMV do veterinário."))
     decision = DestinationDecision(
-        capture=capture, destination=data.destination, reason=data.reason.strip(),
-        before_deadline=before, vet_report=(data.vet_report or "").strip() or None,
+        capture=capture,
+        destination=data.destination,
+        reason=data.reason.strip(),
+        before_deadline=before,
+        vet_report=(data.vet_report or "").strip() or None,
         vet_crmv=(data.vet_crmv or "").strip() or None,
-        lab_exam=(data.lab_exam or "").strip() or None, decided_by_id=actor.id)
+        lab_exam=(data.lab_exam or "").strip() or None,
+        decided_by_id=actor.id,
+    )
     if data.destination == "ngo_donation":
         _check_ngo(data.organization_id)  # BJP 25 §3 I: an approved animal-protection NGO
         decision.organization_id = data.organization_id
     if data.destination == "community_return":
         if not (data.carer_name or "").strip():
-            raise DomainError("carer_name", "required", _(
-                "Informe o cuidador responsável na comunidade (BJP 25 §3 II; VV 19)."))
+            raise DomainError(
+                "carer_name",
+                "required",
+                _("Informe o cuidador responsável na comunidade (BJP 25 §3 II; VV 19)."),
+            )
         decision.carer_name = data.carer_name.strip()  # type: ignore[union-attr]
     db.session.add(decision)
     if data.destination == "adoption":
         decision.listing_id = _adoption_draft(capture, data.listing_name, actor, today).id
     capture.status = CaptureStatus.DESTINED
     db.session.flush()
-    audit.record("impound.destined", capture, detail={
-        "destination": data.destination, "before_deadline": before,
-        "vet_report": decision.vet_report is not None})
+    audit.record(
+        "impound.destined",
+        capture,
+        detail={
+            "destination": data.destination,
+            "before_deadline": before,
+            "vet_report": decision.vet_report is not None,
+        },
+    )
     return decision
 
 
@@ -783,8 +1075,9 @@ def _check_ngo(organization_id: int | None) -> None:
 
     org = db.session.get(Organization, organization_id) if organization_id else None
     if org is None or not org.is_approved:
-        raise DomainError("organization_id", "not_approved",
-                          _("Escolha uma ONG aprovada pelo CCZ."))
+        raise DomainError(
+            "organization_id", "not_approved", _("Escolha uma ONG aprovada pelo CCZ.")
+        )
 
 
 def _adoption_draft(capture: Capture, name: str | None, actor: User, today: date) -> Any:
@@ -794,20 +1087,31 @@ def _adoption_draft(capture: Capture, name: str | None, actor: User, today: date
     from portal.services.dates import add_months
 
     if capture.species not in ("dog", "cat"):
-        raise DomainError("destination", "not_allowed",
-                          _("O anúncio de adoção do portal é para cães e gatos."))
+        raise DomainError(
+            "destination", "not_allowed", _("O anúncio de adoção do portal é para cães e gatos.")
+        )
     data = ListingData(
         name=(name or "").strip() or _("Animal %(protocol)s", protocol=capture.protocol),
-        species=capture.species, sex=capture.sex if capture.sex != "unknown" else "male",
-        birth_date=add_months(today, -24), birth_date_estimated=True, size=capture.size,
-        color=capture.color, district=capture.district, held_since=capture.captured_on,
-        story=_("Recolhido pelo CCZ em %(day)s (protocolo %(protocol)s). Estado: %(state)s.",
-                day=capture.captured_on.strftime("%d/%m/%Y"), protocol=capture.protocol,
-                state=condition_label(capture.condition)))
+        species=capture.species,
+        sex=capture.sex if capture.sex != "unknown" else "male",
+        birth_date=add_months(today, -24),
+        birth_date_estimated=True,
+        size=capture.size,
+        color=capture.color,
+        district=capture.district,
+        held_since=capture.captured_on,
+        story=_(
+            "Recolhido pelo CCZ em %(day)s (protocolo %(protocol)s). Estado: %(state)s.",
+            day=capture.captured_on.strftime("%d/%m/%Y"),
+            protocol=capture.protocol,
+            state=condition_label(capture.condition),
+        ),
+    )
     listing = create_listing(None, actor, data)
     for photo in capture.photos:
-        listing.photos.append(ListingPhoto(stored_file_id=photo.stored_file_id,
-                                           position=photo.position))
+        listing.photos.append(
+            ListingPhoto(stored_file_id=photo.stored_file_id, position=photo.position)
+        )
     db.session.flush()
     return listing
 
@@ -817,13 +1121,18 @@ def _adoption_draft(capture: Capture, name: str | None, actor: User, today: date
 # ---------------------------------------------------------------------------------------------
 
 
-def recent_captures(today: date, *, species: str | None = None, district: str | None = None,
-                    size: str | None = None) -> list[Capture]:
+def recent_captures(
+    today: date, *, species: str | None = None, district: str | None = None, size: str | None = None
+) -> list[Capture]:
     """Animals captured in the last 30 days and still with the CCZ (no exact address shown)."""
-    query = (select(Capture).where(Capture.captured_on >= today - timedelta(days=PUBLIC_DAYS),
-                                   Capture.status.in_([CaptureStatus.IN_CUSTODY,
-                                                       CaptureStatus.DEFINITIVE_PENDING]))
-             .order_by(Capture.captured_on.desc(), Capture.id.desc()))
+    query = (
+        select(Capture)
+        .where(
+            Capture.captured_on >= today - timedelta(days=PUBLIC_DAYS),
+            Capture.status.in_([CaptureStatus.IN_CUSTODY, CaptureStatus.DEFINITIVE_PENDING]),
+        )
+        .order_by(Capture.captured_on.desc(), Capture.id.desc())
+    )
     if species in SPECIES:
         query = query.where(Capture.species == species)
     if size in SIZES:
@@ -857,13 +1166,17 @@ def create_alert(user: User, data: AlertData, today: date) -> LostAnimalAlert:
         data.species, data.rga = animal.species, animal.rga
         data.microchip = data.microchip or animal.microchip
         data.color = data.color or animal.color
-    alert = LostAnimalAlert(user_id=user.id, animal_id=data.animal_id, species=data.species,
-                            color=(data.color or "").strip() or None,
-                            district=(data.district or "").strip() or None,
-                            microchip=(data.microchip or "").strip() or None,
-                            rga=(data.rga or "").strip() or None,
-                            description=(data.description or "").strip() or None,
-                            lost_on=data.lost_on)
+    alert = LostAnimalAlert(
+        user_id=user.id,
+        animal_id=data.animal_id,
+        species=data.species,
+        color=(data.color or "").strip() or None,
+        district=(data.district or "").strip() or None,
+        microchip=(data.microchip or "").strip() or None,
+        rga=(data.rga or "").strip() or None,
+        description=(data.description or "").strip() or None,
+        lost_on=data.lost_on,
+    )
     db.session.add(alert)
     db.session.flush()
     audit.record("impound.alert_created", alert)
@@ -896,8 +1209,11 @@ def _fold(text: str | None) -> str:
 
 
 def _match_alerts(capture: Capture) -> None:
-    alerts = db.session.scalars(select(LostAnimalAlert).where(
-        LostAnimalAlert.active.is_(True), LostAnimalAlert.species == capture.species))
+    alerts = db.session.scalars(
+        select(LostAnimalAlert).where(
+            LostAnimalAlert.active.is_(True), LostAnimalAlert.species == capture.species
+        )
+    )
     for alert in alerts:
         if _matches(alert, capture):
             _email_match(alert, capture)
@@ -908,18 +1224,33 @@ def _email_match(alert: LostAnimalAlert, capture: Capture) -> None:
     alert.last_match_capture_id = capture.id
     if person is None or not person.email:
         return
-    send_email(person.email, _("Um animal parecido com o seu foi recolhido pelo CCZ"), "\n".join([
-        _("Olá, %(name)s.", name=person.full_name), "",
-        _("O CCZ recolheu em %(day)s, no bairro %(district)s, um animal parecido com o que você "
-          "perdeu (%(species)s, %(color)s). Prazo para o resgate: até %(deadline)s.",
-          day=capture.captured_on.strftime("%d/%m/%Y"), district=capture.district,
-          species=species_label(capture.species), color=capture.color,
-          deadline=capture.deadline_on.strftime("%d/%m/%Y")),
-        _("Veja a foto e o que levar para o resgate: %(url)s",
-          url=absolute_url("impound.public_capture", protocol=capture.protocol))]))
+    send_email(
+        person.email,
+        _("Um animal parecido com o seu foi recolhido pelo CCZ"),
+        "\n".join(
+            [
+                _("Olá, %(name)s.", name=person.full_name),
+                "",
+                _(
+                    "O CCZ recolheu em %(day)s, no bairro %(district)s, um animal parecido com o que você "
+                    "perdeu (%(species)s, %(color)s). Prazo para o resgate: até %(deadline)s.",
+                    day=capture.captured_on.strftime("%d/%m/%Y"),
+                    district=capture.district,
+                    species=species_label(capture.species),
+                    color=capture.color,
+                    deadline=capture.deadline_on.strftime("%d/%m/%Y"),
+                ),
+                _(
+                    "Veja a foto e o que levar para o resgate: %(url)s",
+                    url=absolute_url("impound.public_capture", protocol=capture.protocol),
+                ),
+            ]
+        ),
+    )
     db.session.flush()
-    audit.record("impound.alert_matched", alert, detail={"protocol": capture.protocol},
-                 actor_id=None)
+    audit.record(
+        "impound.alert_matched", alert, detail={"protocol": capture.protocol}, actor_id=None
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -931,8 +1262,9 @@ def certificates_offered(profile: Profile) -> bool:
     return profile.impound.capture_certificate and profile.impound.capture_count is not None
 
 
-def request_certificate(profile: Profile, rga: str, *, requester: User, exam_on: date,
-                        today: date) -> CaptureCertificate:
+def request_certificate(
+    profile: Profile, rga: str, *, requester: User, exam_on: date, today: date
+) -> CaptureCertificate:
     """GRU 84 §3: anyone who means to acquire an animal asks for its certidão; 84 §5: the animal
     is brought, contained, to the CCZ for the exam on ``exam_on`` (a business day)."""
     from portal.blueprints.animals.rga import InvalidRgaNumber
@@ -949,10 +1281,14 @@ def request_certificate(profile: Profile, rga: str, *, requester: User, exam_on:
         raise DomainError("rga", "unknown", _("Não encontramos um animal com este RGA."))
     calendar = business_days_calendar(profile.state, municipal_holidays([exam_on]))
     if exam_on <= today or not calendar(exam_on):
-        raise DomainError("exam_on", "not_business_day", _(
-            "Escolha um dia útil a partir de amanhã para levar o animal ao CCZ."))
-    cert = CaptureCertificate(code=_certificate_code(), animal_id=animal.id,
-                              requester_id=requester.id, exam_on=exam_on)
+        raise DomainError(
+            "exam_on",
+            "not_business_day",
+            _("Escolha um dia útil a partir de amanhã para levar o animal ao CCZ."),
+        )
+    cert = CaptureCertificate(
+        code=_certificate_code(), animal_id=animal.id, requester_id=requester.id, exam_on=exam_on
+    )
     db.session.add(cert)
     db.session.flush()
     audit.record("impound.certificate_requested", cert, detail={"rga": animal.rga})
@@ -964,8 +1300,15 @@ def _certificate_code() -> str:
     return "CNC-" + "".join(secrets.choice(alphabet) for _ in range(10))
 
 
-def issue_certificate(profile: Profile, cert: CaptureCertificate, *, confirmed: bool, note: str,
-                      staff: User, today: date) -> CaptureCertificate:
+def issue_certificate(
+    profile: Profile,
+    cert: CaptureCertificate,
+    *,
+    confirmed: bool,
+    note: str,
+    staff: User,
+    today: date,
+) -> CaptureCertificate:
     """After the exam (tag, microchip, description): the captures within the period, or none."""
     if cert.status != CertificateStatus.REQUESTED:
         raise DomainError(None, "already_decided", _("Este pedido já foi concluído."))
@@ -981,9 +1324,11 @@ def issue_certificate(profile: Profile, cert: CaptureCertificate, *, confirmed: 
         cert.status = CertificateStatus.ISSUED
         cert.issued_on = today
         cert.period_to = today
-        cert.period_from = today.replace(year=today.year - rule.period_years) \
-            if not (today.month == 2 and today.day == 29) else date(today.year - rule.period_years,
-                                                                     2, 28)
+        cert.period_from = (
+            today.replace(year=today.year - rule.period_years)
+            if not (today.month == 2 and today.day == 29)
+            else date(today.year - rule.period_years, 2, 28)
+        )
         cert.captures_in_period = capture_count(profile, cert.animal_id, today)  # GRU 84 §3, 113
     db.session.flush()
     audit.record("impound.certificate_decided", cert, detail={"status": cert.status})
@@ -991,32 +1336,57 @@ def issue_certificate(profile: Profile, cert: CaptureCertificate, *, confirmed: 
 
 
 def certificate_by_code(code: str) -> CaptureCertificate | None:
-    return db.session.scalar(select(CaptureCertificate).where(
-        CaptureCertificate.code == code.strip().upper(),
-        CaptureCertificate.status == CertificateStatus.ISSUED))
+    return db.session.scalar(
+        select(CaptureCertificate).where(
+            CaptureCertificate.code == code.strip().upper(),
+            CaptureCertificate.status == CertificateStatus.ISSUED,
+        )
+    )
 
 
 def certificate_json(cert: CaptureCertificate) -> dict[str, Any]:
     """What the public check shows: nothing about the owner or the requester."""
-    return {"code": cert.code, "rga": cert.animal.rga,
-            "captures_in_period": cert.captures_in_period,
-            "period_from": cert.period_from.isoformat() if cert.period_from else None,
-            "period_to": cert.period_to.isoformat() if cert.period_to else None,
-            "issued_on": cert.issued_on.isoformat() if cert.issued_on else None}
+    return {
+        "code": cert.code,
+        "rga": cert.animal.rga,
+        "captures_in_period": cert.captures_in_period,
+        "period_from": cert.period_from.isoformat() if cert.period_from else None,
+        "period_to": cert.period_to.isoformat() if cert.period_to else None,
+        "issued_on": cert.issued_on.isoformat() if cert.issued_on else None,
+    }
 
 
 def export_personal_data(user: User) -> list[dict[str, Any]]:
     """LGPD data download: the person's lost-animal alerts, certidão requests and captures of
     their animals (the exact capture place included: it is about their animal)."""
     alerts = db.session.scalars(select(LostAnimalAlert).where(LostAnimalAlert.user_id == user.id))
-    certs = db.session.scalars(select(CaptureCertificate).where(
-        CaptureCertificate.requester_id == user.id))
+    certs = db.session.scalars(
+        select(CaptureCertificate).where(CaptureCertificate.requester_id == user.id)
+    )
     captures = db.session.scalars(select(Capture).where(Capture.owner_id == user.id))
     return [
-        *({"aviso_animal_perdido": a.id, "especie": a.species, "cor": a.color,
-           "bairro": a.district, "perdido_em": a.lost_on} for a in alerts),
-        *({"certidao": c.code, "rga": c.animal.rga, "situacao": c.status,
-           "exame_em": c.exam_on} for c in certs),
-        *({"captura": c.protocol, "recolhido_em": c.captured_on, "local": c.place,
-           "bairro": c.district, "situacao": c.status} for c in captures),
+        *(
+            {
+                "aviso_animal_perdido": a.id,
+                "especie": a.species,
+                "cor": a.color,
+                "bairro": a.district,
+                "perdido_em": a.lost_on,
+            }
+            for a in alerts
+        ),
+        *(
+            {"certidao": c.code, "rga": c.animal.rga, "situacao": c.status, "exame_em": c.exam_on}
+            for c in certs
+        ),
+        *(
+            {
+                "captura": c.protocol,
+                "recolhido_em": c.captured_on,
+                "local": c.place,
+                "bairro": c.district,
+                "situacao": c.status,
+            }
+            for c in captures
+        ),
     ]

@@ -62,7 +62,8 @@ def _reason_choices(form: CaptureForm) -> None:
     profile = current_profile()
     form.reason.choices = choices(
         (r, f"{services.reason_label(r)} ({services.reason_article(profile, r)})")
-        for r in services.REASONS)
+        for r in services.REASONS
+    )
 
 
 @bp.route("/ccz/recolhimentos/novo", methods=["GET", "POST"])
@@ -73,33 +74,46 @@ def staff_new():
     _reason_choices(form)
     if request.method == "GET":
         now = local_now()
-        form.captured_on.data, form.captured_time.data = now.date(), now.time().replace(
-            second=0, microsecond=0)
+        form.captured_on.data, form.captured_time.data = (
+            now.date(),
+            now.time().replace(second=0, microsecond=0),
+        )
     if form.validate_on_submit():
         local = datetime.combine(form.captured_on.data, form.captured_time.data, tzinfo=tz())
         photos = [(f.stream, f.filename) for f in (form.photos.data or []) if f and f.filename]
         data = services.CaptureData(
-            species=form.species.data, size=form.size.data, sex=form.sex.data,
-            color=form.color.data, place=form.place.data, district=form.district.data,
+            species=form.species.data,
+            size=form.size.data,
+            sex=form.sex.data,
+            color=form.color.data,
+            place=form.place.data,
+            district=form.district.data,
             captured_at=local.astimezone(UTC),
-            captured_on=form.captured_on.data, reason=form.reason.data,
-            condition=form.condition.data, custody_type=form.custody_type.data,
-            tag_read=form.tag_read.data, microchip=form.microchip.data,
+            captured_on=form.captured_on.data,
+            reason=form.reason.data,
+            condition=form.condition.data,
+            custody_type=form.custody_type.data,
+            tag_read=form.tag_read.data,
+            microchip=form.microchip.data,
             condition_note=form.condition_note.data,
             latitude=float(form.latitude.data) if form.latitude.data is not None else None,
             longitude=float(form.longitude.data) if form.longitude.data is not None else None,
-            photos=photos)
+            photos=photos,
+        )
         try:
-            capture = services.record_capture(current_profile(), data, agent=current_user,
-                                              today=local_today())
+            capture = services.record_capture(
+                current_profile(), data, agent=current_user, today=local_today()
+            )
         except DomainError as err:
             db.session.rollback()
             if not err.show_on(form):
                 flash(err.message, "danger")
         else:
             db.session.commit()
-            flash(_("Captura registrada: protocolo %(protocol)s.", protocol=capture.protocol),
-                  "success")
+            flash(
+                _("Captura registrada: protocolo %(protocol)s.", protocol=capture.protocol),
+                "success",
+            )
             return _back(capture)
     return render_template("impound/staff_new.html", form=form)
 
@@ -109,8 +123,9 @@ def staff_new():
 def staff_custody():
     """The kennel's list: animals in custody with days left, the deadline and the next step."""
     today = local_today()
-    return render_template("impound/staff_custody.html", rows=services.custody_rows(today),
-                           today=today, s=services)
+    return render_template(
+        "impound/staff_custody.html", rows=services.custody_rows(today), today=today, s=services
+    )
 
 
 @bp.get("/ccz/recolhimentos/<protocol>")
@@ -122,8 +137,11 @@ def staff_capture(protocol: str):
     profile, today = current_profile(), local_today()
     counter = CounterReclaimForm()
     counter.exemption.choices = choices(
-        [("", _("Nenhuma")), *((e.code, f"{e.label} ({e.article})")
-                              for e in profile.exemptions_for("reclaim"))])
+        [
+            ("", _("Nenhuma")),
+            *((e.code, f"{e.label} ({e.article})") for e in profile.exemptions_for("reclaim")),
+        ]
+    )
     destination = _destination_form(profile, capture)
     fee = None
     if capture.reclaimable and services.active_reclaim(capture) is None:
@@ -132,14 +150,25 @@ def staff_capture(protocol: str):
         except DomainError:
             fee = None
     return render_template(
-        "impound/staff_capture.html", capture=capture, s=services, today=today, profile=profile,
-        fee=fee, reclaim=services.active_reclaim(capture), counter_form=counter,
-        register_form=RegisterOnReclaimForm(), rabies_form=RabiesForm(),
+        "impound/staff_capture.html",
+        capture=capture,
+        s=services,
+        today=today,
+        profile=profile,
+        fee=fee,
+        reclaim=services.active_reclaim(capture),
+        counter_form=counter,
+        register_form=RegisterOnReclaimForm(),
+        rabies_form=RabiesForm(),
         definitive_open_form=DefinitiveOpenForm(),
         definitive_decision_form=DefinitiveDecisionForm(),
-        release_form=ReleaseForm(), destination_form=destination, empty=EmptyForm(),
-        term=services.release_term(profile, capture), photo_url=file_url,
-        next_step=services.next_step(capture, today))
+        release_form=ReleaseForm(),
+        destination_form=destination,
+        empty=EmptyForm(),
+        term=services.release_term(profile, capture),
+        photo_url=file_url,
+        next_step=services.next_step(capture, today),
+    )
 
 
 def _destination_form(profile, capture: Capture) -> DestinationForm:  # type: ignore[no-untyped-def]
@@ -148,11 +177,15 @@ def _destination_form(profile, capture: Capture) -> DestinationForm:  # type: ig
     allow = current_user.has_role("vet")
     form.destination.choices = choices(
         (d, services.destination_label(d))
-        for d in services.destinations_offered(profile, capture, incurable_laudo=allow))
+        for d in services.destinations_offered(profile, capture, incurable_laudo=allow)
+    )
     orgs = db.session.scalars(select(Organization).order_by(Organization.legal_name))
     form.organization_id.choices = choices(
-        [("", _("Escolha")), *((str(o.id), o.trade_name or o.legal_name)
-                               for o in orgs if o.is_approved)])
+        [
+            ("", _("Escolha")),
+            *((str(o.id), o.trade_name or o.legal_name) for o in orgs if o.is_approved),
+        ]
+    )
     return form
 
 
@@ -165,10 +198,16 @@ def staff_reclaim(protocol: str):
     capture = _capture(protocol)
     form = CounterReclaimForm()
     form.exemption.choices = choices(
-        [("", ""), *((e.code, e.code) for e in current_profile().exemptions_for("reclaim"))])
+        [("", ""), *((e.code, e.code) for e in current_profile().exemptions_for("reclaim"))]
+    )
     if not form.validate_on_submit():
-        flash(_("Confira os dados do resgate: %(errors)s", errors="; ".join(
-            str(e) for errs in form.errors.values() for e in errs)), "danger")
+        flash(
+            _(
+                "Confira os dados do resgate: %(errors)s",
+                errors="; ".join(str(e) for errs in form.errors.values() for e in errs),
+            ),
+            "danger",
+        )
         return _back(capture)
     cpf = clean_cpf(form.claimant_cpf.data or "")
     if cpf is None:
@@ -177,19 +216,37 @@ def staff_reclaim(protocol: str):
     claimant = db.session.scalar(select(User).where(User.cpf == cpf))
     if claimant is None:
         try:
-            claimant = find_or_create_owner(OwnerData(
-                name=form.claimant_name.data or "", cpf=cpf, email=form.claimant_email.data or ""))
+            claimant = find_or_create_owner(
+                OwnerData(
+                    name=form.claimant_name.data or "",
+                    cpf=cpf,
+                    email=form.claimant_email.data or "",
+                )
+            )
         except AnimalError:
             db.session.rollback()
-            flash(_("Pessoa sem cadastro: informe nome completo e e-mail para cadastrá-la."),
-                  "danger")
+            flash(
+                _("Pessoa sem cadastro: informe nome completo e e-mail para cadastrá-la."), "danger"
+            )
             return _back(capture)
-    expenses = [{"kind": k, "amount_cents": getattr(form, f"{k}_cents").data}
-                for k in EXPENSE_FIELDS if getattr(form, f"{k}_cents").data]
-    _act(lambda: services.start_reclaim(
-        current_profile(), capture, claimant=claimant, channel="counter",
-        started_by=current_user, today=local_today(), exemption=form.exemption.data or None,
-        expenses=expenses or None), _("Resgate iniciado: a cobrança foi gerada."))
+    expenses = [
+        {"kind": k, "amount_cents": getattr(form, f"{k}_cents").data}
+        for k in EXPENSE_FIELDS
+        if getattr(form, f"{k}_cents").data
+    ]
+    _act(
+        lambda: services.start_reclaim(
+            current_profile(),
+            capture,
+            claimant=claimant,
+            channel="counter",
+            started_by=current_user,
+            today=local_today(),
+            exemption=form.exemption.data or None,
+            expenses=expenses or None,
+        ),
+        _("Resgate iniciado: a cobrança foi gerada."),
+    )
     return _back(capture)
 
 
@@ -202,9 +259,17 @@ def staff_register(protocol: str):
     if reclaim is None or not form.validate_on_submit():
         flash(_("Informe o nome e a data de nascimento aproximada do animal."), "danger")
         return _back(capture)
-    _act(lambda: services.register_on_reclaim(
-        current_profile(), reclaim, name=form.name.data, birth_date=form.birth_date.data,
-        staff=current_user, today=local_today()), _("Animal registrado: RGA emitido."))
+    _act(
+        lambda: services.register_on_reclaim(
+            current_profile(),
+            reclaim,
+            name=form.name.data,
+            birth_date=form.birth_date.data,
+            staff=current_user,
+            today=local_today(),
+        ),
+        _("Animal registrado: RGA emitido."),
+    )
     return _back(capture)
 
 
@@ -217,9 +282,12 @@ def staff_rabies(protocol: str):
     if reclaim is None or not form.validate_on_submit():
         flash(_("Escolha a situação da vacina antirrábica."), "danger")
         return _back(capture)
-    _act(lambda: services.record_rabies(current_profile(), reclaim, form.rabies.data,
-                                        staff=current_user, today=local_today()),
-         _("Vacinação antirrábica registrada."))
+    _act(
+        lambda: services.record_rabies(
+            current_profile(), reclaim, form.rabies.data, staff=current_user, today=local_today()
+        ),
+        _("Vacinação antirrábica registrada."),
+    )
     return _back(capture)
 
 
@@ -228,8 +296,10 @@ def staff_rabies(protocol: str):
 def staff_cause_ended(protocol: str):
     capture = _capture(protocol)
     if EmptyForm().validate_on_submit():
-        _act(lambda: services.confirm_cause_ended(capture, agent=current_user),
-             _("Registrado: não persistem as causas da captura."))
+        _act(
+            lambda: services.confirm_cause_ended(capture, agent=current_user),
+            _("Registrado: não persistem as causas da captura."),
+        )
     return _back(capture)
 
 
@@ -241,9 +311,16 @@ def staff_release(protocol: str):
     if not form.validate_on_submit():
         flash(_("Informe quem assina o termo e confirme a assinatura."), "danger")
         return _back(capture)
-    _act(lambda: services.release(current_profile(), capture,
-                                  signed_by_name=form.signed_by_name.data, staff=current_user,
-                                  today=local_today()), _("Devolução registrada."))
+    _act(
+        lambda: services.release(
+            current_profile(),
+            capture,
+            signed_by_name=form.signed_by_name.data,
+            staff=current_user,
+            today=local_today(),
+        ),
+        _("Devolução registrada."),
+    )
     return _back(capture)
 
 
@@ -258,14 +335,22 @@ def staff_destination(protocol: str):
         flash(_("Escolha a destinação e explique o motivo."), "danger")
         return _back(capture)
     data = services.DestinationData(
-        destination=form.destination.data, reason=form.reason.data,
-        vet_report=form.vet_report.data, vet_crmv=form.vet_crmv.data,
-        lab_exam=form.lab_exam.data, incurable=bool(form.incurable.data),
+        destination=form.destination.data,
+        reason=form.reason.data,
+        vet_report=form.vet_report.data,
+        vet_crmv=form.vet_crmv.data,
+        lab_exam=form.lab_exam.data,
+        incurable=bool(form.incurable.data),
         organization_id=int(form.organization_id.data) if form.organization_id.data else None,
-        carer_name=form.carer_name.data, listing_name=form.listing_name.data)
-    _act(lambda: services.decide_destination(profile, capture, data, actor=current_user,
-                                             today=local_today()),
-         _("Destinação registrada."))
+        carer_name=form.carer_name.data,
+        listing_name=form.listing_name.data,
+    )
+    _act(
+        lambda: services.decide_destination(
+            profile, capture, data, actor=current_user, today=local_today()
+        ),
+        _("Destinação registrada."),
+    )
     return _back(capture)
 
 
@@ -279,11 +364,15 @@ def staff_definitive_open(protocol: str):
     if not form.validate_on_submit():
         flash(_("Informe o artigo e o motivo."), "danger")
         return _back(capture)
-    _act(lambda: services.open_definitive_apprehension(
-        capture, article=form.definitive_article.data.strip(),
-        reason=form.definitive_reason.data.strip(),
-        actor=current_user), _("Apreensão definitiva aberta: o animal não pode ser resgatado "
-                               "até a decisão final."))
+    _act(
+        lambda: services.open_definitive_apprehension(
+            capture,
+            article=form.definitive_article.data.strip(),
+            reason=form.definitive_reason.data.strip(),
+            actor=current_user,
+        ),
+        _("Apreensão definitiva aberta: o animal não pode ser resgatado até a decisão final."),
+    )
     return _back(capture)
 
 
@@ -295,20 +384,29 @@ def staff_definitive_decision(protocol: str):
     if not form.validate_on_submit():
         flash(_("Escolha a decisão final."), "danger")
         return _back(capture)
-    _act(lambda: services.decide_definitive_apprehension(
-        capture, upheld=form.upheld.data == "yes", actor=current_user,
-        note=form.decision_note.data or ""), _("Decisão final registrada."))
+    _act(
+        lambda: services.decide_definitive_apprehension(
+            capture,
+            upheld=form.upheld.data == "yes",
+            actor=current_user,
+            note=form.decision_note.data or "",
+        ),
+        _("Decisão final registrada."),
+    )
     return _back(capture)
 
 
 @bp.get("/ccz/certidoes")
 @roles_required(*STAFF)
 def staff_certificates():
-    found = db.session.scalars(select(CaptureCertificate).where(
-        CaptureCertificate.status == CertificateStatus.REQUESTED)
-        .order_by(CaptureCertificate.exam_on)).all()
-    return render_template("impound/staff_certificates.html", certificates=found,
-                           form=CertificateExamForm())
+    found = db.session.scalars(
+        select(CaptureCertificate)
+        .where(CaptureCertificate.status == CertificateStatus.REQUESTED)
+        .order_by(CaptureCertificate.exam_on)
+    ).all()
+    return render_template(
+        "impound/staff_certificates.html", certificates=found, form=CertificateExamForm()
+    )
 
 
 @bp.post("/ccz/certidoes/<int:certificate_id>/exame")
@@ -317,10 +415,17 @@ def staff_certificate_exam(certificate_id: int):
     cert = db.session.get(CaptureCertificate, certificate_id) or abort(404)
     form = CertificateExamForm()
     if form.validate_on_submit():
-        _act(lambda: services.issue_certificate(
-            current_profile(), cert, confirmed=form.confirmed.data == "yes",
-            note=form.note.data or "", staff=current_user, today=local_today()),
-            _("Exame registrado."))
+        _act(
+            lambda: services.issue_certificate(
+                current_profile(),
+                cert,
+                confirmed=form.confirmed.data == "yes",
+                note=form.note.data or "",
+                staff=current_user,
+                today=local_today(),
+            ),
+            _("Exame registrado."),
+        )
     else:
         flash(_("Escolha o resultado do exame."), "danger")
     return redirect(url_for("impound.staff_certificates"))

@@ -49,13 +49,24 @@ def _export(user: Any) -> list[dict[str, Any]]:
     from portal.extensions import db
     from portal.models import ExcessLicence
 
-    found = db.session.scalars(select(ExcessLicence).where(ExcessLicence.holder_id == user.id)
-                               .order_by(ExcessLicence.id))
-    return [{"pedido": lic.id, "codigo": lic.code, "situacao": lic.status,
-             "endereco": lic.address_line, "animais_pedidos": lic.animals_requested,
-             "animais_aprovados": lic.max_animals, "valida_de": lic.valid_from,
-             "valida_ate": lic.valid_until, "pedido_em": lic.requested_on,
-             "animais": [link.animal.rga for link in lic.animals]} for lic in found]
+    found = db.session.scalars(
+        select(ExcessLicence).where(ExcessLicence.holder_id == user.id).order_by(ExcessLicence.id)
+    )
+    return [
+        {
+            "pedido": lic.id,
+            "codigo": lic.code,
+            "situacao": lic.status,
+            "endereco": lic.address_line,
+            "animais_pedidos": lic.animals_requested,
+            "animais_aprovados": lic.max_animals,
+            "valida_de": lic.valid_from,
+            "valida_ate": lic.valid_until,
+            "pedido_em": lic.requested_on,
+            "animais": [link.animal.rga for link in lic.animals],
+        }
+        for lic in found
+    ]
 
 
 def _signed_in() -> bool:

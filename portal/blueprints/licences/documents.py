@@ -19,16 +19,20 @@ from portal.profiles.schema import Profile
 from portal.services.identity import mask_cpf
 
 
-def licence_pdf(licence: ExcessLicence, profile: Profile, public_url: str,
-                issued_on: date) -> bytes:
+def licence_pdf(
+    licence: ExcessLicence, profile: Profile, public_url: str, issued_on: date
+) -> bytes:
     rule = profile.licence
     assert rule is not None and licence.valid_from and licence.valid_until
     kennel = rule.document == "kennel_laudo"
     buffer = io.BytesIO()
     width, height = A4
     c = Canvas(buffer, pagesize=A4)
-    title = _("Laudo de canil particular") if kennel else \
-        _("Licença especial para cães e gatos acima do limite")
+    title = (
+        _("Laudo de canil particular")
+        if kennel
+        else _("Licença especial para cães e gatos acima do limite")
+    )
     c.setTitle(title)
     c.setAuthor(_("Centro de Controle de Zoonoses de %(city)s", city=profile.municipality))
     x = 20 * mm
@@ -38,9 +42,13 @@ def licence_pdf(licence: ExcessLicence, profile: Profile, public_url: str,
     c.setFont("Helvetica-Bold", 15)
     c.drawString(x, height - 14 * mm, _clip(c, title, "Helvetica-Bold", 15, width - 2 * x))
     c.setFont("Helvetica", 10)
-    header = _("CCZ – Prefeitura de %(city)s/%(uf)s · %(law)s, %(article)s",
-               city=profile.municipality, uf=profile.state, law=profile.law_title,
-               article=rule.article)
+    header = _(
+        "CCZ – Prefeitura de %(city)s/%(uf)s · %(law)s, %(article)s",
+        city=profile.municipality,
+        uf=profile.state,
+        law=profile.law_title,
+        article=rule.article,
+    )
     c.drawString(x, height - 21 * mm, header)
     y = height - 40 * mm
     c.setFillColor(BLUE)
@@ -54,8 +62,14 @@ def licence_pdf(licence: ExcessLicence, profile: Profile, public_url: str,
         (_("CPF"), mask_cpf(holder.cpf) or "—"),
         (_("Residência"), licence.address_line),
         (_("Número máximo de cães e gatos"), str(licence.max_animals)),
-        (_("Validade"), _("de %(start)s a %(end)s", start=licence.valid_from.strftime("%d/%m/%Y"),
-                          end=licence.valid_until.strftime("%d/%m/%Y"))),
+        (
+            _("Validade"),
+            _(
+                "de %(start)s a %(end)s",
+                start=licence.valid_from.strftime("%d/%m/%Y"),
+                end=licence.valid_until.strftime("%d/%m/%Y"),
+            ),
+        ),
     ]
     if licence.status == "cancelled":
         cancelled_on = (licence.cancelled_on or issued_on).strftime("%d/%m/%Y")
@@ -74,8 +88,17 @@ def licence_pdf(licence: ExcessLicence, profile: Profile, public_url: str,
     for link in licence.covered:
         animal = link.animal
         species = _("Cão") if animal.species == "dog" else _("Gato")
-        c.drawString(x, y, _clip(c, f"{animal.rga} · {animal.name} · {species}", "Helvetica",
-                                 9.5, width - 2 * x - 40 * mm))
+        c.drawString(
+            x,
+            y,
+            _clip(
+                c,
+                f"{animal.rga} · {animal.name} · {species}",
+                "Helvetica",
+                9.5,
+                width - 2 * x - 40 * mm,
+            ),
+        )
         y -= 5.5 * mm
         if y < 60 * mm:
             c.showPage()
@@ -83,15 +106,25 @@ def licence_pdf(licence: ExcessLicence, profile: Profile, public_url: str,
             c.setFont("Helvetica", 9.5)
     notes = []
     if rule.never_replaced_above is not None:
-        notes.append(_("Os animais acima de %(n)d nunca podem ser substituídos em caso de morte, "
-                       "perda ou doação (%(article)s).", n=rule.never_replaced_above,
-                       article=rule.cite("never_replaced_above")))
+        notes.append(
+            _(
+                "Os animais acima de %(n)d nunca podem ser substituídos em caso de morte, "
+                "perda ou doação (%(article)s).",
+                n=rule.never_replaced_above,
+                article=rule.cite("never_replaced_above"),
+            )
+        )
     if rule.new_acquisition_cancels:
-        notes.append(_("Adquirir novo cão ou gato cancela a licença (%(article)s).",
-                       article=rule.cite("new_acquisition_cancels")))
+        notes.append(
+            _(
+                "Adquirir novo cão ou gato cancela a licença (%(article)s).",
+                article=rule.cite("new_acquisition_cancels"),
+            )
+        )
     if rule.renewal_window_days:
-        notes.append(_("Renove nos %(days)d dias anteriores ao vencimento.",
-                       days=rule.renewal_window_days))
+        notes.append(
+            _("Renove nos %(days)d dias anteriores ao vencimento.", days=rule.renewal_window_days)
+        )
     c.setFont("Helvetica", 8.5)
     ny = 48 * mm
     for note in notes:

@@ -27,9 +27,14 @@ def _search(term: str) -> list[SearchHit]:
     from portal.blueprints.licences.services import find, status_label
 
     today = local_today()
-    return [SearchHit(str(_l("Licença nº %(id)d", id=lic.id)),
-                      f"{lic.code} · {status_label(lic, today)} · {lic.address_line}", _link(lic))
-            for lic in find(term)]
+    return [
+        SearchHit(
+            str(_l("Licença nº %(id)d", id=lic.id)),
+            f"{lic.code} · {status_label(lic, today)} · {lic.address_line}",
+            _link(lic),
+        )
+        for lic in find(term)
+    ]
 
 
 def _households():  # type: ignore[no-untyped-def]
@@ -39,45 +44,71 @@ def _households():  # type: ignore[no-untyped-def]
 
 
 def declare_queues(registry: QueueRegistry) -> None:
-    registry.declare_search(SearchProvider("licencas", _l("Licenças para mais animais"), STAFF,
-                                           _search))
-    registry.declare(Queue(
-        key="licencas-pedidos",
-        title=_l("Licenças: pedidos a analisar"),
-        roles=STAFF, entity=ExcessLicence,
-        rows=lambda: select(ExcessLicence).where(
-            ExcessLicence.status.in_([s.value for s in OPEN_STATUSES])),
-        since=ExcessLicence.requested_at, order=ExcessLicence.requested_on,
-        overdue=lambda: ExcessLicence.requested_on < local_today() - timedelta(
-            days=DECISION_TARGET_DAYS),
-        due=lambda lic: lic.requested_on + timedelta(days=DECISION_TARGET_DAYS),
-        link=_link,
-        columns=(Column(_l("Nº"), lambda lic: lic.id),
-                 Column(_l("Residência"), lambda lic: lic.address_line),
-                 Column(_l("Animais pedidos"), lambda lic: lic.animals_requested)),
-    ))
-    registry.declare(Queue(
-        key="licencas-residencias-acima-do-limite",
-        title=_l("Residências acima do limite sem licença válida"),
-        description=_l("Licença vencida, cancelada ou recusada, ou nunca pedida: a residência "
-                       "deve se enquadrar no limite."),
-        roles=STAFF, entity=Animal, rows=_households,
-        since=Animal.registered_at, order=Animal.registered_at,
-        link=lambda a: url_for("licences.staff_household", animal_id=a.id),
-        columns=(Column(_l("Endereço"), lambda a: a.owner.address_line),
-                 Column(_l("Proprietário(a)"), lambda a: a.owner.full_name)),
-    ))
-    registry.declare(Queue(
-        key="licencas-vencendo",
-        title=_l("Licenças: vencem em 30 dias ou venceram há pouco"),
-        roles=STAFF, entity=ExcessLicence,
-        rows=lambda: select(ExcessLicence).where(
-            ExcessLicence.status == LicenceStatus.APPROVED,
-            ExcessLicence.valid_until <= local_today() + timedelta(days=30),
-            ExcessLicence.valid_until >= local_today() - timedelta(days=30)),
-        since=ExcessLicence.requested_at, order=ExcessLicence.valid_until,
-        overdue=lambda: ExcessLicence.valid_until < local_today(),
-        due=lambda lic: lic.valid_until, link=_link,
-        columns=(Column(_l("Nº"), lambda lic: lic.id),
-                 Column(_l("Residência"), lambda lic: lic.address_line)),
-    ))
+    registry.declare_search(
+        SearchProvider("licencas", _l("Licenças para mais animais"), STAFF, _search)
+    )
+    registry.declare(
+        Queue(
+            key="licencas-pedidos",
+            title=_l("Licenças: pedidos a analisar"),
+            roles=STAFF,
+            entity=ExcessLicence,
+            rows=lambda: select(ExcessLicence).where(
+                ExcessLicence.status.in_([s.value for s in OPEN_STATUSES])
+            ),
+            since=ExcessLicence.requested_at,
+            order=ExcessLicence.requested_on,
+            overdue=lambda: (
+                ExcessLicence.requested_on < local_today() - timedelta(days=DECISION_TARGET_DAYS)
+            ),
+            due=lambda lic: lic.requested_on + timedelta(days=DECISION_TARGET_DAYS),
+            link=_link,
+            columns=(
+                Column(_l("Nº"), lambda lic: lic.id),
+                Column(_l("Residência"), lambda lic: lic.address_line),
+                Column(_l("Animais pedidos"), lambda lic: lic.animals_requested),
+            ),
+        )
+    )
+    registry.declare(
+        Queue(
+            key="licencas-residencias-acima-do-limite",
+            title=_l("Residências acima do limite sem licença válida"),
+            description=_l(
+                "Licença vencida, cancelada ou recusada, ou nunca pedida: a residência "
+                "deve se enquadrar no limite."
+            ),
+            roles=STAFF,
+            entity=Animal,
+            rows=_households,
+            since=Animal.registered_at,
+            order=Animal.registered_at,
+            link=lambda a: url_for("licences.staff_household", animal_id=a.id),
+            columns=(
+                Column(_l("Endereço"), lambda a: a.owner.address_line),
+                Column(_l("Proprietário(a)"), lambda a: a.owner.full_name),
+            ),
+        )
+    )
+    registry.declare(
+        Queue(
+            key="licencas-vencendo",
+            title=_l("Licenças: vencem em 30 dias ou venceram há pouco"),
+            roles=STAFF,
+            entity=ExcessLicence,
+            rows=lambda: select(ExcessLicence).where(
+                ExcessLicence.status == LicenceStatus.APPROVED,
+                ExcessLicence.valid_until <= local_today() + timedelta(days=30),
+                ExcessLicence.valid_until >= local_today() - timedelta(days=30),
+            ),
+            since=ExcessLicence.requested_at,
+            order=ExcessLicence.valid_until,
+            overdue=lambda: ExcessLicence.valid_until < local_today(),
+            due=lambda lic: lic.valid_until,
+            link=_link,
+            columns=(
+                Column(_l("Nº"), lambda lic: lic.id),
+                Column(_l("Residência"), lambda lic: lic.address_line),
+            ),
+        )
+    )

@@ -77,8 +77,9 @@ class LicenceError(DomainError):
 def rule_of(profile: Profile) -> LicenceRule:
     """The profile's licence rule. CABO (forbidden above the limit) and VV (no limit) have none."""
     if profile.licence is None:
-        raise LicenceError(None, "not_in_profile",
-                           _("A lei deste município não prevê licença para mais animais."))
+        raise LicenceError(
+            None, "not_in_profile", _("A lei deste município não prevê licença para mais animais.")
+        )
     return profile.licence
 
 
@@ -111,9 +112,12 @@ def term_end(valid_from: date, rule: LicenceRule) -> date:
 
 
 def is_valid(licence: ExcessLicence, on: date) -> bool:
-    return (licence.status == LicenceStatus.APPROVED and licence.valid_from is not None
-            and licence.valid_until is not None
-            and licence.valid_from <= on <= licence.valid_until)
+    return (
+        licence.status == LicenceStatus.APPROVED
+        and licence.valid_from is not None
+        and licence.valid_until is not None
+        and licence.valid_from <= on <= licence.valid_until
+    )
 
 
 def public_status(licence: ExcessLicence, on: date) -> str | None:
@@ -130,8 +134,9 @@ def status_label(licence: ExcessLicence, on: date) -> str:
     if licence.status == LicenceStatus.APPROVED:
         assert licence.valid_from is not None and licence.valid_until is not None
         if on < licence.valid_from:
-            return _("Aprovada (vale a partir de %(day)s)", day=licence.valid_from.strftime(
-                "%d/%m/%Y"))
+            return _(
+                "Aprovada (vale a partir de %(day)s)", day=licence.valid_from.strftime("%d/%m/%Y")
+            )
         return _("Válida") if on <= licence.valid_until else _("Vencida")
     labels: dict[str, str] = {
         LicenceStatus.REQUESTED: _("Em análise no CCZ"),
@@ -170,8 +175,12 @@ class RenewalWindow:
 def renewal_window(licence: ExcessLicence, profile: Profile) -> RenewalWindow | None:
     """GRU 37 §1 V: the renewal is asked for within the 30 days before the licence expires."""
     rule = profile.licence
-    if (rule is None or licence.status != LicenceStatus.APPROVED or licence.valid_until is None
-            or rule.renewal_window_days is None):
+    if (
+        rule is None
+        or licence.status != LicenceStatus.APPROVED
+        or licence.valid_until is None
+        or rule.renewal_window_days is None
+    ):
         return None
     opens = licence.valid_until - timedelta(days=rule.renewal_window_days)
     return RenewalWindow(opens, licence.valid_until)
@@ -179,10 +188,14 @@ def renewal_window(licence: ExcessLicence, profile: Profile) -> RenewalWindow | 
 
 def renewal_of(licence: ExcessLicence) -> ExcessLicence | None:
     """The renewal asked for (or granted) from this licence, if any (not refused nor withdrawn)."""
-    return db.session.scalar(select(ExcessLicence).where(
-        ExcessLicence.renews_id == licence.id,
-        ExcessLicence.status.not_in([LicenceStatus.REFUSED, LicenceStatus.WITHDRAWN]))
-        .order_by(ExcessLicence.id.desc()))
+    return db.session.scalar(
+        select(ExcessLicence)
+        .where(
+            ExcessLicence.renews_id == licence.id,
+            ExcessLicence.status.not_in([LicenceStatus.REFUSED, LicenceStatus.WITHDRAWN]),
+        )
+        .order_by(ExcessLicence.id.desc())
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,22 +217,35 @@ def registering_inside_request(residence_key: str) -> Iterator[None]:
 
 def valid_licence(residence_key: str, on: date) -> ExcessLicence | None:
     """The licence in force at the residence on ``on`` (the latest, when a renewal overlaps)."""
-    return db.session.scalar(select(ExcessLicence).where(
-        ExcessLicence.residence_key == residence_key,
-        ExcessLicence.status == LicenceStatus.APPROVED,
-        ExcessLicence.valid_from <= on, ExcessLicence.valid_until >= on)
-        .order_by(ExcessLicence.valid_until.desc(), ExcessLicence.id.desc()))
+    return db.session.scalar(
+        select(ExcessLicence)
+        .where(
+            ExcessLicence.residence_key == residence_key,
+            ExcessLicence.status == LicenceStatus.APPROVED,
+            ExcessLicence.valid_from <= on,
+            ExcessLicence.valid_until >= on,
+        )
+        .order_by(ExcessLicence.valid_until.desc(), ExcessLicence.id.desc())
+    )
 
 
 def covered_still_counted(licence: ExcessLicence, on: date, profile: Profile) -> int:
     """The licence's named animals still alive at the residence and old enough to count."""
     threshold = on - timedelta(days=profile.household.min_age_days)
-    return db.session.scalar(
-        select(func.count(LicenceAnimal.id)).join(Animal, Animal.id == LicenceAnimal.animal_id)
-        .where(LicenceAnimal.licence_id == licence.id, LicenceAnimal.covered.is_(True),
-               Animal.residence_key == licence.residence_key,
-               Animal.status.in_([s.value for s in COUNTED]), Animal.birth_date < threshold)
-    ) or 0
+    return (
+        db.session.scalar(
+            select(func.count(LicenceAnimal.id))
+            .join(Animal, Animal.id == LicenceAnimal.animal_id)
+            .where(
+                LicenceAnimal.licence_id == licence.id,
+                LicenceAnimal.covered.is_(True),
+                Animal.residence_key == licence.residence_key,
+                Animal.status.in_([s.value for s in COUNTED]),
+                Animal.birth_date < threshold,
+            )
+        )
+        or 0
+    )
 
 
 @dataclass(frozen=True)
@@ -255,9 +281,17 @@ def household_allowance(profile: Profile, residence_key: str, on: date) -> Allow
 
 def residence_animals(residence_key: str) -> list[Animal]:
     """Every dog and cat living at the residence, whoever owns it (DOMAIN §4)."""
-    return list(db.session.scalars(select(Animal).where(
-        Animal.residence_key == residence_key, Animal.species.in_(SPECIES),
-        Animal.status.in_([s.value for s in COUNTED])).order_by(Animal.registered_at, Animal.id)))
+    return list(
+        db.session.scalars(
+            select(Animal)
+            .where(
+                Animal.residence_key == residence_key,
+                Animal.species.in_(SPECIES),
+                Animal.status.in_([s.value for s in COUNTED]),
+            )
+            .order_by(Animal.registered_at, Animal.id)
+        )
+    )
 
 
 def counted(animals: Sequence[Animal], on: date, profile: Profile) -> int:
@@ -272,25 +306,42 @@ def rga_hold(animal: Animal) -> tuple[str, str] | None:
     limit, so its registration stands only if the licence is approved and names it."""
     if animal.id is None:
         return None
-    link = db.session.scalar(select(LicenceAnimal).where(
-        LicenceAnimal.animal_id == animal.id, LicenceAnimal.registered_inside.is_(True))
-        .order_by(LicenceAnimal.id.desc()))
+    link = db.session.scalar(
+        select(LicenceAnimal)
+        .where(LicenceAnimal.animal_id == animal.id, LicenceAnimal.registered_inside.is_(True))
+        .order_by(LicenceAnimal.id.desc())
+    )
     if link is None:
         return None
     licence = link.licence
     if licence.status in OPEN_STATUSES:
-        return ("licence", _("Aguardando a decisão do CCZ sobre o pedido de licença nº "
-                             "%(id)d: o registro fica definitivo se a licença for aprovada.",
-                             id=licence.id))
+        return (
+            "licence",
+            _(
+                "Aguardando a decisão do CCZ sobre o pedido de licença nº "
+                "%(id)d: o registro fica definitivo se a licença for aprovada.",
+                id=licence.id,
+            ),
+        )
     if licence.status in (LicenceStatus.APPROVED, LicenceStatus.CANCELLED) and link.covered:
         return None
     if licence.status == LicenceStatus.APPROVED:
-        return ("licence_not_covered", _(
-            "A licença nº %(id)d foi aprovada sem incluir este animal: a residência está acima "
-            "do limite com ele. Procure o CCZ.", id=licence.id))
-    return ("licence_refused", _(
-        "O pedido de licença nº %(id)d não foi aprovado: a residência está acima do limite com "
-        "este animal. Procure o CCZ.", id=licence.id))
+        return (
+            "licence_not_covered",
+            _(
+                "A licença nº %(id)d foi aprovada sem incluir este animal: a residência está acima "
+                "do limite com ele. Procure o CCZ.",
+                id=licence.id,
+            ),
+        )
+    return (
+        "licence_refused",
+        _(
+            "O pedido de licença nº %(id)d não foi aprovado: a residência está acima do limite com "
+            "este animal. Procure o CCZ.",
+            id=licence.id,
+        ),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,15 +385,26 @@ class RequestData:
 
 
 def open_request(residence_key: str) -> ExcessLicence | None:
-    return db.session.scalar(select(ExcessLicence).where(
-        ExcessLicence.residence_key == residence_key,
-        ExcessLicence.status.in_([s.value for s in OPEN_STATUSES])))
+    return db.session.scalar(
+        select(ExcessLicence).where(
+            ExcessLicence.residence_key == residence_key,
+            ExcessLicence.status.in_([s.value for s in OPEN_STATUSES]),
+        )
+    )
 
 
-def _event(licence: ExcessLicence, action: str, actor: User | None, note: str | None = None,
-           **detail: object) -> None:
-    licence.events.append(LicenceEvent(action=action, note=note, detail=detail or None,
-                                       actor_id=actor.id if actor else None))
+def _event(
+    licence: ExcessLicence,
+    action: str,
+    actor: User | None,
+    note: str | None = None,
+    **detail: object,
+) -> None:
+    licence.events.append(
+        LicenceEvent(
+            action=action, note=note, detail=detail or None, actor_id=actor.id if actor else None
+        )
+    )
 
 
 def _store_proof(upload: Upload | None, owner: User, purpose: str):  # type: ignore[no-untyped-def]
@@ -351,8 +413,9 @@ def _store_proof(upload: Upload | None, owner: User, purpose: str):  # type: ign
     if upload is None:
         return None
     try:
-        return store_document(upload.stream, purpose=purpose, owner_id=owner.id,
-                              filename=upload.filename)
+        return store_document(
+            upload.stream, purpose=purpose, owner_id=owner.id, filename=upload.filename
+        )
     except UploadError as err:
         raise LicenceError(None, "invalid_upload", str(err)) from None
 
@@ -362,14 +425,25 @@ def _residence(user: User) -> str:
 
     key = owner_residence_key(user)
     if key is None:
-        raise LicenceError("address", "required", _(
-            "Complete o seu endereço (CEP, logradouro e número) no seu cadastro: a licença é da "
-            "residência."))
+        raise LicenceError(
+            "address",
+            "required",
+            _(
+                "Complete o seu endereço (CEP, logradouro e número) no seu cadastro: a licença é da "
+                "residência."
+            ),
+        )
     return key
 
 
-def request_licence(user: User, data: RequestData, *, profile: Profile, today: date,
-                    renews: ExcessLicence | None = None) -> ExcessLicence:
+def request_licence(
+    user: User,
+    data: RequestData,
+    *,
+    profile: Profile,
+    today: date,
+    renews: ExcessLicence | None = None,
+) -> ExcessLicence:
     """A household asks for the licence (GRU 37 §1 I; BJP 17 §3-4; CAB 31 §2), or its renewal.
 
     Raises LicenceError (or the animals domain's AnimalError for an animal registered inside)."""
@@ -380,41 +454,75 @@ def request_licence(user: User, data: RequestData, *, profile: Profile, today: d
     key = _residence(user)
     assert household.limit is not None  # a profile with a licence has a limit
     if (user.housing_type or "house") in household.excluded_housing:
-        raise LicenceError(None, "not_applicable", _(
-            "O limite de animais não vale para o seu tipo de moradia (%(article)s): não é "
-            "preciso pedir licença.", article=household.cite("excluded_housing")))
-    if renews is None and rule.requests_accepted_until is not None \
-            and today > rule.requests_accepted_until:
+        raise LicenceError(
+            None,
+            "not_applicable",
+            _(
+                "O limite de animais não vale para o seu tipo de moradia (%(article)s): não é "
+                "preciso pedir licença.",
+                article=household.cite("excluded_housing"),
+            ),
+        )
+    if (
+        renews is None
+        and rule.requests_accepted_until is not None
+        and today > rule.requests_accepted_until
+    ):
         # BJP 17 §6: 12 months from the publication; after that everyone fits the limit
-        raise LicenceError(None, "requests_closed", _(
-            "O prazo para pedir a licença terminou em %(day)s (%(article)s). Depois dele, todos "
-            "os proprietários devem se enquadrar no limite de %(limit)d animais.",
-            day=rule.requests_accepted_until.strftime("%d/%m/%Y"),
-            article=rule.cite("requests_accepted_until"), limit=household.limit))
+        raise LicenceError(
+            None,
+            "requests_closed",
+            _(
+                "O prazo para pedir a licença terminou em %(day)s (%(article)s). Depois dele, todos "
+                "os proprietários devem se enquadrar no limite de %(limit)d animais.",
+                day=rule.requests_accepted_until.strftime("%d/%m/%Y"),
+                article=rule.cite("requests_accepted_until"),
+                limit=household.limit,
+            ),
+        )
     if open_request(key) is not None:
-        raise LicenceError(None, "already_requested", _(
-            "Já existe um pedido de licença em análise para esta residência."))
+        raise LicenceError(
+            None,
+            "already_requested",
+            _("Já existe um pedido de licença em análise para esta residência."),
+        )
     if renews is not None:
         window = renewal_window(renews, profile)
         if renews.holder_id != user.id or window is None:
             raise LicenceError(None, "not_renewable", _("Esta licença não pode ser renovada."))
         if not window.contains(today):
-            raise LicenceError(None, "outside_renewal_window", _(
-                "A renovação só pode ser pedida de %(start)s a %(end)s (%(article)s).",
-                start=window.opens.strftime("%d/%m/%Y"), end=window.closes.strftime("%d/%m/%Y"),
-                article=rule.cite("renewal_window_days")))
+            raise LicenceError(
+                None,
+                "outside_renewal_window",
+                _(
+                    "A renovação só pode ser pedida de %(start)s a %(end)s (%(article)s).",
+                    start=window.opens.strftime("%d/%m/%Y"),
+                    end=window.closes.strftime("%d/%m/%Y"),
+                    article=rule.cite("renewal_window_days"),
+                ),
+            )
         if renewal_of(renews) is not None:
             raise LicenceError(None, "already_requested", _("A renovação já foi pedida."))
         if data.new:
-            raise LicenceError(None, "no_new_on_renewal", _(
-                "A renovação cobre os animais da licença atual; novos animais não podem ser "
-                "incluídos."))
+            raise LicenceError(
+                None,
+                "no_new_on_renewal",
+                _(
+                    "A renovação cobre os animais da licença atual; novos animais não podem ser "
+                    "incluídos."
+                ),
+            )
     else:
         current = valid_licence(key, today)
         if current is not None:
-            raise LicenceError(None, "already_licensed", _(
-                "Esta residência já tem licença válida até %(day)s. Peça a renovação no prazo.",
-                day=current.valid_until.strftime("%d/%m/%Y")))  # type: ignore[union-attr]
+            raise LicenceError(
+                None,
+                "already_licensed",
+                _(
+                    "Esta residência já tem licença válida até %(day)s. Peça a renovação no prazo.",
+                    day=current.valid_until.strftime("%d/%m/%Y"),
+                ),
+            )  # type: ignore[union-attr]
 
     problems: list[LicenceError] = []
     at_home = {a.id: a for a in residence_animals(key)}
@@ -423,93 +531,197 @@ def request_licence(user: User, data: RequestData, *, profile: Profile, today: d
         item = listed.get(animal_id)
         if item is None or not item.confirmed:
             # GRU 37 §1 I; BJP 17 §4: the RGA numbers of all the animals
-            problems.append(LicenceError(f"animal-{animal_id}", "not_confirmed", _(
-                "Confirme que %(name)s (RGA %(rga)s) vive na residência. Se o animal morreu ou foi "
-                "doado, comunique isso em \"Meus animais\" antes de pedir a licença.",
-                name=animal.name, rga=animal.rga)))
+            problems.append(
+                LicenceError(
+                    f"animal-{animal_id}",
+                    "not_confirmed",
+                    _(
+                        "Confirme que %(name)s (RGA %(rga)s) vive na residência. Se o animal morreu ou foi "
+                        'doado, comunique isso em "Meus animais" antes de pedir a licença.',
+                        name=animal.name,
+                        rga=animal.rga,
+                    ),
+                )
+            )
     needs_rabies = "rabies_proofs" in rule.requires
     needs_sterilisation = "sterilisation_proofs" in rule.requires
     for animal_id, item in listed.items():
         pet = at_home.get(animal_id)
         if pet is None:
-            problems.append(LicenceError(None, "not_at_residence", _(
-                "Um dos animais informados não está registrado neste endereço.")))
+            problems.append(
+                LicenceError(
+                    None,
+                    "not_at_residence",
+                    _("Um dos animais informados não está registrado neste endereço."),
+                )
+            )
             continue
-        if needs_rabies and item.rabies_proof is None \
-                and animals.current_vaccination(pet, today) is None:
-            problems.append(LicenceError(f"animal-{animal_id}", "rabies_proof", _(
-                "Envie o comprovante de vacinação antirrábica de %(name)s: não há vacina em dia "
-                "no registro (%(article)s).", name=pet.name, article=rule.cite("requires"))))
+        if (
+            needs_rabies
+            and item.rabies_proof is None
+            and animals.current_vaccination(pet, today) is None
+        ):
+            problems.append(
+                LicenceError(
+                    f"animal-{animal_id}",
+                    "rabies_proof",
+                    _(
+                        "Envie o comprovante de vacinação antirrábica de %(name)s: não há vacina em dia "
+                        "no registro (%(article)s).",
+                        name=pet.name,
+                        article=rule.cite("requires"),
+                    ),
+                )
+            )
         if needs_sterilisation and item.sterilisation_proof is None:
-            problems.append(LicenceError(f"animal-{animal_id}", "sterilisation_proof", _(
-                "Envie o comprovante de esterilização de %(name)s (%(article)s).",
-                name=pet.name, article=rule.cite("requires"))))
+            problems.append(
+                LicenceError(
+                    f"animal-{animal_id}",
+                    "sterilisation_proof",
+                    _(
+                        "Envie o comprovante de esterilização de %(name)s (%(article)s).",
+                        name=pet.name,
+                        article=rule.cite("requires"),
+                    ),
+                )
+            )
     for index, new in enumerate(data.new):
         if needs_sterilisation and new.sterilisation_proof is None:
-            problems.append(LicenceError(f"new-{index}", "sterilisation_proof", _(
-                "Envie o comprovante de esterilização do novo animal %(n)d (%(article)s).",
-                n=index + 1, article=rule.cite("requires"))))
+            problems.append(
+                LicenceError(
+                    f"new-{index}",
+                    "sterilisation_proof",
+                    _(
+                        "Envie o comprovante de esterilização do novo animal %(n)d (%(article)s).",
+                        n=index + 1,
+                        article=rule.cite("requires"),
+                    ),
+                )
+            )
     description = " ".join((data.housing_description or "").split())
     if "housing_description" in rule.requires or "inspection" in rule.requires:
         if len(description) < 20:
-            problems.append(LicenceError("housing_description", "required", _(
-                "Descreva o alojamento e os cuidados com os animais (espaço, abrigo, limpeza, "
-                "alimentação) em pelo menos 20 caracteres.")))
+            problems.append(
+                LicenceError(
+                    "housing_description",
+                    "required",
+                    _(
+                        "Descreva o alojamento e os cuidados com os animais (espaço, abrigo, limpeza, "
+                        "alimentação) em pelo menos 20 caracteres."
+                    ),
+                )
+            )
     total = len(at_home) + len(data.new)
     if data.animals_requested <= household.limit:
-        problems.append(LicenceError("animals_requested", "not_above_limit", _(
-            "A licença é para mais de %(limit)d animais (%(article)s); até esse número não é "
-            "preciso pedir.", limit=household.limit, article=household.article)))
+        problems.append(
+            LicenceError(
+                "animals_requested",
+                "not_above_limit",
+                _(
+                    "A licença é para mais de %(limit)d animais (%(article)s); até esse número não é "
+                    "preciso pedir.",
+                    limit=household.limit,
+                    article=household.article,
+                ),
+            )
+        )
     if rule.max_animals is not None and data.animals_requested > rule.max_animals:
-        problems.append(LicenceError("animals_requested", "above_cap", _(
-            "A licença permite no máximo %(max)d animais (%(article)s).", max=rule.max_animals,
-            article=rule.cite("max_animals"))))
+        problems.append(
+            LicenceError(
+                "animals_requested",
+                "above_cap",
+                _(
+                    "A licença permite no máximo %(max)d animais (%(article)s).",
+                    max=rule.max_animals,
+                    article=rule.cite("max_animals"),
+                ),
+            )
+        )
     if total > data.animals_requested:
-        problems.append(LicenceError("animals_requested", "fewer_than_listed", _(
-            "A residência tem %(total)d animais na lista: peça ao menos esse número.",
-            total=total)))
+        problems.append(
+            LicenceError(
+                "animals_requested",
+                "fewer_than_listed",
+                _(
+                    "A residência tem %(total)d animais na lista: peça ao menos esse número.",
+                    total=total,
+                ),
+            )
+        )
     if problems:
         raise LicenceErrors(problems)
 
     licence = ExcessLicence(
-        code=new_code(), kind="kennel" if rule.document == "kennel_laudo" else "licence",
-        holder_id=user.id, residence_key=key, address_line=user.address_line,
-        animals_requested=data.animals_requested, housing_description=description,
-        requested_on=today, renews_id=renews.id if renews else None)
+        code=new_code(),
+        kind="kennel" if rule.document == "kennel_laudo" else "licence",
+        holder_id=user.id,
+        residence_key=key,
+        address_line=user.address_line,
+        animals_requested=data.animals_requested,
+        housing_description=description,
+        requested_on=today,
+        renews_id=renews.id if renews else None,
+    )
     db.session.add(licence)
     db.session.flush()
     for animal_id, item in listed.items():
         animal = at_home[animal_id]
-        licence.animals.append(LicenceAnimal(
-            animal_id=animal.id,
-            rabies_on_record=animals.current_vaccination(animal, today) is not None,
-            rabies_proof=_store_proof(item.rabies_proof, user, "licence_proof"),
-            sterilisation_proof=_store_proof(item.sterilisation_proof, user, "licence_proof")))
+        licence.animals.append(
+            LicenceAnimal(
+                animal_id=animal.id,
+                rabies_on_record=animals.current_vaccination(animal, today) is not None,
+                rabies_proof=_store_proof(item.rabies_proof, user, "licence_proof"),
+                sterilisation_proof=_store_proof(item.sterilisation_proof, user, "licence_proof"),
+            )
+        )
     with registering_inside_request(key):
         for index, new in enumerate(data.new):
             try:
                 animal = animals.register_animal(
-                    owner=user, data=new.data, vaccination=new.vaccination,  # type: ignore[arg-type]
-                    vaccinate_at_ccz=new.vaccinate_at_ccz, registered_by=user, api_client=None,
-                    profile=profile, today=today)
+                    owner=user,
+                    data=new.data,
+                    vaccination=new.vaccination,  # type: ignore[arg-type]
+                    vaccinate_at_ccz=new.vaccinate_at_ccz,
+                    registered_by=user,
+                    api_client=None,
+                    profile=profile,
+                    today=today,
+                )
             except animals.AnimalError as err:
-                raise LicenceErrors([LicenceError(f"new-{index}", e.code, _(
-                    "Novo animal %(n)d: %(message)s", n=index + 1, message=e.message))
-                    for e in err.errors]) from None
+                raise LicenceErrors(
+                    [
+                        LicenceError(
+                            f"new-{index}",
+                            e.code,
+                            _("Novo animal %(n)d: %(message)s", n=index + 1, message=e.message),
+                        )
+                        for e in err.errors
+                    ]
+                ) from None
             if not animal.provisional:  # the licence decides: definitive only if approved
                 animal.provisional = True
                 animal.definitive_at = None
-            licence.animals.append(LicenceAnimal(
-                animal_id=animal.id, registered_inside=True,
-                rabies_on_record=new.vaccination is not None,
-                sterilisation_proof=_store_proof(new.sterilisation_proof, user,
-                                                 "licence_proof")))
+            licence.animals.append(
+                LicenceAnimal(
+                    animal_id=animal.id,
+                    registered_inside=True,
+                    rabies_on_record=new.vaccination is not None,
+                    sterilisation_proof=_store_proof(
+                        new.sterilisation_proof, user, "licence_proof"
+                    ),
+                )
+            )
     for photo in data.photos:
         from portal.services.uploads import UploadError, store_image
 
         try:
-            stored = store_image(photo.stream, purpose="licence_photo", owner_id=user.id,
-                                 public=False, filename=photo.filename)
+            stored = store_image(
+                photo.stream,
+                purpose="licence_photo",
+                owner_id=user.id,
+                public=False,
+                filename=photo.filename,
+            )
         except UploadError as err:
             raise LicenceError("photos", "invalid_upload", str(err)) from None
         licence.files.append(LicenceFile(stored_file_id=stored.id, kind="housing"))
@@ -521,10 +733,17 @@ def request_licence(user: User, data: RequestData, *, profile: Profile, today: d
         audit.record("licence.requested", licence, detail={"asked": data.animals_requested})
     else:
         audit.record("licence.renewal_requested", licence, detail={"renews": renews.id})
-    _notify(licence, _("Pedido de %(doc)s recebido", doc=document_name(profile)), _(
-        "Recebemos o seu pedido nº %(id)d para manter %(n)d cães e gatos em %(address)s. O CCZ "
-        "vai analisar e agendar a vistoria; avisaremos a cada passo.", id=licence.id,
-        n=data.animals_requested, address=licence.address_line))
+    _notify(
+        licence,
+        _("Pedido de %(doc)s recebido", doc=document_name(profile)),
+        _(
+            "Recebemos o seu pedido nº %(id)d para manter %(n)d cães e gatos em %(address)s. O CCZ "
+            "vai analisar e agendar a vistoria; avisaremos a cada passo.",
+            id=licence.id,
+            n=data.animals_requested,
+            address=licence.address_line,
+        ),
+    )
     return licence
 
 
@@ -544,20 +763,28 @@ def _charge(licence: ExcessLicence, payer: User, profile: Profile, today: date) 
     from portal.services.fees import compute_fee
 
     fee = compute_fee(profile, "licence", {}, today)
-    item = create_item_for_fee(fee, description=_("Licença especial para animais acima do limite "
-                                                  "(pedido nº %(id)d)", id=licence.id),
-                               payer=payer, subject_type="excess_licence", subject_id=licence.id)
+    item = create_item_for_fee(
+        fee,
+        description=_(
+            "Licença especial para animais acima do limite (pedido nº %(id)d)", id=licence.id
+        ),
+        payer=payer,
+        subject_type="excess_licence",
+        subject_id=licence.id,
+    )
     licence.fee_item_id = item.id
 
 
-def answer_info(licence: ExcessLicence, user: User, answer: str,
-                photos: Sequence[Upload] = ()) -> None:
+def answer_info(
+    licence: ExcessLicence, user: User, answer: str, photos: Sequence[Upload] = ()
+) -> None:
     """The citizen answers the CCZ's request for more information."""
     if licence.holder_id != user.id:
         raise LicenceError(None, "not_allowed", _("Este pedido não é seu."))
     if licence.status != LicenceStatus.INFO_REQUESTED:
-        raise LicenceError(None, "not_waiting", _("O CCZ não está aguardando resposta neste "
-                                                  "pedido."))
+        raise LicenceError(
+            None, "not_waiting", _("O CCZ não está aguardando resposta neste pedido.")
+        )
     answer = (answer or "").strip()
     if not answer:
         raise LicenceError("answer", "required", _("Escreva a sua resposta."))
@@ -565,8 +792,9 @@ def answer_info(licence: ExcessLicence, user: User, answer: str,
 
     for photo in photos:
         try:
-            stored = store_document(photo.stream, purpose="licence_proof", owner_id=user.id,
-                                    filename=photo.filename)
+            stored = store_document(
+                photo.stream, purpose="licence_proof", owner_id=user.id, filename=photo.filename
+            )
         except UploadError as err:
             raise LicenceError("files", "invalid_upload", str(err)) from None
         licence.files.append(LicenceFile(stored_file_id=stored.id, kind="answer"))
@@ -597,8 +825,9 @@ def assign(licence: ExcessLicence, agent: User, staff: User) -> None:
     audit.record("licence.assigned", licence, detail={"agent_id": agent.id})
 
 
-def schedule_inspection(licence: ExcessLicence, agent: User, day: date, staff: User, *,
-                        today: date) -> LicenceInspection:
+def schedule_inspection(
+    licence: ExcessLicence, agent: User, day: date, staff: User, *, today: date
+) -> LicenceInspection:
     _must_be_open(licence)
     if day < today:
         raise LicenceError("scheduled_for", "past_date", _("Agende para hoje ou uma data futura."))
@@ -610,23 +839,38 @@ def schedule_inspection(licence: ExcessLicence, agent: User, day: date, staff: U
     db.session.flush()
     _event(licence, "inspection_scheduled", staff, day=day.isoformat(), agent=agent.full_name)
     audit.record("licence.inspection_scheduled", licence, detail={"day": day.isoformat()})
-    _notify(licence, _("Vistoria agendada"), _(
-        "A vistoria da residência para o pedido nº %(id)d foi agendada para %(day)s.",
-        id=licence.id, day=day.strftime("%d/%m/%Y")))
+    _notify(
+        licence,
+        _("Vistoria agendada"),
+        _(
+            "A vistoria da residência para o pedido nº %(id)d foi agendada para %(day)s.",
+            id=licence.id,
+            day=day.strftime("%d/%m/%Y"),
+        ),
+    )
     return inspection
 
 
-def record_inspection(licence: ExcessLicence, agent: User, *, inspected_on: date,
-                      checklist: dict[str, bool], findings: str, satisfactory: bool,
-                      profile: Profile, today: date,
-                      photos: Sequence[Upload] = ()) -> LicenceInspection:
+def record_inspection(
+    licence: ExcessLicence,
+    agent: User,
+    *,
+    inspected_on: date,
+    checklist: dict[str, bool],
+    findings: str,
+    satisfactory: bool,
+    profile: Profile,
+    today: date,
+    photos: Sequence[Upload] = (),
+) -> LicenceInspection:
     """The agent's visit (BJP 17 §1: number and size of the animals, care, space, hygiene)."""
     rule = rule_of(profile)
     if licence.status not in OPEN_STATUSES:
         raise LicenceError(None, "not_open", _("Este pedido já foi decidido."))
     if inspected_on > today:
-        raise LicenceError("inspected_on", "future_date",
-                           _("A data da vistoria não pode ser no futuro."))
+        raise LicenceError(
+            "inspected_on", "future_date", _("A data da vistoria não pode ser no futuro.")
+        )
     findings = (findings or "").strip()
     if not findings:
         raise LicenceError("findings", "required", _("Descreva o que foi verificado."))
@@ -646,19 +890,37 @@ def record_inspection(licence: ExcessLicence, agent: User, *, inspected_on: date
 
     for photo in photos:
         try:
-            stored = store_image(photo.stream, purpose="licence_photo", owner_id=None,
-                                 public=False, filename=photo.filename)
+            stored = store_image(
+                photo.stream,
+                purpose="licence_photo",
+                owner_id=None,
+                public=False,
+                filename=photo.filename,
+            )
         except UploadError as err:
             raise LicenceError("photos", "invalid_upload", str(err)) from None
-        licence.files.append(LicenceFile(stored_file_id=stored.id, kind="inspection",
-                                         inspection_id=inspection.id))
+        licence.files.append(
+            LicenceFile(stored_file_id=stored.id, kind="inspection", inspection_id=inspection.id)
+        )
     db.session.flush()
-    _event(licence, "inspected", agent, satisfactory=satisfactory,
-           inspected_on=inspected_on.isoformat())
+    _event(
+        licence,
+        "inspected",
+        agent,
+        satisfactory=satisfactory,
+        inspected_on=inspected_on.isoformat(),
+    )
     audit.record("licence.inspected", licence, detail={"satisfactory": satisfactory})
-    _notify(licence, _("Vistoria realizada"), _(
-        "O CCZ realizou a vistoria da residência em %(day)s para o pedido nº %(id)d. Agora o "
-        "pedido segue para a decisão.", day=inspected_on.strftime("%d/%m/%Y"), id=licence.id))
+    _notify(
+        licence,
+        _("Vistoria realizada"),
+        _(
+            "O CCZ realizou a vistoria da residência em %(day)s para o pedido nº %(id)d. Agora o "
+            "pedido segue para a decisão.",
+            day=inspected_on.strftime("%d/%m/%Y"),
+            id=licence.id,
+        ),
+    )
     return inspection
 
 
@@ -673,14 +935,27 @@ def ask_info(licence: ExcessLicence, staff: User, question: str) -> None:
     db.session.flush()
     _event(licence, "info_requested", staff, note=question[:4000])
     audit.record("licence.info_requested", licence)
-    _notify(licence, _("O CCZ precisa de mais informações"), _(
-        "Sobre o seu pedido nº %(id)d, o CCZ pede:\n\n%(question)s\n\nResponda no portal.",
-        id=licence.id, question=question))
+    _notify(
+        licence,
+        _("O CCZ precisa de mais informações"),
+        _(
+            "Sobre o seu pedido nº %(id)d, o CCZ pede:\n\n%(question)s\n\nResponda no portal.",
+            id=licence.id,
+            question=question,
+        ),
+    )
 
 
-def approve(licence: ExcessLicence, staff: User, *, max_animals: int,
-            covered_ids: Sequence[int] | None, reason: str | None, profile: Profile,
-            today: date) -> None:
+def approve(
+    licence: ExcessLicence,
+    staff: User,
+    *,
+    max_animals: int,
+    covered_ids: Sequence[int] | None,
+    reason: str | None,
+    profile: Profile,
+    today: date,
+) -> None:
     """Approve with the cap and the animals covered; a lower number than asked needs the
     technical report's reason (BJP 17 §1). A renewal decided before the old licence ends starts
     the day after it; decided later, on the decision day."""
@@ -689,43 +964,75 @@ def approve(licence: ExcessLicence, staff: User, *, max_animals: int,
     household = profile.household
     assert household.limit is not None
     inspected = [i for i in licence.inspections if i.inspected_on is not None]
-    if ("inspection" in rule.requires or rule.document == "kennel_laudo") \
-            and not any(i.satisfactory for i in inspected):
+    if ("inspection" in rule.requires or rule.document == "kennel_laudo") and not any(
+        i.satisfactory for i in inspected
+    ):
         # CAB 31 §2: the kennel works only after the agent's technical inspection
-        raise LicenceError(None, "inspection_required", _(
-            "Registre uma vistoria satisfatória antes de aprovar (%(article)s).",
-            article=rule.article))
+        raise LicenceError(
+            None,
+            "inspection_required",
+            _(
+                "Registre uma vistoria satisfatória antes de aprovar (%(article)s).",
+                article=rule.article,
+            ),
+        )
     if max_animals <= household.limit:
-        raise LicenceError("max_animals", "not_above_limit", _(
-            "Para até %(limit)d animais não é preciso licença: recuse o pedido explicando.",
-            limit=household.limit))
+        raise LicenceError(
+            "max_animals",
+            "not_above_limit",
+            _(
+                "Para até %(limit)d animais não é preciso licença: recuse o pedido explicando.",
+                limit=household.limit,
+            ),
+        )
     if rule.max_animals is not None and max_animals > rule.max_animals:
-        raise LicenceError("max_animals", "above_cap", _(
-            "A lei permite no máximo %(max)d animais (%(article)s).", max=rule.max_animals,
-            article=rule.cite("max_animals")))
+        raise LicenceError(
+            "max_animals",
+            "above_cap",
+            _(
+                "A lei permite no máximo %(max)d animais (%(article)s).",
+                max=rule.max_animals,
+                article=rule.cite("max_animals"),
+            ),
+        )
     if max_animals > licence.animals_requested:
-        raise LicenceError("max_animals", "above_requested", _(
-            "O número aprovado não pode passar do pedido (%(n)d).", n=licence.animals_requested))
+        raise LicenceError(
+            "max_animals",
+            "above_requested",
+            _("O número aprovado não pode passar do pedido (%(n)d).", n=licence.animals_requested),
+        )
     reason = (reason or "").strip() or None
     if max_animals < licence.animals_requested:
         if not inspected:
             # BJP 17 §1: the number is reduced on the agent's technical report
-            raise LicenceError("max_animals", "report_required", _(
-                "Para aprovar um número menor que o pedido, registre antes a vistoria (laudo "
-                "técnico)."))
+            raise LicenceError(
+                "max_animals",
+                "report_required",
+                _(
+                    "Para aprovar um número menor que o pedido, registre antes a vistoria (laudo "
+                    "técnico)."
+                ),
+            )
         if reason is None:
-            raise LicenceError("reason", "required", _(
-                "Explique por que o número aprovado é menor que o pedido."))
+            raise LicenceError(
+                "reason", "required", _("Explique por que o número aprovado é menor que o pedido.")
+            )
     by_id = {link.id: link for link in licence.animals}
     chosen = set(by_id) if covered_ids is None else set(covered_ids)
     if not chosen <= set(by_id):
         raise LicenceError("covered", "invalid", _("Escolha animais da lista do pedido."))
     if len(chosen) > max_animals:
-        raise LicenceError("covered", "too_many", _(
-            "Marque no máximo %(n)d animais para a licença.", n=max_animals))
+        raise LicenceError(
+            "covered",
+            "too_many",
+            _("Marque no máximo %(n)d animais para a licença.", n=max_animals),
+        )
     start = today
-    if licence.renews is not None and licence.renews.valid_until is not None \
-            and licence.renews.valid_until >= today:
+    if (
+        licence.renews is not None
+        and licence.renews.valid_until is not None
+        and licence.renews.valid_until >= today
+    ):
         start = licence.renews.valid_until + timedelta(days=1)
     licence.status = LicenceStatus.APPROVED
     licence.max_animals = max_animals
@@ -749,17 +1056,32 @@ def approve(licence: ExcessLicence, staff: User, *, max_animals: int,
                 provisional.vaccination_checked(link.animal, staff)
             else:
                 provisional.refresh(link.animal)
-    _event(licence, "approved", staff, note=reason, max_animals=max_animals,
-           valid_from=start.isoformat(), valid_until=licence.valid_until.isoformat())
+    _event(
+        licence,
+        "approved",
+        staff,
+        note=reason,
+        max_animals=max_animals,
+        valid_from=start.isoformat(),
+        valid_until=licence.valid_until.isoformat(),
+    )
     audit.record("licence.approved", licence, detail={"max_animals": max_animals})
     lower = ""
     if max_animals < licence.animals_requested:
         lower = "\n\n" + _("O número aprovado é menor que o pedido: %(reason)s", reason=reason)
-    _notify(licence, _("%(doc)s aprovada", doc=document_name(profile).capitalize()), _(
-        "O seu pedido nº %(id)d foi aprovado para até %(n)d cães e gatos, de %(start)s a "
-        "%(end)s. Baixe o documento com o QR code de conferência no portal.", id=licence.id,
-        n=max_animals, start=start.strftime("%d/%m/%Y"),
-        end=licence.valid_until.strftime("%d/%m/%Y")) + lower)
+    _notify(
+        licence,
+        _("%(doc)s aprovada", doc=document_name(profile).capitalize()),
+        _(
+            "O seu pedido nº %(id)d foi aprovado para até %(n)d cães e gatos, de %(start)s a "
+            "%(end)s. Baixe o documento com o QR code de conferência no portal.",
+            id=licence.id,
+            n=max_animals,
+            start=start.strftime("%d/%m/%Y"),
+            end=licence.valid_until.strftime("%d/%m/%Y"),
+        )
+        + lower,
+    )
 
 
 def refuse(licence: ExcessLicence, staff: User, reason: str, *, today: date) -> None:
@@ -775,9 +1097,16 @@ def refuse(licence: ExcessLicence, staff: User, reason: str, *, today: date) -> 
     db.session.flush()
     _event(licence, "refused", staff, note=reason)
     audit.record("licence.refused", licence)
-    _notify(licence, _("Pedido de licença recusado"), _(
-        "O seu pedido nº %(id)d foi recusado. Motivo: %(reason)s\n\nA residência deve se "
-        "enquadrar no limite de animais.", id=licence.id, reason=reason))
+    _notify(
+        licence,
+        _("Pedido de licença recusado"),
+        _(
+            "O seu pedido nº %(id)d foi recusado. Motivo: %(reason)s\n\nA residência deve se "
+            "enquadrar no limite de animais.",
+            id=licence.id,
+            reason=reason,
+        ),
+    )
 
 
 def cancel(licence: ExcessLicence, staff: User, reason: str, *, today: date) -> None:
@@ -795,9 +1124,16 @@ def cancel(licence: ExcessLicence, staff: User, reason: str, *, today: date) -> 
     db.session.flush()
     _event(licence, "cancelled", staff, note=reason)
     audit.record("licence.cancelled", licence)
-    _notify(licence, _("Licença cancelada"), _(
-        "A licença nº %(id)d foi cancelada pelo CCZ. Motivo: %(reason)s\n\nA residência volta "
-        "ao limite comum de animais.", id=licence.id, reason=reason))
+    _notify(
+        licence,
+        _("Licença cancelada"),
+        _(
+            "A licença nº %(id)d foi cancelada pelo CCZ. Motivo: %(reason)s\n\nA residência volta "
+            "ao limite comum de animais.",
+            id=licence.id,
+            reason=reason,
+        ),
+    )
 
 
 def _notify(licence: ExcessLicence, subject: str, text: str) -> None:
@@ -805,10 +1141,17 @@ def _notify(licence: ExcessLicence, subject: str, text: str) -> None:
     if holder is None or not holder.email:
         return
     with force_locale("pt_BR"):
-        send_email(holder.email, subject, _(
-            "Olá, %(name)s.\n\n%(text)s\n\nAcompanhe em \"Minhas licenças\":\n%(link)s\n\n"
-            "Centro de Controle de Zoonoses", name=holder.full_name.split()[0], text=text,
-            link=absolute_url("licences.mine")))
+        send_email(
+            holder.email,
+            subject,
+            _(
+                'Olá, %(name)s.\n\n%(text)s\n\nAcompanhe em "Minhas licenças":\n%(link)s\n\n'
+                "Centro de Controle de Zoonoses",
+                name=holder.full_name.split()[0],
+                text=text,
+                link=absolute_url("licences.mine"),
+            ),
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -822,19 +1165,32 @@ def households_above_limit(profile: Profile, on: date):  # type: ignore[no-untyp
     cancelled or refused licence puts it back under the limit)."""
     limit = profile.household.limit
     threshold = on - timedelta(days=profile.household.min_age_days)
-    over = (select(func.min(Animal.id))
-            .where(Animal.status.in_([s.value for s in COUNTED]), Animal.species.in_(SPECIES),
-                   Animal.birth_date < threshold)
-            .group_by(Animal.residence_key)
-            .having(func.count(Animal.id) > (limit or 10**6)))
+    over = (
+        select(func.min(Animal.id))
+        .where(
+            Animal.status.in_([s.value for s in COUNTED]),
+            Animal.species.in_(SPECIES),
+            Animal.birth_date < threshold,
+        )
+        .group_by(Animal.residence_key)
+        .having(func.count(Animal.id) > (limit or 10**6))
+    )
     licensed = select(ExcessLicence.residence_key).where(
-        ExcessLicence.status == LicenceStatus.APPROVED, ExcessLicence.valid_from <= on,
-        ExcessLicence.valid_until >= on)
-    query = select(Animal).join(User, User.id == Animal.owner_id).where(
-        Animal.id.in_(over), Animal.residence_key.not_in(licensed))
+        ExcessLicence.status == LicenceStatus.APPROVED,
+        ExcessLicence.valid_from <= on,
+        ExcessLicence.valid_until >= on,
+    )
+    query = (
+        select(Animal)
+        .join(User, User.id == Animal.owner_id)
+        .where(Animal.id.in_(over), Animal.residence_key.not_in(licensed))
+    )
     if profile.household.excluded_housing:
-        query = query.where(func.coalesce(User.housing_type, "house").not_in(
-            list(profile.household.excluded_housing)))
+        query = query.where(
+            func.coalesce(User.housing_type, "house").not_in(
+                list(profile.household.excluded_housing)
+            )
+        )
     return query
 
 

@@ -41,9 +41,15 @@ def _licence(licence_id: int) -> ExcessLicence:
 
 
 def _agents() -> list[User]:
-    return list(db.session.scalars(
-        select(User).join(UserRole, UserRole.user_id == User.id)
-        .where(UserRole.role.in_(["agent", "vet"])).distinct().order_by(User.full_name)))
+    return list(
+        db.session.scalars(
+            select(User)
+            .join(UserRole, UserRole.user_id == User.id)
+            .where(UserRole.role.in_(["agent", "vet"]))
+            .distinct()
+            .order_by(User.full_name)
+        )
+    )
 
 
 def checklist_label(item: ChecklistItem) -> str:
@@ -76,10 +82,14 @@ def _back(licence: ExcessLicence):  # type: ignore[no-untyped-def]
 @roles_required(*STAFF)
 def staff_list():
     today = local_today()
-    found = db.session.scalars(select(ExcessLicence).order_by(ExcessLicence.id.desc())
-                               .limit(300)).all()
-    return render_template("licences/staff_list.html", today=today,
-                           rows=[(lic, services.status_label(lic, today)) for lic in found])
+    found = db.session.scalars(
+        select(ExcessLicence).order_by(ExcessLicence.id.desc()).limit(300)
+    ).all()
+    return render_template(
+        "licences/staff_list.html",
+        today=today,
+        rows=[(lic, services.status_label(lic, today)) for lic in found],
+    )
 
 
 @bp.get("/ccz/licencas/<int:licence_id>")
@@ -99,21 +109,34 @@ def staff_file(licence_id: int):
         inspection.inspected_on.data = today
     approve = ApproveForm()
     approve.covered.choices = choices(
-        (str(link.id), f"{link.animal.rga} · {link.animal.name}") for link in licence.animals)
+        (str(link.id), f"{link.animal.rga} · {link.animal.name}") for link in licence.animals
+    )
     if approve.max_animals.data is None:
-        approve.max_animals.data = min(licence.animals_requested,
-                                       rule.max_animals or licence.animals_requested)
+        approve.max_animals.data = min(
+            licence.animals_requested, rule.max_animals or licence.animals_requested
+        )
     if not approve.covered.data:
         approve.covered.data = [str(link.id) for link in licence.animals]
     return render_template(
-        "licences/staff_file.html", licence=licence, today=today, rule=rule,
-        household=profile.household, status=services.status_label(licence, today),
-        assign_form=assign_form, schedule_form=schedule_form, inspection_form=inspection,
-        approve_form=approve, reason_form=ReasonForm(), question_form=QuestionForm(),
-        event_label=services.event_label, checklist_label=checklist_label,
-        checklist_items=rule.checklist, deciders=DECIDERS,
+        "licences/staff_file.html",
+        licence=licence,
+        today=today,
+        rule=rule,
+        household=profile.household,
+        status=services.status_label(licence, today),
+        assign_form=assign_form,
+        schedule_form=schedule_form,
+        inspection_form=inspection,
+        approve_form=approve,
+        reason_form=ReasonForm(),
+        question_form=QuestionForm(),
+        event_label=services.event_label,
+        checklist_label=checklist_label,
+        checklist_items=rule.checklist,
+        deciders=DECIDERS,
         document=services.document_name(profile),
-        at_home=services.residence_animals(licence.residence_key))
+        at_home=services.residence_animals(licence.residence_key),
+    )
 
 
 @bp.post("/ccz/licencas/<int:licence_id>/designar")
@@ -125,9 +148,11 @@ def staff_assign(licence_id: int):
     if form.validate_on_submit():
         agent = db.session.get(User, int(form.agent_id.data))
         if agent is not None:
-            _act(licence, lambda: services.assign(licence, agent,
-                                                  current_user._get_current_object()),
-                 _("Agente designado."))
+            _act(
+                licence,
+                lambda: services.assign(licence, agent, current_user._get_current_object()),
+                _("Agente designado."),
+            )
     else:
         flash(_("Escolha um agente."), "danger")
     return _back(licence)
@@ -142,9 +167,17 @@ def staff_schedule(licence_id: int):
     if form.validate_on_submit():
         agent = db.session.get(User, int(form.agent_id.data))
         if agent is not None:
-            _act(licence, lambda: services.schedule_inspection(
-                licence, agent, form.scheduled_for.data, current_user._get_current_object(),
-                today=local_today()), _("Vistoria agendada."))
+            _act(
+                licence,
+                lambda: services.schedule_inspection(
+                    licence,
+                    agent,
+                    form.scheduled_for.data,
+                    current_user._get_current_object(),
+                    today=local_today(),
+                ),
+                _("Vistoria agendada."),
+            )
     else:
         flash(_("Escolha o agente e a data da vistoria."), "danger")
     return _back(licence)
@@ -156,16 +189,30 @@ def staff_inspection(licence_id: int):
     licence = _licence(licence_id)
     profile = current_profile()
     form = InspectionForm()
-    form.checklist.choices = choices((i.code, checklist_label(i))
-                                     for i in services.rule_of(profile).checklist)
+    form.checklist.choices = choices(
+        (i.code, checklist_label(i)) for i in services.rule_of(profile).checklist
+    )
     if form.validate_on_submit():
-        photos = [services.Upload(f.stream, f.filename) for f in http.files.getlist("photos")
-                  if f and f.filename]
-        _act(licence, lambda: services.record_inspection(
-            licence, current_user._get_current_object(), inspected_on=form.inspected_on.data,
-            checklist={code: True for code in form.checklist.data or []},
-            findings=form.findings.data, satisfactory=bool(form.satisfactory.data),
-            profile=profile, today=local_today(), photos=photos), _("Vistoria registrada."))
+        photos = [
+            services.Upload(f.stream, f.filename)
+            for f in http.files.getlist("photos")
+            if f and f.filename
+        ]
+        _act(
+            licence,
+            lambda: services.record_inspection(
+                licence,
+                current_user._get_current_object(),
+                inspected_on=form.inspected_on.data,
+                checklist={code: True for code in form.checklist.data or []},
+                findings=form.findings.data,
+                satisfactory=bool(form.satisfactory.data),
+                profile=profile,
+                today=local_today(),
+                photos=photos,
+            ),
+            _("Vistoria registrada."),
+        )
     else:
         flash(_("Preencha a data e o que foi verificado na vistoria."), "danger")
     return _back(licence)
@@ -184,27 +231,46 @@ def staff_decide(licence_id: int, action: str):
             flash(_("Informe o número aprovado."), "danger")
             return _back(licence)
         covered = [int(v) for v in form.covered.data or []]
-        _act(licence, lambda: services.approve(
-            licence, staff, max_animals=form.max_animals.data, covered_ids=covered,
-            reason=form.reason.data, profile=profile, today=today), _("Licença aprovada."))
+        _act(
+            licence,
+            lambda: services.approve(
+                licence,
+                staff,
+                max_animals=form.max_animals.data,
+                covered_ids=covered,
+                reason=form.reason.data,
+                profile=profile,
+                today=today,
+            ),
+            _("Licença aprovada."),
+        )
     elif action == "pedir-informacoes":
         question = QuestionForm()
         if not question.validate_on_submit():
             flash(_("Escreva o que o cidadão deve informar."), "danger")
             return _back(licence)
-        _act(licence, lambda: services.ask_info(licence, staff, question.question.data),
-             _("Pedido de informações enviado ao cidadão."))
+        _act(
+            licence,
+            lambda: services.ask_info(licence, staff, question.question.data),
+            _("Pedido de informações enviado ao cidadão."),
+        )
     elif action in ("recusar", "cancelar"):
         reason = ReasonForm()
         if not reason.validate_on_submit():
             flash(_("Explique o motivo."), "danger")
             return _back(licence)
         if action == "recusar":
-            _act(licence, lambda: services.refuse(licence, staff, reason.reason.data,
-                                                  today=today), _("Pedido recusado."))
+            _act(
+                licence,
+                lambda: services.refuse(licence, staff, reason.reason.data, today=today),
+                _("Pedido recusado."),
+            )
         else:
-            _act(licence, lambda: services.cancel(licence, staff, reason.reason.data,
-                                                  today=today), _("Licença cancelada."))
+            _act(
+                licence,
+                lambda: services.cancel(licence, staff, reason.reason.data, today=today),
+                _("Licença cancelada."),
+            )
     else:
         abort(404)
     return _back(licence)
@@ -221,12 +287,20 @@ def staff_household(animal_id: int):
     db.session.commit()
     profile, today = current_profile(), local_today()
     key = first.residence_key
-    history = db.session.scalars(select(ExcessLicence).where(
-        ExcessLicence.residence_key == key).order_by(ExcessLicence.id.desc())).all()
+    history = db.session.scalars(
+        select(ExcessLicence)
+        .where(ExcessLicence.residence_key == key)
+        .order_by(ExcessLicence.id.desc())
+    ).all()
     at_home = services.residence_animals(key)
     allowance = services.household_allowance(profile, key, today)
     return render_template(
-        "licences/staff_household.html", first=first, animals=at_home, today=today,
-        counted=services.counted(at_home, today, profile), household=profile.household,
-        allowance=allowance, history=[(lic, services.status_label(lic, today))
-                                      for lic in history])
+        "licences/staff_household.html",
+        first=first,
+        animals=at_home,
+        today=today,
+        counted=services.counted(at_home, today, profile),
+        household=profile.household,
+        allowance=allowance,
+        history=[(lic, services.status_label(lic, today)) for lic in history],
+    )

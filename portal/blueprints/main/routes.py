@@ -20,20 +20,41 @@ from portal.services.todo import citizen_todo
 
 # (endpoint, title, text). Entries whose endpoint no blueprint provides yet are left out.
 HOME_CARDS = [
-    ("animals.register", _l("Cadastrar meu animal (RGA)"),
-     _l("Registre seu cão ou gato e receba o número do RGA, a carteirinha e a plaqueta.")),
-    ("animals.my_animals", _l("Meus animais"),
-     _l("Carteirinha, vacinas, transferência, segunda via e comunicação de óbito.")),
-    ("billing.my_payments", _l("Pagar taxas"),
-     _l("Imprima a guia e pague no balcão do CCZ; peça isenção.")),
-    ("adoption.search", _l("Adotar um animal"),
-     _l("Cães e gatos do CCZ e de ONGs esperando uma família.")),
-    ("licences.request", _l("Licença para mais animais"),
-     _l("Peça a licença especial quando a casa passar do limite de animais.")),
-    ("reports.new", _l("Denunciar maus-tratos"),
-     _l("Denúncia com fotos, anônima se quiser, com número de protocolo para acompanhar.")),
-    ("main.rules", _l("Regras do município"),
-     _l("O que a lei municipal exige, em linguagem simples, com os artigos.")),
+    (
+        "animals.register",
+        _l("Cadastrar meu animal (RGA)"),
+        _l("Registre seu cão ou gato e receba o número do RGA, a carteirinha e a plaqueta."),
+    ),
+    (
+        "animals.my_animals",
+        _l("Meus animais"),
+        _l("Carteirinha, vacinas, transferência, segunda via e comunicação de óbito."),
+    ),
+    (
+        "billing.my_payments",
+        _l("Pagar taxas"),
+        _l("Imprima a guia e pague no balcão do CCZ; peça isenção."),
+    ),
+    (
+        "adoption.search",
+        _l("Adotar um animal"),
+        _l("Cães e gatos do CCZ e de ONGs esperando uma família."),
+    ),
+    (
+        "licences.request",
+        _l("Licença para mais animais"),
+        _l("Peça a licença especial quando a casa passar do limite de animais."),
+    ),
+    (
+        "reports.new",
+        _l("Denunciar maus-tratos"),
+        _l("Denúncia com fotos, anônima se quiser, com número de protocolo para acompanhar."),
+    ),
+    (
+        "main.rules",
+        _l("Regras do município"),
+        _l("O que a lei municipal exige, em linguagem simples, com os artigos."),
+    ),
 ]
 
 # Card, boleto and PIX are offered only when Stripe is configured (issue 8: pages offer what the
@@ -44,12 +65,19 @@ ONLINE_PAYMENT_TEXT = _l("Pague com cartão, boleto, PIX ou guia no balcão; pe�
 @bp.get("/")
 @public
 def home():
-    cards = [{"title": title, "text": ONLINE_PAYMENT_TEXT if endpoint == "billing.my_payments"
-              and current_app.config.get("STRIPE_SECRET_KEY") else text, "url": url_for(endpoint)}
-             for endpoint, title, text in HOME_CARDS if endpoint in current_app.view_functions]
+    cards = [
+        {
+            "title": title,
+            "text": ONLINE_PAYMENT_TEXT
+            if endpoint == "billing.my_payments" and current_app.config.get("STRIPE_SECRET_KEY")
+            else text,
+            "url": url_for(endpoint),
+        }
+        for endpoint, title, text in HOME_CARDS
+        if endpoint in current_app.view_functions
+    ]
     # issue 8: a signed-in citizen sees what is left to do (each domain contributes its items)
-    todo = (citizen_todo(current_user._get_current_object()) if current_user.is_authenticated
-            else [])
+    todo = citizen_todo(current_user._get_current_object()) if current_user.is_authenticated else []
     return render_template("main/home.html", home_cards=cards, todo=todo)
 
 

@@ -49,9 +49,12 @@ def _errors(status: int, items: list[tuple[Any, str]]):  # type: ignore[no-untyp
 @bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException):  # type: ignore[no-untyped-def]
     status = error.code or 500
-    messages = {404: _("Pedido não encontrado."), 405: _("Método não permitido."),
-                413: _("Conteúdo grande demais."),
-                429: _("Muitas tentativas. Aguarde um pouco e tente de novo.")}
+    messages = {
+        404: _("Pedido não encontrado."),
+        405: _("Método não permitido."),
+        413: _("Conteúdo grande demais."),
+        429: _("Muitas tentativas. Aguarde um pouco e tente de novo."),
+    }
     return _errors(status, [(status, messages.get(status, _("Pedido inválido.")))])
 
 
@@ -70,8 +73,10 @@ def _iso(value: datetime | None) -> str | None:
 def _request_json(report: MaltreatmentReport, staff: bool) -> dict[str, Any]:
     profile = svc.current_profile()
     state = svc.public_state(report)
-    updated = max([report.updated_at] + ([report.merged_into.updated_at]
-                                         if report.merged_into is not None else []))
+    updated = max(
+        [report.updated_at]
+        + ([report.merged_into.updated_at] if report.merged_into is not None else [])
+    )
     item: dict[str, Any] = {
         "service_request_id": report.protocol,
         "status": "open" if state in OPEN_STATES else "closed",
@@ -81,14 +86,17 @@ def _request_json(report: MaltreatmentReport, staff: bool) -> dict[str, Any]:
         "updated_datetime": _iso(updated),
     }
     if staff:  # staff only: the place and the facts (never the reporter, even here)
-        item.update({
-            "description": report.description,
-            "address": report.address_line or report.reference or None,
-            "lat": report.lat,
-            "long": report.lng,
-            "agency_responsible": _("Centro de Controle de Zoonoses de %(city)s",
-                                    city=profile.municipality),
-        })
+        item.update(
+            {
+                "description": report.description,
+                "address": report.address_line or report.reference or None,
+                "lat": report.lat,
+                "long": report.lng,
+                "agency_responsible": _(
+                    "Centro de Controle de Zoonoses de %(city)s", city=profile.municipality
+                ),
+            }
+        )
     return item
 
 
@@ -96,17 +104,25 @@ def _request_json(report: MaltreatmentReport, staff: bool) -> dict[str, Any]:
 @public
 def services():  # type: ignore[no-untyped-def]
     profile = svc.current_profile()
-    return jsonify([{
-        "service_code": category.code,
-        "service_name": category_label(profile, category.code),
-        "description": _("Maus-tratos contra animais: %(label)s (%(article)s, %(law)s).",
-                         label=category_label(profile, category.code),
-                         article=category.article, law=profile.law_title),
-        "metadata": False,
-        "type": "realtime",
-        "keywords": "maus-tratos",
-        "group": "maus-tratos",
-    } for category in profile.reports.categories])
+    return jsonify(
+        [
+            {
+                "service_code": category.code,
+                "service_name": category_label(profile, category.code),
+                "description": _(
+                    "Maus-tratos contra animais: %(label)s (%(article)s, %(law)s).",
+                    label=category_label(profile, category.code),
+                    article=category.article,
+                    law=profile.law_title,
+                ),
+                "metadata": False,
+                "type": "realtime",
+                "keywords": "maus-tratos",
+                "group": "maus-tratos",
+            }
+            for category in profile.reports.categories
+        ]
+    )
 
 
 def _has_valid_key() -> bool:
@@ -144,25 +160,39 @@ def create_request():  # type: ignore[no-untyped-def]
         return _errors(400, [(400, _("Envie lat e long juntos."))])
     if lat is None and address is None:
         return _errors(400, [(400, _("Informe lat e long ou address_string."))])
-    name = " ".join(p for p in ((form.get("first_name") or "").strip(),
-                                (form.get("last_name") or "").strip()) if p)
+    name = " ".join(
+        p
+        for p in ((form.get("first_name") or "").strip(), (form.get("last_name") or "").strip())
+        if p
+    )
     email = (form.get("email") or "").strip() or None
     phone = (form.get("phone") or "").strip() or None
     confidential = bool(name or email or phone)
     data = svc.ReportData(
         category=(form.get("service_code") or "").strip(),
         description=form.get("description") or "",
-        street=address, lat=lat, lng=lng,
+        street=address,
+        lat=lat,
+        lng=lng,
         identity="confidential" if confidential else "anonymous",
-        name=(name or email or phone) if confidential else None, email=email, phone=phone)
+        name=(name or email or phone) if confidential else None,
+        email=email,
+        phone=phone,
+    )
     profile = svc.current_profile()
     try:
-        report, code = svc.create_report(profile, data, today=svc.local_today(profile),
-                                         api_client=client, source="open311")
+        report, code = svc.create_report(
+            profile, data, today=svc.local_today(profile), api_client=client, source="open311"
+        )
     except svc.ReportErrors as err:
         db.session.rollback()
-        fields = {"category": "service_code", "street": "address_string", "lat": "lat",
-                  "email": "email", "name": "first_name"}
+        fields = {
+            "category": "service_code",
+            "street": "address_string",
+            "lat": "lat",
+            "email": "email",
+            "name": "first_name",
+        }
         return _errors(400, [(400, f"{fields.get(f, f)}: {m}") for f, _c, m in err.errors])
     db.session.commit()
     return jsonify([{"service_request_id": report.protocol, "token": code}])

@@ -20,9 +20,17 @@ def init_reminder_job(app: Flask) -> None:
     from portal.blueprints.licences.reminders import declare_reminders as licence_reminders
     from portal.reminders import init_reminders
 
-    init_reminders(app, [animal_reminders, billing_reminders, establishment_reminders,
-                         enforcement_reminders, impound_reminders,
-                         *([licence_reminders] if licences_in_profile(app) else [])])
+    init_reminders(
+        app,
+        [
+            animal_reminders,
+            billing_reminders,
+            establishment_reminders,
+            enforcement_reminders,
+            impound_reminders,
+            *([licence_reminders] if licences_in_profile(app) else []),
+        ],
+    )
 
 
 from portal.blueprints.reminders import routes  # noqa: E402,F401

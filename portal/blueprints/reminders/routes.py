@@ -27,11 +27,17 @@ def preferences():
         for reminder in courtesy:
             if reminder.key not in wanted:
                 db.session.add(ReminderOptOut(user_id=current_user.id, reminder_key=reminder.key))
-        audit.record("reminders.preferences_changed", current_user._get_current_object(),
-                     detail={"off": sorted(r.key for r in courtesy if r.key not in wanted)})
+        audit.record(
+            "reminders.preferences_changed",
+            current_user._get_current_object(),
+            detail={"off": sorted(r.key for r in courtesy if r.key not in wanted)},
+        )
         db.session.commit()
         flash(_("Preferências de lembretes salvas."), "success")
         return redirect(url_for("reminders.preferences"))
-    off = set(db.session.scalars(select(ReminderOptOut.reminder_key)
-                                 .where(ReminderOptOut.user_id == current_user.id)))
+    off = set(
+        db.session.scalars(
+            select(ReminderOptOut.reminder_key).where(ReminderOptOut.user_id == current_user.id)
+        )
+    )
     return render_template("reminders/preferences.html", reminders=courtesy, off=off, form=form)

@@ -35,8 +35,11 @@ def _init() -> None:
     register_nav(_l("Denunciar maus-tratos"), "reports.new", order=40)
     register_nav(_l("Minhas denúncias"), "reports.mine", order=45, visible=_signed_in)
     register_nav(_l("Denúncias"), "reports.staff_list", order=75, visible=_staff)
-    register_admin_link(_l("Denúncias de maus-tratos: filas, triagem e vistorias"),
-                        "reports.staff_list", STAFF_ROLES)
+    register_admin_link(
+        _l("Denúncias de maus-tratos: filas, triagem e vistorias"),
+        "reports.staff_list",
+        STAFF_ROLES,
+    )
 
 
 from portal.blueprints.reports import routes, staff  # noqa: E402,F401

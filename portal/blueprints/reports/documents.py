@@ -30,11 +30,16 @@ def police_letter_pdf(report: MaltreatmentReport, profile: Profile, today: date)
     buffer = io.BytesIO()
     with force_locale("pt_BR"):
         styles = getSampleStyleSheet()
-        doc = SimpleDocTemplate(buffer, pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm,
-                                topMargin=20 * mm, bottomMargin=20 * mm,
-                                title=_("Ofício de encaminhamento %(p)s", p=report.protocol),
-                                author=_("Centro de Controle de Zoonoses de %(city)s",
-                                         city=profile.municipality))
+        doc = SimpleDocTemplate(
+            buffer,
+            pagesize=A4,
+            leftMargin=20 * mm,
+            rightMargin=20 * mm,
+            topMargin=20 * mm,
+            bottomMargin=20 * mm,
+            title=_("Ofício de encaminhamento %(p)s", p=report.protocol),
+            author=_("Centro de Controle de Zoonoses de %(city)s", city=profile.municipality),
+        )
         category = profile.reports.category(report.category)
         where = report.address_line or ""
         if report.reference:
@@ -51,26 +56,43 @@ def police_letter_pdf(report: MaltreatmentReport, profile: Profile, today: date)
             return Paragraph(escape(text).replace("\n", "<br/>"), styles[style])
 
         story = [
-            p(_("Centro de Controle de Zoonoses de %(city)s/%(uf)s", city=profile.municipality,
-                uf=profile.state), "Heading3"),
+            p(
+                _(
+                    "Centro de Controle de Zoonoses de %(city)s/%(uf)s",
+                    city=profile.municipality,
+                    uf=profile.state,
+                ),
+                "Heading3",
+            ),
             p(_("Ofício de encaminhamento – denúncia %(p)s", p=report.protocol), "Heading2"),
             p(_("%(city)s, %(day)s.", city=profile.municipality, day=today.strftime("%d/%m/%Y"))),
             Spacer(1, 4 * mm),
             p(_("À Autoridade Policial,")),
-            p(_("Encaminhamos a denúncia abaixo, recebida por este Centro de Controle de Zoonoses, "
-                "por descrever fato que pode constituir crime de maus-tratos a animais (%(law)s), "
-                "para as providências cabíveis.", law=FEDERAL_CRIME)),
+            p(
+                _(
+                    "Encaminhamos a denúncia abaixo, recebida por este Centro de Controle de Zoonoses, "
+                    "por descrever fato que pode constituir crime de maus-tratos a animais (%(law)s), "
+                    "para as providências cabíveis.",
+                    law=FEDERAL_CRIME,
+                )
+            ),
             Spacer(1, 4 * mm),
             p(_("Protocolo: %(p)s", p=report.protocol)),
             p(_("Recebida em: %(day)s", day=report.created_at.strftime("%d/%m/%Y"))),
-            p(_("Conduta: %(label)s (%(article)s, %(law)s)",
-                label=category_label(profile, report.category),
-                article=category.article if category else "", law=profile.law_title)),
+            p(
+                _(
+                    "Conduta: %(label)s (%(article)s, %(law)s)",
+                    label=category_label(profile, report.category),
+                    article=category.article if category else "",
+                    law=profile.law_title,
+                )
+            ),
             p(_("Local: %(where)s", where=where or _("não informado"))),
         ]
         if report.seen_on:
-            story.append(p(_("Data em que foi visto: %(day)s",
-                             day=report.seen_on.strftime("%d/%m/%Y"))))
+            story.append(
+                p(_("Data em que foi visto: %(day)s", day=report.seen_on.strftime("%d/%m/%Y")))
+            )
         if animals:
             story.append(p(_("Animais: %(a)s", a=animals)))
         story += [

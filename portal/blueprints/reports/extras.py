@@ -26,12 +26,23 @@ def export_reports(user: User) -> list[dict[str, Any]]:
     """LGPD: the confidential reports the person made with their account, and their contact.
 
     Anonymous reports are not linked to anyone, so they cannot be exported (nor found)."""
-    return [{
-        "protocolo": r.protocol, "tipo": r.category, "situacao": r.state,
-        "enviada_em": r.created_at, "relato": r.description,
-        "contato": {"nome": r.contact.name, "email": r.contact.email, "telefone": r.contact.phone}
-        if r.contact else None,
-    } for r in svc.reports_of(user)]
+    return [
+        {
+            "protocolo": r.protocol,
+            "tipo": r.category,
+            "situacao": r.state,
+            "enviada_em": r.created_at,
+            "relato": r.description,
+            "contato": {
+                "nome": r.contact.name,
+                "email": r.contact.email,
+                "telefone": r.contact.phone,
+            }
+            if r.contact
+            else None,
+        }
+        for r in svc.reports_of(user)
+    ]
 
 
 def seed_reports_demo() -> None:
@@ -43,17 +54,35 @@ def seed_reports_demo() -> None:
     codes = [c.code for c in profile.reports.categories]
     citizen = db.session.scalar(select(User).where(User.email == "cidada@demo.ccz"))
     samples = [
-        svc.ReportData(category=codes[0], description="Cachorro preso no quintal, sem água e "
-                       "sem sombra há dias.", street="Rua das Flores", number="10",
-                       district="Centro", species="dog", animal_count=1),
-        svc.ReportData(category=codes[1 % len(codes)], description="Gato ferido abandonado na "
-                       "praça, parece não comer há dias.", street="Praça da Matriz",
-                       district="Vila Galvão", species="cat", animal_count=1),
-        svc.ReportData(category=codes[0], description="Três cães acorrentados num terreno.",
-                       street="Avenida Brasil", number="500", district="Bonsucesso",
-                       species="dog", animal_count=3, identity="confidential",
-                       name=citizen.full_name if citizen else "Cidadã Demo",
-                       email=citizen.email if citizen else "cidada@demo.ccz"),
+        svc.ReportData(
+            category=codes[0],
+            description="Cachorro preso no quintal, sem água e sem sombra há dias.",
+            street="Rua das Flores",
+            number="10",
+            district="Centro",
+            species="dog",
+            animal_count=1,
+        ),
+        svc.ReportData(
+            category=codes[1 % len(codes)],
+            description="Gato ferido abandonado na praça, parece não comer há dias.",
+            street="Praça da Matriz",
+            district="Vila Galvão",
+            species="cat",
+            animal_count=1,
+        ),
+        svc.ReportData(
+            category=codes[0],
+            description="Três cães acorrentados num terreno.",
+            street="Avenida Brasil",
+            number="500",
+            district="Bonsucesso",
+            species="dog",
+            animal_count=3,
+            identity="confidential",
+            name=citizen.full_name if citizen else "Cidadã Demo",
+            email=citizen.email if citizen else "cidada@demo.ccz",
+        ),
     ]
     for data in samples:
         svc.create_report(profile, data, today=today, user=citizen if data.name else None)
@@ -73,41 +102,59 @@ def declare_queues(registry) -> None:  # type: ignore[no-untyped-def]
         Column(_l("Bairro"), lambda r: r.district or ""),
         Column(_l("Situação"), lambda r: str(STAFF_STATE_LABELS[r.state])),
     )
-    registry.declare(Queue(
-        key="denuncias-triagem",
-        title=_l("Denúncias de maus-tratos para triagem"),
-        roles=STAFF_ROLES,
-        entity=MaltreatmentReport,
-        rows=lambda: select(MaltreatmentReport).where(
-            MaltreatmentReport.state == ReportState.TRIAGE),
-        since=MaltreatmentReport.created_at,
-        order=MaltreatmentReport.created_at,
-        overdue=_triage_overdue,
-        link=lambda r: url_for("reports.staff_detail", protocol=r.protocol),
-        columns=columns,
-        personal_data=False,  # the list shows no reporter
-    ))
-    registry.declare(Queue(
-        key="denuncias-aguardando",
-        title=_l("Denúncias aguardando notificação/captura"),
-        roles=STAFF_ROLES,
-        entity=MaltreatmentReport,
-        rows=lambda: select(MaltreatmentReport).where(
-            MaltreatmentReport.state == ReportState.INSPECTED),
-        since=MaltreatmentReport.updated_at,
-        order=MaltreatmentReport.updated_at,
-        link=lambda r: url_for("reports.staff_detail", protocol=r.protocol),
-        columns=columns,
-        personal_data=False,
-    ))
+    registry.declare(
+        Queue(
+            key="denuncias-triagem",
+            title=_l("Denúncias de maus-tratos para triagem"),
+            roles=STAFF_ROLES,
+            entity=MaltreatmentReport,
+            rows=lambda: select(MaltreatmentReport).where(
+                MaltreatmentReport.state == ReportState.TRIAGE
+            ),
+            since=MaltreatmentReport.created_at,
+            order=MaltreatmentReport.created_at,
+            overdue=_triage_overdue,
+            link=lambda r: url_for("reports.staff_detail", protocol=r.protocol),
+            columns=columns,
+            personal_data=False,  # the list shows no reporter
+        )
+    )
+    registry.declare(
+        Queue(
+            key="denuncias-aguardando",
+            title=_l("Denúncias aguardando notificação/captura"),
+            roles=STAFF_ROLES,
+            entity=MaltreatmentReport,
+            rows=lambda: select(MaltreatmentReport).where(
+                MaltreatmentReport.state == ReportState.INSPECTED
+            ),
+            since=MaltreatmentReport.updated_at,
+            order=MaltreatmentReport.updated_at,
+            link=lambda r: url_for("reports.staff_detail", protocol=r.protocol),
+            columns=columns,
+            personal_data=False,
+        )
+    )
 
-
-    registry.declare_search(SearchProvider("denuncias", _l("Denúncias (protocolo)"), STAFF_ROLES,
-                                           _search_protocol))
-    registry.declare_chart(Chart("denuncias-por-categoria", _l("Denúncias por mês e tipo"),
-                                 ("coordinator", "admin"), reports_by_category))
-    registry.declare_chart(Chart("denuncias-por-bairro", _l("Denúncias por bairro no período"),
-                                 ("coordinator", "admin"), reports_by_district))
+    registry.declare_search(
+        SearchProvider("denuncias", _l("Denúncias (protocolo)"), STAFF_ROLES, _search_protocol)
+    )
+    registry.declare_chart(
+        Chart(
+            "denuncias-por-categoria",
+            _l("Denúncias por mês e tipo"),
+            ("coordinator", "admin"),
+            reports_by_category,
+        )
+    )
+    registry.declare_chart(
+        Chart(
+            "denuncias-por-bairro",
+            _l("Denúncias por bairro no período"),
+            ("coordinator", "admin"),
+            reports_by_district,
+        )
+    )
 
 
 def _search_protocol(term: str) -> list[SearchHit]:
@@ -115,20 +162,28 @@ def _search_protocol(term: str) -> list[SearchHit]:
     protocol = term.strip().upper()
     if not protocol.startswith("DEN-"):
         return []
-    report = db.session.scalar(select(MaltreatmentReport).where(
-        MaltreatmentReport.protocol == protocol))
+    report = db.session.scalar(
+        select(MaltreatmentReport).where(MaltreatmentReport.protocol == protocol)
+    )
     if report is None:
         return []
-    return [SearchHit(report.protocol, str(STAFF_STATE_LABELS[report.state]),
-                      url_for("reports.staff_detail", protocol=report.protocol))]
+    return [
+        SearchHit(
+            report.protocol,
+            str(STAFF_STATE_LABELS[report.state]),
+            url_for("reports.staff_detail", protocol=report.protocol),
+        )
+    ]
 
 
 def _reports_in(period: Period) -> list[MaltreatmentReport]:
     start = local_day_start(period.start)
     end = local_day_start(period.end + timedelta(days=1))
-    query = select(MaltreatmentReport).where(MaltreatmentReport.created_at >= start,
-                                             MaltreatmentReport.created_at < end,
-                                             MaltreatmentReport.state != ReportState.MERGED)
+    query = select(MaltreatmentReport).where(
+        MaltreatmentReport.created_at >= start,
+        MaltreatmentReport.created_at < end,
+        MaltreatmentReport.state != ReportState.MERGED,
+    )
     if period.district:
         query = query.where(func.lower(MaltreatmentReport.district) == period.district.lower())
     return list(db.session.scalars(query))
@@ -137,9 +192,13 @@ def _reports_in(period: Period) -> list[MaltreatmentReport]:
 def reports_by_category(period: Period) -> ChartData:
     profile = svc.current_profile()
     counts: Counter[tuple[str, str]] = Counter(
-        (month_key(r.created_at.astimezone(tz())), r.category) for r in _reports_in(period))
-    return monthly(period, [(c.code, category_label(profile, c.code))
-                            for c in profile.reports.categories], counts)
+        (month_key(r.created_at.astimezone(tz())), r.category) for r in _reports_in(period)
+    )
+    return monthly(
+        period,
+        [(c.code, category_label(profile, c.code)) for c in profile.reports.categories],
+        counts,
+    )
 
 
 def reports_by_district(period: Period) -> ChartData:

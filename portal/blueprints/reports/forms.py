@@ -40,20 +40,30 @@ def _float(value: str | None) -> float | None:
 
 
 class ReportForm(FlaskForm):
-    category = RadioField(_l("O que está acontecendo?"), choices=[],
-                          validators=[DataRequired(_l("Escolha o que está acontecendo."))])
+    category = RadioField(
+        _l("O que está acontecendo?"),
+        choices=[],
+        validators=[DataRequired(_l("Escolha o que está acontecendo."))],
+    )
     description = TextAreaField(
         _l("Conte o que você viu"),
         validators=[DataRequired(REQUIRED), Length(max=MAX_DESCRIPTION)],
-        render_kw={"rows": 5, "maxlength": MAX_DESCRIPTION})
+        render_kw={"rows": 5, "maxlength": MAX_DESCRIPTION},
+    )
     seen_on = DateField(_l("Quando você viu"), validators=[Optional()])
-    species = RadioField(_l("Qual animal"), choices=choices(SPECIES_LABELS.items()),
-                         validators=[Optional()])
-    animal_count = IntegerField(_l("Quantos animais"), validators=[
-        Optional(), NumberRange(1, 500, _l("Informe um número entre 1 e 500."))],
-        render_kw={"inputmode": "numeric"})
-    cep = StringField(_l("CEP"), validators=[Optional(), Length(max=9)],
-                      render_kw={"inputmode": "numeric", "autocomplete": "off"})
+    species = RadioField(
+        _l("Qual animal"), choices=choices(SPECIES_LABELS.items()), validators=[Optional()]
+    )
+    animal_count = IntegerField(
+        _l("Quantos animais"),
+        validators=[Optional(), NumberRange(1, 500, _l("Informe um número entre 1 e 500."))],
+        render_kw={"inputmode": "numeric"},
+    )
+    cep = StringField(
+        _l("CEP"),
+        validators=[Optional(), Length(max=9)],
+        render_kw={"inputmode": "numeric", "autocomplete": "off"},
+    )
     street = StringField(_l("Rua, avenida"), validators=[Optional(), Length(max=200)])
     number = StringField(_l("Número"), validators=[Optional(), Length(max=20)])
     complement = StringField(_l("Complemento"), validators=[Optional(), Length(max=100)])
@@ -63,44 +73,74 @@ class ReportForm(FlaskForm):
     lng = HiddenField()
     photos = MultipleFileField(_l("Fotos (até 6)"), render_kw={"accept": IMAGE_ACCEPT})
     use_photo_gps = BooleanField(_l("Usar a localização gravada na foto para marcar o local"))
-    identity = RadioField(_l("Como você quer se identificar?"),
-                          choices=choices(IDENTITY_LABELS.items()), default="anonymous",
-                          validators=[DataRequired(REQUIRED)])
-    name = StringField(_l("Seu nome"), validators=[Optional(), Length(max=200)],
-                       render_kw={"autocomplete": "name"})
-    email = EmailField(_l("Seu e-mail"), validators=[Optional(), Length(max=254)],
-                       render_kw={"autocomplete": "email"})
-    phone = TelField(_l("Seu telefone"), validators=[Optional(), Length(max=30)],
-                     render_kw={"autocomplete": "tel"})
+    identity = RadioField(
+        _l("Como você quer se identificar?"),
+        choices=choices(IDENTITY_LABELS.items()),
+        default="anonymous",
+        validators=[DataRequired(REQUIRED)],
+    )
+    name = StringField(
+        _l("Seu nome"), validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "name"}
+    )
+    email = EmailField(
+        _l("Seu e-mail"),
+        validators=[Optional(), Length(max=254)],
+        render_kw={"autocomplete": "email"},
+    )
+    phone = TelField(
+        _l("Seu telefone"),
+        validators=[Optional(), Length(max=30)],
+        render_kw={"autocomplete": "tel"},
+    )
     # Honeypot: hidden from people by CSS and from screen readers; bots fill every field.
-    website = StringField(_l("Deixe este campo em branco"), validators=[Optional()],
-                          render_kw={"autocomplete": "off", "tabindex": "-1"})
+    website = StringField(
+        _l("Deixe este campo em branco"),
+        validators=[Optional()],
+        render_kw={"autocomplete": "off", "tabindex": "-1"},
+    )
     join_protocol = HiddenField()
     ignore_duplicate = HiddenField()
 
     def report_data(self, photos: list) -> ReportData:  # type: ignore[type-arg]
         return ReportData(
-            category=self.category.data or "", description=self.description.data or "",
-            seen_on=self.seen_on.data, species=self.species.data or None,
-            animal_count=self.animal_count.data, cep=self.cep.data, street=self.street.data,
-            number=self.number.data, complement=self.complement.data,
-            district=self.district.data, reference=self.reference.data,
-            lat=_float(self.lat.data), lng=_float(self.lng.data),
-            identity=self.identity.data or "anonymous", name=self.name.data,
-            email=self.email.data, phone=self.phone.data, photos=photos)
+            category=self.category.data or "",
+            description=self.description.data or "",
+            seen_on=self.seen_on.data,
+            species=self.species.data or None,
+            animal_count=self.animal_count.data,
+            cep=self.cep.data,
+            street=self.street.data,
+            number=self.number.data,
+            complement=self.complement.data,
+            district=self.district.data,
+            reference=self.reference.data,
+            lat=_float(self.lat.data),
+            lng=_float(self.lng.data),
+            identity=self.identity.data or "anonymous",
+            name=self.name.data,
+            email=self.email.data,
+            phone=self.phone.data,
+            photos=photos,
+        )
 
 
 class TrackForm(FlaskForm):
-    protocol = StringField(_l("Protocolo"), validators=[DataRequired(REQUIRED), Length(max=20)],
-                           render_kw={"autocomplete": "off", "placeholder": "DEN-2026-000123"})
-    code = StringField(_l("Código de acompanhamento"),
-                       validators=[DataRequired(REQUIRED), Length(max=30)],
-                       render_kw={"autocomplete": "off"})
+    protocol = StringField(
+        _l("Protocolo"),
+        validators=[DataRequired(REQUIRED), Length(max=20)],
+        render_kw={"autocomplete": "off", "placeholder": "DEN-2026-000123"},
+    )
+    code = StringField(
+        _l("Código de acompanhamento"),
+        validators=[DataRequired(REQUIRED), Length(max=30)],
+        render_kw={"autocomplete": "off"},
+    )
 
 
 class InfoForm(FlaskForm):
-    text = TextAreaField(_l("Nova informação"), validators=[Optional(), Length(max=MAX_INFO)],
-                         render_kw={"rows": 4})
+    text = TextAreaField(
+        _l("Nova informação"), validators=[Optional(), Length(max=MAX_INFO)], render_kw={"rows": 4}
+    )
     photos = MultipleFileField(_l("Mais fotos"), render_kw={"accept": IMAGE_ACCEPT})
 
 
@@ -110,8 +150,11 @@ class FilterForm(FlaskForm):
 
     category = SelectField(_l("Categoria"), choices=[], validate_choice=False)
     district = StringField(_l("Bairro"), validators=[Optional(), Length(max=100)])
-    state = SelectField(_l("Situação"), validate_choice=False,
-                        choices=choices([("", _l("Todas")), *STAFF_STATE_LABELS.items()]))
+    state = SelectField(
+        _l("Situação"),
+        validate_choice=False,
+        choices=choices([("", _l("Todas")), *STAFF_STATE_LABELS.items()]),
+    )
     since = DateField(_l("De"), validators=[Optional()])
     until = DateField(_l("Até"), validators=[Optional()])
 
@@ -122,41 +165,53 @@ class AssignForm(FlaskForm):
 
 
 class OutOfScopeForm(FlaskForm):
-    reason = TextAreaField(_l("Motivo (o denunciante lerá este texto)"),
-                           validators=[DataRequired(REQUIRED), Length(max=2000)],
-                           render_kw={"rows": 3})
+    reason = TextAreaField(
+        _l("Motivo (o denunciante lerá este texto)"),
+        validators=[DataRequired(REQUIRED), Length(max=2000)],
+        render_kw={"rows": 3},
+    )
 
 
 class MergeForm(FlaskForm):
-    target = StringField(_l("Protocolo da denúncia principal"),
-                         validators=[DataRequired(REQUIRED), Length(max=20)])
+    target = StringField(
+        _l("Protocolo da denúncia principal"), validators=[DataRequired(REQUIRED), Length(max=20)]
+    )
 
 
 class ForwardForm(FlaskForm):
-    note = TextAreaField(_l("Observação interna (opcional)"),
-                         validators=[Optional(), Length(max=2000)], render_kw={"rows": 2})
+    note = TextAreaField(
+        _l("Observação interna (opcional)"),
+        validators=[Optional(), Length(max=2000)],
+        render_kw={"rows": 2},
+    )
 
 
 class ReplyForm(FlaskForm):
-    text = TextAreaField(_l("Mensagem"), validators=[DataRequired(REQUIRED), Length(max=2000)],
-                         render_kw={"rows": 3})
+    text = TextAreaField(
+        _l("Mensagem"), validators=[DataRequired(REQUIRED), Length(max=2000)], render_kw={"rows": 3}
+    )
     public = BooleanField(_l("Resposta pública (o denunciante lê: não cite nomes de pessoas)"))
 
 
 class CloseForm(FlaskForm):
-    text = TextAreaField(_l("Resposta ao denunciante"),
-                         validators=[DataRequired(REQUIRED), Length(max=2000)],
-                         render_kw={"rows": 3})
+    text = TextAreaField(
+        _l("Resposta ao denunciante"),
+        validators=[DataRequired(REQUIRED), Length(max=2000)],
+        render_kw={"rows": 3},
+    )
 
 
 class InspectionForm(FlaskForm):
     visited_on = DateField(_l("Data da vistoria"), validators=[DataRequired(REQUIRED)])
-    notes = TextAreaField(_l("O que foi constatado"), validators=[Optional(), Length(max=4000)],
-                          render_kw={"rows": 4})
-    people_present = TextAreaField(_l("Pessoas presentes"),
-                                   validators=[Optional(), Length(max=1000)],
-                                   render_kw={"rows": 2})
-    outcome = RadioField(_l("Resultado"), choices=choices(OUTCOME_LABELS.items()),
-                         validators=[DataRequired(_l("Escolha o resultado da vistoria."))])
-    photos = MultipleFileField(_l("Fotos da vistoria (até 6)"),
-                               render_kw={"accept": IMAGE_ACCEPT})
+    notes = TextAreaField(
+        _l("O que foi constatado"), validators=[Optional(), Length(max=4000)], render_kw={"rows": 4}
+    )
+    people_present = TextAreaField(
+        _l("Pessoas presentes"), validators=[Optional(), Length(max=1000)], render_kw={"rows": 2}
+    )
+    outcome = RadioField(
+        _l("Resultado"),
+        choices=choices(OUTCOME_LABELS.items()),
+        validators=[DataRequired(_l("Escolha o resultado da vistoria."))],
+    )
+    photos = MultipleFileField(_l("Fotos da vistoria (até 6)"), render_kw={"accept": IMAGE_ACCEPT})

@@ -102,5 +102,7 @@ def category_label(profile: Profile, code: str) -> str:
 
 def checklist(profile: Profile) -> list[tuple[str, str]]:
     """(code, label) of the profile's inspection checklist."""
-    return [(item.code, item.label or str(CHECKLIST_LABELS.get(item.code, item.code)))
-            for item in profile.reports.checklist]
+    return [
+        (item.code, item.label or str(CHECKLIST_LABELS.get(item.code, item.code)))
+        for item in profile.reports.checklist
+    ]

@@ -51,16 +51,24 @@ def map_config() -> dict[str, Any] | None:
     if not tiles:
         return None
     center = svc.current_profile().reports.map_center or [-15.78, -47.93]
-    return {"tiles": tiles, "attribution": current_app.config.get("MAP_TILE_ATTRIBUTION", ""),
-            "lat": center[0], "lng": center[1]}
+    return {
+        "tiles": tiles,
+        "attribution": current_app.config.get("MAP_TILE_ATTRIBUTION", ""),
+        "lat": center[0],
+        "lng": center[1],
+    }
 
 
 @bp.app_context_processor
 def _report_context() -> dict[str, Any]:
-    return {"REPORT_STATE_LABELS": STATE_LABELS, "REPORT_STAFF_STATE_LABELS": STAFF_STATE_LABELS,
-            "REPORT_OUTCOME_LABELS": OUTCOME_LABELS, "REPORT_SPECIES_LABELS": SPECIES_LABELS,
-            "report_category_label": lambda code: category_label(svc.current_profile(), code),
-            "report_map": map_config}
+    return {
+        "REPORT_STATE_LABELS": STATE_LABELS,
+        "REPORT_STAFF_STATE_LABELS": STAFF_STATE_LABELS,
+        "REPORT_OUTCOME_LABELS": OUTCOME_LABELS,
+        "REPORT_SPECIES_LABELS": SPECIES_LABELS,
+        "report_category_label": lambda code: category_label(svc.current_profile(), code),
+        "report_map": map_config,
+    }
 
 
 @bp.after_request
@@ -72,14 +80,18 @@ def _map_tiles_csp(response):  # type: ignore[no-untyped-def]
         origin = f"{parts.scheme}://{parts.netloc}".replace("://a.", "://*.")
         response.headers["Content-Security-Policy"] = (
             f"default-src 'self'; img-src 'self' data: {origin}; style-src 'self' 'unsafe-inline'; "
-            "script-src 'self'; frame-ancestors 'none'; form-action 'self'")
+            "script-src 'self'; frame-ancestors 'none'; form-action 'self'"
+        )
     response.headers.setdefault("Cache-Control", "private, no-store")
     return response
 
 
 def _photos(files: list[Any], use_gps: bool = False) -> list[svc.PhotoUpload]:
-    return [svc.PhotoUpload(stream=f.stream, use_gps=use_gps) for f in files
-            if f and getattr(f, "filename", "")]
+    return [
+        svc.PhotoUpload(stream=f.stream, use_gps=use_gps)
+        for f in files
+        if f and getattr(f, "filename", "")
+    ]
 
 
 def _apply_errors(form: Any, errors: list[tuple[str, str, str]]) -> None:
@@ -133,8 +145,12 @@ def new():  # type: ignore[no-untyped-def]
         if duplicate is None:
             try:
                 report, code = svc.create_report(
-                    profile, data, today=svc.local_today(profile), join=join,
-                    user=current_user if current_user.is_authenticated else None)
+                    profile,
+                    data,
+                    today=svc.local_today(profile),
+                    join=join,
+                    user=current_user if current_user.is_authenticated else None,
+                )
             except svc.ReportErrors as err:
                 db.session.rollback()
                 _apply_errors(form, err.errors)
@@ -186,8 +202,11 @@ def _tracked_report(protocol: str):  # type: ignore[no-untyped-def]
         return None
     if protocol in session.get(_TRACKED, []):
         return report
-    own = (current_user.is_authenticated and report.contact is not None
-           and report.contact.user_id == current_user.id)
+    own = (
+        current_user.is_authenticated
+        and report.contact is not None
+        and report.contact.user_id == current_user.id
+    )
     return report if own else None
 
 
@@ -201,20 +220,26 @@ def tracked(protocol: str):  # type: ignore[no-untyped-def]
     form = InfoForm()
     if form.validate_on_submit():
         try:
-            svc.add_reporter_info(report, form.text.data,
-                                  _photos(request.files.getlist(form.photos.name)))
+            svc.add_reporter_info(
+                report, form.text.data, _photos(request.files.getlist(form.photos.name))
+            )
         except svc.ReportErrors as err:
             db.session.rollback()
-            _apply_errors(form, [(n if n in ("text", "photos") else "text", c, m)
-                                 for n, c, m in err.errors])
+            _apply_errors(
+                form, [(n if n in ("text", "photos") else "text", c, m) for n, c, m in err.errors]
+            )
         else:
             db.session.commit()
             flash(_("Informação enviada ao CCZ. Obrigado."), "success")
             return redirect(url_for("reports.tracked", protocol=report.protocol))
-    return render_template("reports/tracked.html", report=report, form=form,
-                           history=svc.public_history(report), state=svc.public_state(report),
-                           can_add=report.is_open or report.merged_into is not None,
-                           ), 400 if form.errors else 200
+    return render_template(
+        "reports/tracked.html",
+        report=report,
+        form=form,
+        history=svc.public_history(report),
+        state=svc.public_state(report),
+        can_add=report.is_open or report.merged_into is not None,
+    ), 400 if form.errors else 200
 
 
 # ---------------------------------------------------------------------------------------------

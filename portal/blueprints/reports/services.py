@@ -155,16 +155,20 @@ def new_tracking_code() -> str:
 
 def next_sequence(year: int) -> int:
     """The next protocol sequence of ``year``; row-locked like ``RgaCounter`` (see animals)."""
-    bump = (update(ReportCounter).where(ReportCounter.year == year)
-            .values(last_value=ReportCounter.last_value + 1)
-            .returning(ReportCounter.last_value)
-            .execution_options(synchronize_session=False))
+    bump = (
+        update(ReportCounter)
+        .where(ReportCounter.year == year)
+        .values(last_value=ReportCounter.last_value + 1)
+        .returning(ReportCounter.last_value)
+        .execution_options(synchronize_session=False)
+    )
     value = db.session.execute(bump).scalar_one_or_none()
     if value is None:
         dialect = db.session.get_bind().dialect.name
         insert = pg_insert if dialect == "postgresql" else sqlite_insert
-        db.session.execute(insert(ReportCounter).values(year=year, last_value=0)
-                           .on_conflict_do_nothing())
+        db.session.execute(
+            insert(ReportCounter).values(year=year, last_value=0).on_conflict_do_nothing()
+        )
         value = db.session.execute(bump).scalar_one()
     return int(value)
 
@@ -185,6 +189,7 @@ def photo_gps(data: bytes) -> tuple[float, float] | None:
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
         return None
     try:
+
         def degrees(values: Any, ref: str) -> float:
             d, m, s = (float(v) for v in values)
             sign = -1 if ref in ("S", "W") else 1
@@ -213,18 +218,29 @@ def validate(profile: Profile, data: ReportData, today: date) -> list[tuple[str,
         errors.append(("category", "category", _("Escolha o que está acontecendo.")))
     description = (data.description or "").strip()
     if len(description) < 10:
-        errors.append(("description", "short",
-                       _("Conte em poucas palavras o que você viu (pelo menos 10 letras).")))
+        errors.append(
+            (
+                "description",
+                "short",
+                _("Conte em poucas palavras o que você viu (pelo menos 10 letras)."),
+            )
+        )
     elif len(description) > MAX_DESCRIPTION:
-        errors.append(("description", "long",
-                       _("Texto longo demais: o limite é %(n)d caracteres.", n=MAX_DESCRIPTION)))
+        errors.append(
+            (
+                "description",
+                "long",
+                _("Texto longo demais: o limite é %(n)d caracteres.", n=MAX_DESCRIPTION),
+            )
+        )
     if data.seen_on is not None and data.seen_on > today:
         errors.append(("seen_on", "future", _("A data não pode estar no futuro.")))
     if data.species is not None and data.species not in SPECIES:
         errors.append(("species", "species", _("Escolha uma espécie da lista.")))
     if data.animal_count is not None and not 1 <= data.animal_count <= MAX_ANIMALS:
-        errors.append(("animal_count", "range",
-                       _("Informe um número entre 1 e %(n)d.", n=MAX_ANIMALS)))
+        errors.append(
+            ("animal_count", "range", _("Informe um número entre 1 e %(n)d.", n=MAX_ANIMALS))
+        )
     has_point = data.lat is not None and data.lng is not None
     if has_point and not (-90 <= data.lat <= 90 and -180 <= data.lng <= 180):  # type: ignore[operator]
         errors.append(("lat", "point", _("O ponto do mapa é inválido.")))
@@ -232,34 +248,51 @@ def validate(profile: Profile, data: ReportData, today: date) -> list[tuple[str,
         errors.append(("cep", "cep", _("O CEP tem 8 dígitos.")))
     wants_gps = any(p.use_gps for p in data.photos)
     if not has_point and not wants_gps and not (_clean(data.street) or _clean(data.reference)):
-        errors.append(("street", "where",
-                       _("Diga onde: a rua (com número, se souber), um ponto de referência ou "
-                         "um ponto no mapa.")))
+        errors.append(
+            (
+                "street",
+                "where",
+                _(
+                    "Diga onde: a rua (com número, se souber), um ponto de referência ou "
+                    "um ponto no mapa."
+                ),
+            )
+        )
     if len(data.photos) > MAX_PHOTOS:
         errors.append(("photos", "too_many", _("Envie no máximo %(n)d fotos.", n=MAX_PHOTOS)))
     if data.identity not in (IdentityMode.ANONYMOUS, IdentityMode.CONFIDENTIAL):
         errors.append(("identity", "identity", _("Escolha como quer se identificar.")))
     elif data.identity == IdentityMode.CONFIDENTIAL:
         if not _clean(data.name):
-            errors.append(("name", "required",
-                           _("Informe seu nome ou escolha a denúncia anônima.")))
+            errors.append(
+                ("name", "required", _("Informe seu nome ou escolha a denúncia anônima."))
+            )
         if not (_clean(data.email) or _clean(data.phone)):
-            errors.append(("email", "required",
-                           _("Informe um e-mail ou telefone para o CCZ falar com você.")))
+            errors.append(
+                ("email", "required", _("Informe um e-mail ou telefone para o CCZ falar com você."))
+            )
         if _clean(data.email) and "@" not in (data.email or ""):
             errors.append(("email", "email", _("E-mail inválido.")))
     return errors
 
 
-def _address_key(cep: str | None, street: str | None, number: str | None,
-                 complement: str | None) -> str | None:
+def _address_key(
+    cep: str | None, street: str | None, number: str | None, complement: str | None
+) -> str | None:
     if not _clean(street):
         return None
     return residence_key(cep, street, number, complement)
 
 
-def find_duplicate(category: str, key: str | None, lat: float | None, lng: float | None,
-                   now: datetime, *, exclude_id: int | None = None) -> MaltreatmentReport | None:
+def find_duplicate(
+    category: str,
+    key: str | None,
+    lat: float | None,
+    lng: float | None,
+    now: datetime,
+    *,
+    exclude_id: int | None = None,
+) -> MaltreatmentReport | None:
     """An open report of the same category at the same place within 30 days, if any.
 
     Same place = the same normalised address, or map points at most 50 m apart.
@@ -267,9 +300,11 @@ def find_duplicate(category: str, key: str | None, lat: float | None, lng: float
     since = now - timedelta(days=DUPLICATE_DAYS)
     candidates = db.session.scalars(
         select(MaltreatmentReport)
-        .where(MaltreatmentReport.category == category,
-               MaltreatmentReport.state.in_(list(OPEN_STATES)),
-               MaltreatmentReport.created_at >= since)
+        .where(
+            MaltreatmentReport.category == category,
+            MaltreatmentReport.state.in_(list(OPEN_STATES)),
+            MaltreatmentReport.created_at >= since,
+        )
         .order_by(MaltreatmentReport.created_at)
     ).all()
     for report in candidates:
@@ -277,15 +312,20 @@ def find_duplicate(category: str, key: str | None, lat: float | None, lng: float
             continue
         if key and report.residence_key == key:
             return report
-        if (lat is not None and lng is not None and report.lat is not None
-                and report.lng is not None
-                and distance_metres(lat, lng, report.lat, report.lng) <= DUPLICATE_METRES):
+        if (
+            lat is not None
+            and lng is not None
+            and report.lat is not None
+            and report.lng is not None
+            and distance_metres(lat, lng, report.lat, report.lng) <= DUPLICATE_METRES
+        ):
             return report
     return None
 
 
-def _store_photos(report: MaltreatmentReport, photos: list[PhotoUpload], stage: str,
-                  field_name: str = "photos") -> tuple[float, float] | None:
+def _store_photos(
+    report: MaltreatmentReport, photos: list[PhotoUpload], stage: str, field_name: str = "photos"
+) -> tuple[float, float] | None:
     """Store photos (re-encoded, metadata dropped); return the first consented GPS point.
 
     Report photos never get an owner or the file's name: both could identify the reporter.
@@ -296,11 +336,13 @@ def _store_photos(report: MaltreatmentReport, photos: list[PhotoUpload], stage: 
         if photo.use_gps and point is None:
             point = photo_gps(data)
         try:
-            stored = store_image(io.BytesIO(data), purpose=PHOTO_PURPOSE, owner_id=None,
-                                 public=False, filename=None)
+            stored = store_image(
+                io.BytesIO(data), purpose=PHOTO_PURPOSE, owner_id=None, public=False, filename=None
+            )
         except UploadError as err:
-            raise ReportErrors([(field_name, "photo",
-                                 _("Foto %(n)d: %(msg)s", n=index, msg=err.message))]) from err
+            raise ReportErrors(
+                [(field_name, "photo", _("Foto %(n)d: %(msg)s", n=index, msg=err.message))]
+            ) from err
         report.photos.append(ReportPhoto(file=stored, stage=stage))
     return point
 
@@ -311,10 +353,16 @@ def duplicate_for(profile: Profile, data: ReportData, now: datetime) -> Maltreat
     return find_duplicate(data.category, key, data.lat, data.lng, now)
 
 
-def create_report(profile: Profile, data: ReportData, *, today: date,
-                  user: User | None = None, join: MaltreatmentReport | None = None,
-                  api_client: ApiClient | None = None,
-                  source: str = "web") -> tuple[MaltreatmentReport, str]:
+def create_report(
+    profile: Profile,
+    data: ReportData,
+    *,
+    today: date,
+    user: User | None = None,
+    join: MaltreatmentReport | None = None,
+    api_client: ApiClient | None = None,
+    source: str = "web",
+) -> tuple[MaltreatmentReport, str]:
     """Record a report; return it with its tracking code (shown once, only its hash is kept).
 
     ``join``: the reporter accepted to join an open report of the same place; the new protocol
@@ -353,20 +401,38 @@ def create_report(profile: Profile, data: ReportData, *, today: date,
         report.lat, report.lng = point
     if data.identity == IdentityMode.CONFIDENTIAL:
         report.contact = ReporterContact(
-            user_id=user.id if user is not None else None, name=(data.name or "").strip(),
-            email=_clean(data.email), phone=_clean(data.phone))
-    report.events.append(ReportEvent(kind="state", to_state=ReportState.TRIAGE, public=True,
-                                     text=None, actor_id=None))
+            user_id=user.id if user is not None else None,
+            name=(data.name or "").strip(),
+            email=_clean(data.email),
+            phone=_clean(data.phone),
+        )
+    report.events.append(
+        ReportEvent(
+            kind="state", to_state=ReportState.TRIAGE, public=True, text=None, actor_id=None
+        )
+    )
     if join is not None and join.is_open and join.category == report.category:
         report.state = ReportState.MERGED
         report.merged_into = join
-        report.events.append(ReportEvent(kind="state", from_state=ReportState.TRIAGE,
-                                         to_state=ReportState.MERGED, public=True,
-                                         text=_("Juntada pelo próprio denunciante ao protocolo "
-                                                "%(p)s, do mesmo local.", p=join.protocol)))
-        join.events.append(ReportEvent(kind="note", public=False,
-                                       text=_("Nova denúncia %(p)s juntada a esta.",
-                                              p=report.protocol)))
+        report.events.append(
+            ReportEvent(
+                kind="state",
+                from_state=ReportState.TRIAGE,
+                to_state=ReportState.MERGED,
+                public=True,
+                text=_(
+                    "Juntada pelo próprio denunciante ao protocolo %(p)s, do mesmo local.",
+                    p=join.protocol,
+                ),
+            )
+        )
+        join.events.append(
+            ReportEvent(
+                kind="note",
+                public=False,
+                text=_("Nova denúncia %(p)s juntada a esta.", p=report.protocol),
+            )
+        )
     db.session.flush()
     if report.contact is not None and report.contact.email:
         _send_code(report, code)
@@ -380,7 +446,10 @@ def _send_code(report: MaltreatmentReport, code: str) -> None:
         "Protocolo: %(protocol)s\nCódigo de acompanhamento: %(code)s\n\n"
         "Guarde o código: só com ele é possível acompanhar a denúncia em %(url)s\n\n"
         "Se o animal estiver em perigo imediato, ligue 190.",
-        protocol=report.protocol, code=code, url=absolute_url("reports.track"))
+        protocol=report.protocol,
+        code=code,
+        url=absolute_url("reports.track"),
+    )
     send_email(report.contact.email, _("Denúncia %(p)s recebida", p=report.protocol), body)
 
 
@@ -393,8 +462,11 @@ def find_tracked(protocol: str, code: str) -> MaltreatmentReport | None:
     """The report when protocol and code match; None otherwise, with the same work either way so
     that the answer (and its timing) does not tell whether the protocol exists."""
     digest = _hash_code(code or "")
-    report = db.session.scalar(select(MaltreatmentReport).where(
-        MaltreatmentReport.protocol == normalise_protocol(protocol)))
+    report = db.session.scalar(
+        select(MaltreatmentReport).where(
+            MaltreatmentReport.protocol == normalise_protocol(protocol)
+        )
+    )
     stored = report.tracking_hash if report is not None else "0" * 64
     if hmac.compare_digest(stored, digest) and report is not None:
         return report
@@ -418,30 +490,41 @@ def public_state(report: MaltreatmentReport) -> str:
     return target.state
 
 
-def add_reporter_info(report: MaltreatmentReport, text: str | None,
-                      photos: list[PhotoUpload]) -> None:
+def add_reporter_info(
+    report: MaltreatmentReport, text: str | None, photos: list[PhotoUpload]
+) -> None:
     """The reporter adds information or photos through the tracking page. Raises ReportErrors."""
     text = _clean(text)
     errors: list[tuple[str, str, str]] = []
     if not text and not photos:
         errors.append(("text", "required", _("Escreva algo ou escolha uma foto.")))
     if text and len(text) > MAX_INFO:
-        errors.append(("text", "long", _("Texto longo demais: o limite é %(n)d caracteres.",
-                                         n=MAX_INFO)))
+        errors.append(
+            ("text", "long", _("Texto longo demais: o limite é %(n)d caracteres.", n=MAX_INFO))
+        )
     target = report.merged_into if report.merged_into is not None else report
     room = MAX_PHOTOS - sum(1 for p in target.photos if p.stage == "report")
     if len(photos) > max(room, 0):
-        errors.append(("photos", "too_many",
-                       _("Esta denúncia já tem fotos demais: envie no máximo %(n)d.",
-                         n=max(room, 0))))
+        errors.append(
+            (
+                "photos",
+                "too_many",
+                _("Esta denúncia já tem fotos demais: envie no máximo %(n)d.", n=max(room, 0)),
+            )
+        )
     if not report.is_open and report.merged_into is None:
         errors.append(("text", "closed", _("Esta denúncia já foi encerrada.")))
     if errors:
         raise ReportErrors(errors)
     _store_photos(target, photos, "report")
     label = _("Informação do denunciante (protocolo %(p)s)", p=report.protocol)
-    target.events.append(ReportEvent(kind="reporter_info", public=target is report,
-                                     text=f"{label}: {text}" if text else label))
+    target.events.append(
+        ReportEvent(
+            kind="reporter_info",
+            public=target is report,
+            text=f"{label}: {text}" if text else label,
+        )
+    )
     if target is not report:
         report.events.append(ReportEvent(kind="reporter_info", public=True, text=text))
     db.session.flush()
@@ -450,10 +533,14 @@ def add_reporter_info(report: MaltreatmentReport, text: str | None,
 def reports_of(user: User) -> list[MaltreatmentReport]:
     """ "Minhas denúncias": the confidential reports a signed-in citizen made. Anonymous ones are
     not linked to any account, by design."""
-    return list(db.session.scalars(
-        select(MaltreatmentReport).join(ReporterContact)
-        .where(ReporterContact.user_id == user.id)
-        .order_by(MaltreatmentReport.created_at.desc())))
+    return list(
+        db.session.scalars(
+            select(MaltreatmentReport)
+            .join(ReporterContact)
+            .where(ReporterContact.user_id == user.id)
+            .order_by(MaltreatmentReport.created_at.desc())
+        )
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -508,14 +595,24 @@ def allowed(report: MaltreatmentReport, to_state: str, actor: User) -> bool:
     roles = TRANSITIONS.get((report.state, to_state))
     if not roles or not actor.has_role(*roles):
         return False
-    if (report.state == ReportState.ASSIGNED and to_state in _AGENT_OWN
-            and not actor.has_role("coordinator") and report.assigned_agent_id != actor.id):
+    if (
+        report.state == ReportState.ASSIGNED
+        and to_state in _AGENT_OWN
+        and not actor.has_role("coordinator")
+        and report.assigned_agent_id != actor.id
+    ):
         return False
     return True
 
 
-def move(report: MaltreatmentReport, to_state: str, actor: User, *,
-         public_text: str | None = None, note: str | None = None) -> None:
+def move(
+    report: MaltreatmentReport,
+    to_state: str,
+    actor: User,
+    *,
+    public_text: str | None = None,
+    note: str | None = None,
+) -> None:
     """Change the state, write the history, audit it and tell the reporter. Raises IllegalMove."""
     if not allowed(report, to_state, actor):
         raise IllegalMove(_not_allowed())
@@ -525,12 +622,23 @@ def move(report: MaltreatmentReport, to_state: str, actor: User, *,
     if from_state == ReportState.TRIAGE:
         report.triaged_at = datetime.now(UTC)
     public = from_state != to_state
-    report.events.append(ReportEvent(kind="state", from_state=from_state, to_state=to_state,
-                                     public=public, text=_clean(public_text), actor_id=actor.id))
+    report.events.append(
+        ReportEvent(
+            kind="state",
+            from_state=from_state,
+            to_state=to_state,
+            public=public,
+            text=_clean(public_text),
+            actor_id=actor.id,
+        )
+    )
     if note:
         report.events.append(ReportEvent(kind="note", public=False, text=note, actor_id=actor.id))
-    audit.record("report.state", report, detail={"protocol": report.protocol,
-                                                 "from": from_state, "to": to_state})
+    audit.record(
+        "report.state",
+        report,
+        detail={"protocol": report.protocol, "from": from_state, "to": to_state},
+    )
     db.session.flush()
     if public:
         notify_reporter(report, public_text)
@@ -540,25 +648,32 @@ def notify_reporter(report: MaltreatmentReport, public_text: str | None = None) 
     """E-mail the reporters (confidential, with e-mail) of this report and of those joined to it
     about a public change: the new state and the CCZ's public reply only; never an agent's name
     or an internal note."""
-    joined = db.session.scalars(select(MaltreatmentReport).where(
-        MaltreatmentReport.merged_into_id == report.id)).all()
+    joined = db.session.scalars(
+        select(MaltreatmentReport).where(MaltreatmentReport.merged_into_id == report.id)
+    ).all()
     state = STATE_LABELS[report.state]
     for item in [report, *joined]:
         contact = item.contact
         if contact is None or not contact.email:
             continue
-        body = _("A situação da sua denúncia %(protocol)s mudou: %(state)s.",
-                 protocol=item.protocol, state=state)
+        body = _(
+            "A situação da sua denúncia %(protocol)s mudou: %(state)s.",
+            protocol=item.protocol,
+            state=state,
+        )
         if public_text:
             body += "\n\n" + _("Resposta do CCZ: %(text)s", text=public_text)
-        body += "\n\n" + _("Acompanhe com o seu código em %(url)s",
-                            url=absolute_url("reports.track"))
-        send_email(contact.email, _("Denúncia %(p)s: %(state)s", p=item.protocol, state=state),
-                   body)
+        body += "\n\n" + _(
+            "Acompanhe com o seu código em %(url)s", url=absolute_url("reports.track")
+        )
+        send_email(
+            contact.email, _("Denúncia %(p)s: %(state)s", p=item.protocol, state=state), body
+        )
 
 
-def triage_valid(report: MaltreatmentReport, actor: User, agent: User, inspection_on: date,
-                 today: date) -> None:
+def triage_valid(
+    report: MaltreatmentReport, actor: User, agent: User, inspection_on: date, today: date
+) -> None:
     """Valid report: assign an agent and schedule the inspection (also re-plans an assigned one).
 
     Raises ReportErrors or IllegalMove."""
@@ -567,15 +682,28 @@ def triage_valid(report: MaltreatmentReport, actor: User, agent: User, inspectio
     _check_assignment(agent, inspection_on, today)
     report.assigned_agent_id = agent.id
     report.inspection_on = inspection_on
-    move(report, ReportState.ASSIGNED, actor,
-         public_text=_("Vistoria programada.") if report.state == ReportState.TRIAGE else None,
-         note=_("Atribuída a %(name)s para %(day)s.", name=agent.full_name,
-                day=inspection_on.strftime("%d/%m/%Y")))
+    move(
+        report,
+        ReportState.ASSIGNED,
+        actor,
+        public_text=_("Vistoria programada.") if report.state == ReportState.TRIAGE else None,
+        note=_(
+            "Atribuída a %(name)s para %(day)s.",
+            name=agent.full_name,
+            day=inspection_on.strftime("%d/%m/%Y"),
+        ),
+    )
     if agent.email:  # no reporter in it: e-mails can be forwarded
-        send_email(agent.email, _("Vistoria de maus-tratos %(p)s", p=report.protocol),
-                   _("A denúncia %(p)s foi atribuída a você, com vistoria em %(day)s.\n%(url)s",
-                     p=report.protocol, day=inspection_on.strftime("%d/%m/%Y"),
-                     url=absolute_url("reports.staff_detail", protocol=report.protocol)))
+        send_email(
+            agent.email,
+            _("Vistoria de maus-tratos %(p)s", p=report.protocol),
+            _(
+                "A denúncia %(p)s foi atribuída a você, com vistoria em %(day)s.\n%(url)s",
+                p=report.protocol,
+                day=inspection_on.strftime("%d/%m/%Y"),
+                url=absolute_url("reports.staff_detail", protocol=report.protocol),
+            ),
+        )
 
 
 def _check_assignment(agent: User, inspection_on: date | None, today: date) -> None:
@@ -593,8 +721,15 @@ def _check_assignment(agent: User, inspection_on: date | None, today: date) -> N
 def triage_out_of_scope(report: MaltreatmentReport, actor: User, reason: str) -> None:
     reason = (reason or "").strip()
     if len(reason) < 10:
-        raise ReportErrors([("reason", "required", _(
-            "Explique ao denunciante, em uma frase, por que não é caso do CCZ."))])
+        raise ReportErrors(
+            [
+                (
+                    "reason",
+                    "required",
+                    _("Explique ao denunciante, em uma frase, por que não é caso do CCZ."),
+                )
+            ]
+        )
     report.public_reason = reason
     move(report, ReportState.CLOSED, actor, public_text=reason)
 
@@ -604,26 +739,43 @@ def merge(report: MaltreatmentReport, target: MaltreatmentReport | None, actor: 
     if target is None or target.id == report.id:
         raise ReportErrors([("target", "target", _("Informe o protocolo de outra denúncia."))])
     if target.merged_into_id is not None or not target.is_open:
-        raise ReportErrors([("target", "closed",
-                             _("A denúncia %(p)s não está aberta.", p=target.protocol))])
+        raise ReportErrors(
+            [("target", "closed", _("A denúncia %(p)s não está aberta.", p=target.protocol))]
+        )
     report.merged_into = target
-    move(report, ReportState.MERGED, actor,
-         public_text=_("Denúncia do mesmo local já em andamento; as duas seguem juntas."))
+    move(
+        report,
+        ReportState.MERGED,
+        actor,
+        public_text=_("Denúncia do mesmo local já em andamento; as duas seguem juntas."),
+    )
     for photo in list(report.photos):
         photo.report = target
-    for other in db.session.scalars(select(MaltreatmentReport)
-                                    .where(MaltreatmentReport.merged_into_id == report.id)):
+    for other in db.session.scalars(
+        select(MaltreatmentReport).where(MaltreatmentReport.merged_into_id == report.id)
+    ):
         other.merged_into = target
-    target.events.append(ReportEvent(kind="note", public=False, actor_id=actor.id,
-                                     text=_("Denúncia %(p)s juntada a esta: %(d)s",
-                                            p=report.protocol, d=report.description)))
+    target.events.append(
+        ReportEvent(
+            kind="note",
+            public=False,
+            actor_id=actor.id,
+            text=_("Denúncia %(p)s juntada a esta: %(d)s", p=report.protocol, d=report.description),
+        )
+    )
     db.session.flush()
 
 
 def forward_to_police(report: MaltreatmentReport, actor: User, note: str | None = None) -> None:
-    move(report, ReportState.FORWARDED, actor,
-         public_text=_("Encaminhada à polícia, por se tratar de possível crime (%(law)s).",
-                       law=FEDERAL_CRIME), note=note)
+    move(
+        report,
+        ReportState.FORWARDED,
+        actor,
+        public_text=_(
+            "Encaminhada à polícia, por se tratar de possível crime (%(law)s).", law=FEDERAL_CRIME
+        ),
+        note=note,
+    )
 
 
 def close_after_handover(report: MaltreatmentReport, actor: User, public_text: str) -> None:
@@ -635,10 +787,12 @@ def add_reply(report: MaltreatmentReport, actor: User, text: str, public: bool) 
     text = (text or "").strip()
     if not text:
         raise ReportErrors([("text", "required", _("Escreva a mensagem."))])
-    report.events.append(ReportEvent(kind="reply" if public else "note", public=public,
-                                     text=text, actor_id=actor.id))
-    audit.record("report.reply" if public else "report.note", report,
-                 detail={"protocol": report.protocol})
+    report.events.append(
+        ReportEvent(kind="reply" if public else "note", public=public, text=text, actor_id=actor.id)
+    )
+    audit.record(
+        "report.reply" if public else "report.note", report, detail={"protocol": report.protocol}
+    )
     db.session.flush()
     if public:
         notify_reporter(report, text)
@@ -661,12 +815,15 @@ _OUTCOME_STATE = {
 _OUTCOME_PUBLIC = {
     InspectionOutcome.NOTHING_FOUND: _l("Vistoria feita: não foram constatados maus-tratos."),
     InspectionOutcome.ORIENTATION: _l("Vistoria feita: o responsável recebeu orientação."),
-    InspectionOutcome.NOTICE_NEEDED: _l("Vistoria feita: o CCZ tomará as providências previstas "
-                                        "em lei."),
-    InspectionOutcome.CAPTURE_NEEDED: _l("Vistoria feita: o CCZ tomará as providências previstas "
-                                         "em lei."),
-    InspectionOutcome.FORWARDED_POLICE: _l("Vistoria feita: encaminhada à polícia, por se tratar "
-                                           "de possível crime."),
+    InspectionOutcome.NOTICE_NEEDED: _l(
+        "Vistoria feita: o CCZ tomará as providências previstas em lei."
+    ),
+    InspectionOutcome.CAPTURE_NEEDED: _l(
+        "Vistoria feita: o CCZ tomará as providências previstas em lei."
+    ),
+    InspectionOutcome.FORWARDED_POLICE: _l(
+        "Vistoria feita: encaminhada à polícia, por se tratar de possível crime."
+    ),
 }
 
 
@@ -674,10 +831,19 @@ def outcome_public_text(outcome: str) -> str:
     return str(_OUTCOME_PUBLIC[InspectionOutcome(outcome)])
 
 
-def record_inspection(profile: Profile, report: MaltreatmentReport, agent: User, *,
-                      visited_on: date, findings: dict[str, str], notes: str | None,
-                      people_present: str | None, outcome: str,
-                      photos: list[PhotoUpload], today: date) -> Inspection:
+def record_inspection(
+    profile: Profile,
+    report: MaltreatmentReport,
+    agent: User,
+    *,
+    visited_on: date,
+    findings: dict[str, str],
+    notes: str | None,
+    people_present: str | None,
+    outcome: str,
+    photos: list[PhotoUpload],
+    today: date,
+) -> Inspection:
     """The agent's visit record; moves the report by its outcome.
 
     Raises ReportErrors or IllegalMove."""
@@ -697,9 +863,15 @@ def record_inspection(profile: Profile, report: MaltreatmentReport, agent: User,
     to_state = _OUTCOME_STATE[InspectionOutcome(outcome)]
     if not allowed(report, to_state, agent):
         raise IllegalMove(_not_allowed())
-    inspection = Inspection(report=report, agent_id=agent.id, visited_on=visited_on,
-                            findings=clean, notes=_clean(notes),
-                            people_present=_clean(people_present), outcome=outcome)
+    inspection = Inspection(
+        report=report,
+        agent_id=agent.id,
+        visited_on=visited_on,
+        findings=clean,
+        notes=_clean(notes),
+        people_present=_clean(people_present),
+        outcome=outcome,
+    )
     db.session.add(inspection)
     _store_photos(report, photos, "inspection")
     report.outcome = outcome
@@ -731,46 +903,59 @@ def _filtered(query: Any, filters: Filters, profile: Profile) -> Any:
     if filters.state:
         query = query.where(MaltreatmentReport.state == filters.state)
     if filters.since:
-        query = query.where(MaltreatmentReport.created_at
-                            >= local_day_start(filters.since, profile))
+        query = query.where(
+            MaltreatmentReport.created_at >= local_day_start(filters.since, profile)
+        )
     if filters.until:
-        query = query.where(MaltreatmentReport.created_at
-                            < local_day_start(filters.until + timedelta(days=1), profile))
+        query = query.where(
+            MaltreatmentReport.created_at
+            < local_day_start(filters.until + timedelta(days=1), profile)
+        )
     return query
 
 
-def queue(name: str, user: User, filters: Filters, profile: Profile, today: date,
-          limit: int = 200) -> list[MaltreatmentReport]:
+def queue(
+    name: str, user: User, filters: Filters, profile: Profile, today: date, limit: int = 200
+) -> list[MaltreatmentReport]:
     """One staff queue; deadlines from the profile (the CCZ's service targets)."""
     q = select(MaltreatmentReport)
     if name == "triage":
         q = q.where(MaltreatmentReport.state == ReportState.TRIAGE)
     elif name == "mine":
-        q = q.where(MaltreatmentReport.state == ReportState.ASSIGNED,
-                    MaltreatmentReport.assigned_agent_id == user.id)
+        q = q.where(
+            MaltreatmentReport.state == ReportState.ASSIGNED,
+            MaltreatmentReport.assigned_agent_id == user.id,
+        )
     elif name == "today":
-        q = q.where(MaltreatmentReport.state == ReportState.ASSIGNED,
-                    MaltreatmentReport.inspection_on == today)
+        q = q.where(
+            MaltreatmentReport.state == ReportState.ASSIGNED,
+            MaltreatmentReport.inspection_on == today,
+        )
     elif name == "waiting":
         q = q.where(MaltreatmentReport.state == ReportState.INSPECTED)
     elif name == "overdue":
         triage_limit = local_day_start(today - timedelta(days=profile.reports.triage_days), profile)
         q = q.where(MaltreatmentReport.state.in_([ReportState.TRIAGE, ReportState.ASSIGNED]))
-        rows = db.session.scalars(_filtered(q, filters, profile)
-                                  .order_by(MaltreatmentReport.created_at)).all()
+        rows = db.session.scalars(
+            _filtered(q, filters, profile).order_by(MaltreatmentReport.created_at)
+        ).all()
         return [r for r in rows if is_overdue(r, profile, today, triage_limit)][:limit]
-    q = _filtered(q, filters, profile).order_by(MaltreatmentReport.created_at.desc()
-                                                if name == "all" else MaltreatmentReport.created_at)
+    q = _filtered(q, filters, profile).order_by(
+        MaltreatmentReport.created_at.desc() if name == "all" else MaltreatmentReport.created_at
+    )
     return list(db.session.scalars(q.limit(limit)))
 
 
-def is_overdue(report: MaltreatmentReport, profile: Profile, today: date,
-               triage_limit: datetime | None = None) -> bool:
+def is_overdue(
+    report: MaltreatmentReport, profile: Profile, today: date, triage_limit: datetime | None = None
+) -> bool:
     if report.state == ReportState.TRIAGE:
-        limit = triage_limit or local_day_start(today - timedelta(days=profile.reports.triage_days),
-                                                profile)
-        created = report.created_at if report.created_at.tzinfo else report.created_at.replace(
-            tzinfo=UTC)
+        limit = triage_limit or local_day_start(
+            today - timedelta(days=profile.reports.triage_days), profile
+        )
+        created = (
+            report.created_at if report.created_at.tzinfo else report.created_at.replace(tzinfo=UTC)
+        )
         return created < limit
     if report.state == ReportState.ASSIGNED:
         if report.inspection_on is not None and report.inspection_on < today:
@@ -783,33 +968,57 @@ def is_overdue(report: MaltreatmentReport, profile: Profile, today: date,
 
 def district_counts(filters: Filters, profile: Profile) -> list[dict[str, Any]]:
     """Reports per district (for the planning heat map): count and the mean map point if any."""
-    q = _filtered(select(MaltreatmentReport.district, func.count(MaltreatmentReport.id),
-                         func.avg(MaltreatmentReport.lat), func.avg(MaltreatmentReport.lng))
-                  .group_by(MaltreatmentReport.district), filters, profile)
+    q = _filtered(
+        select(
+            MaltreatmentReport.district,
+            func.count(MaltreatmentReport.id),
+            func.avg(MaltreatmentReport.lat),
+            func.avg(MaltreatmentReport.lng),
+        ).group_by(MaltreatmentReport.district),
+        filters,
+        profile,
+    )
     rows = db.session.execute(q).all()
-    out = [{"district": d or _("Sem bairro informado"), "count": int(n),
+    out = [
+        {
+            "district": d or _("Sem bairro informado"),
+            "count": int(n),
             "lat": float(lat) if lat is not None else None,
-            "lng": float(lng) if lng is not None else None} for d, n, lat, lng in rows]
+            "lng": float(lng) if lng is not None else None,
+        }
+        for d, n, lat, lng in rows
+    ]
     return sorted(out, key=lambda r: -r["count"])
 
 
 def known_districts() -> list[str]:
-    rows = db.session.scalars(select(MaltreatmentReport.district).distinct()
-                              .where(MaltreatmentReport.district.is_not(None)))
+    rows = db.session.scalars(
+        select(MaltreatmentReport.district)
+        .distinct()
+        .where(MaltreatmentReport.district.is_not(None))
+    )
     return sorted({r for r in rows if r})
 
 
 def agents() -> list[User]:
     from portal.models import UserRole
 
-    return list(db.session.scalars(select(User).join(UserRole)
-                                   .where(UserRole.role == "agent", User.active.is_(True))
-                                   .order_by(User.full_name)))
+    return list(
+        db.session.scalars(
+            select(User)
+            .join(UserRole)
+            .where(UserRole.role == "agent", User.active.is_(True))
+            .order_by(User.full_name)
+        )
+    )
 
 
 def by_protocol(protocol: str) -> MaltreatmentReport | None:
-    return db.session.scalar(select(MaltreatmentReport).where(
-        MaltreatmentReport.protocol == normalise_protocol(protocol)))
+    return db.session.scalar(
+        select(MaltreatmentReport).where(
+            MaltreatmentReport.protocol == normalise_protocol(protocol)
+        )
+    )
 
 
 def category_choices(profile: Profile) -> list[tuple[str, str]]:

@@ -35,15 +35,24 @@ from portal.services import audit
 
 
 def _queue_labels() -> dict[str, str]:
-    return {"triage": _("Para triagem"), "mine": _("Atribuídas a mim"),
-            "today": _("Vistorias de hoje"), "overdue": _("Atrasadas"),
-            "waiting": _("Aguardando notificação/captura"), "all": _("Todas")}
+    return {
+        "triage": _("Para triagem"),
+        "mine": _("Atribuídas a mim"),
+        "today": _("Vistorias de hoje"),
+        "overdue": _("Atrasadas"),
+        "waiting": _("Aguardando notificação/captura"),
+        "all": _("Todas"),
+    }
 
 
 def _filters(form: FilterForm) -> svc.Filters:
-    return svc.Filters(category=form.category.data or None, district=form.district.data or None,
-                       state=form.state.data or None, since=form.since.data,
-                       until=form.until.data)
+    return svc.Filters(
+        category=form.category.data or None,
+        district=form.district.data or None,
+        state=form.state.data or None,
+        since=form.since.data,
+        until=form.until.data,
+    )
 
 
 def _report_or_404(protocol: str):  # type: ignore[no-untyped-def]
@@ -66,11 +75,22 @@ def staff_list():  # type: ignore[no-untyped-def]
     if name not in svc.QUEUES:
         name = "triage"
     reports = svc.queue(name, current_user, filters, profile, today)
-    counts = {q: len(svc.queue(q, current_user, svc.Filters(), profile, today)) for q in svc.QUEUES
-              if q != "all"}
-    return render_template("reports/staff_list.html", form=form, reports=reports, queue=name,
-                           queues=_queue_labels(), counts=counts, today=today, profile=profile,
-                           overdue=lambda r: svc.is_overdue(r, profile, today))
+    counts = {
+        q: len(svc.queue(q, current_user, svc.Filters(), profile, today))
+        for q in svc.QUEUES
+        if q != "all"
+    }
+    return render_template(
+        "reports/staff_list.html",
+        form=form,
+        reports=reports,
+        queue=name,
+        queues=_queue_labels(),
+        counts=counts,
+        today=today,
+        profile=profile,
+        overdue=lambda r: svc.is_overdue(r, profile, today),
+    )
 
 
 @bp.get("/ccz/denuncias/mapa")
@@ -82,11 +102,20 @@ def staff_map():  # type: ignore[no-untyped-def]
     form.validate()
     filters = _filters(form) if not form.errors else svc.Filters()
     rows = svc.district_counts(filters, profile)
-    points = [r for r in svc.queue("all", current_user, filters, profile,
-                                   svc.local_today(profile), limit=1000)
-              if r.lat is not None and r.lng is not None]
-    return render_template("reports/staff_map.html", form=form, rows=rows, points=points,
-                           top=max((r["count"] for r in rows), default=0))
+    points = [
+        r
+        for r in svc.queue(
+            "all", current_user, filters, profile, svc.local_today(profile), limit=1000
+        )
+        if r.lat is not None and r.lng is not None
+    ]
+    return render_template(
+        "reports/staff_map.html",
+        form=form,
+        rows=rows,
+        points=points,
+        top=max((r["count"] for r in rows), default=0),
+    )
 
 
 @bp.get("/ccz/denuncias/<protocol>")
@@ -103,13 +132,22 @@ def staff_detail(protocol: str):  # type: ignore[no-untyped-def]
         assign.agent_id.data = report.assigned_agent_id
         assign.inspection_on.data = report.inspection_on
     return render_template(
-        "reports/staff_detail.html", report=report, contact=contact, profile=profile,
-        assign=assign, out=OutOfScopeForm(), merge=MergeForm(), forward=ForwardForm(),
-        reply=ReplyForm(), close=CloseForm(),
+        "reports/staff_detail.html",
+        report=report,
+        contact=contact,
+        profile=profile,
+        assign=assign,
+        out=OutOfScopeForm(),
+        merge=MergeForm(),
+        forward=ForwardForm(),
+        reply=ReplyForm(),
+        close=CloseForm(),
         allowed=lambda state: svc.allowed(report, state, current_user),
-        checklist=dict(checklist(profile)), FINDING_LABELS=FINDING_LABELS,
+        checklist=dict(checklist(profile)),
+        FINDING_LABELS=FINDING_LABELS,
         is_assigned_agent=report.assigned_agent_id == current_user.id,
-        category=profile.reports.category(report.category))
+        category=profile.reports.category(report.category),
+    )
 
 
 def _act(report, action):  # type: ignore[no-untyped-def]
@@ -118,8 +156,9 @@ def _act(report, action):  # type: ignore[no-untyped-def]
         action()
     except (svc.ReportErrors, svc.IllegalMove) as err:
         db.session.rollback()
-        messages = [m for _n, _c, m in err.errors] if isinstance(err, svc.ReportErrors) \
-            else [err.message]
+        messages = (
+            [m for _n, _c, m in err.errors] if isinstance(err, svc.ReportErrors) else [err.message]
+        )
         for message in messages:
             flash(message, "danger")
         return redirect(url_for("reports.staff_detail", protocol=report.protocol)), False
@@ -145,8 +184,12 @@ def staff_assign(protocol: str):  # type: ignore[no-untyped-def]
     if agent is None:
         flash(_("Escolha um agente da lista."), "danger")
         return redirect(url_for("reports.staff_detail", protocol=report.protocol))
-    response, ok = _act(report, lambda: svc.triage_valid(
-        report, current_user, agent, form.inspection_on.data, svc.local_today()))
+    response, ok = _act(
+        report,
+        lambda: svc.triage_valid(
+            report, current_user, agent, form.inspection_on.data, svc.local_today()
+        ),
+    )
     if ok:
         flash(_("Vistoria programada."), "success")
     return response
@@ -159,8 +202,9 @@ def staff_out_of_scope(protocol: str):  # type: ignore[no-untyped-def]
     form = OutOfScopeForm()
     if not form.validate_on_submit():
         return _form_problem(form, report)
-    response, ok = _act(report, lambda: svc.triage_out_of_scope(report, current_user,
-                                                                 form.reason.data))
+    response, ok = _act(
+        report, lambda: svc.triage_out_of_scope(report, current_user, form.reason.data)
+    )
     if ok:
         flash(_("Denúncia encerrada como fora do escopo do CCZ."), "success")
     return response
@@ -187,8 +231,9 @@ def staff_forward(protocol: str):  # type: ignore[no-untyped-def]
     form = ForwardForm()
     if not form.validate_on_submit():
         return _form_problem(form, report)
-    response, ok = _act(report, lambda: svc.forward_to_police(report, current_user,
-                                                               form.note.data or None))
+    response, ok = _act(
+        report, lambda: svc.forward_to_police(report, current_user, form.note.data or None)
+    )
     if ok:
         flash(_("Encaminhada à polícia. Baixe o ofício e envie-o pelo canal oficial."), "success")
     return response
@@ -201,8 +246,9 @@ def staff_close(protocol: str):  # type: ignore[no-untyped-def]
     form = CloseForm()
     if not form.validate_on_submit():
         return _form_problem(form, report)
-    response, ok = _act(report, lambda: svc.close_after_handover(report, current_user,
-                                                                  form.text.data))
+    response, ok = _act(
+        report, lambda: svc.close_after_handover(report, current_user, form.text.data)
+    )
     if ok:
         flash(_("Denúncia encerrada."), "success")
     return response
@@ -215,8 +261,9 @@ def staff_reply(protocol: str):  # type: ignore[no-untyped-def]
     form = ReplyForm()
     if not form.validate_on_submit():
         return _form_problem(form, report)
-    response, ok = _act(report, lambda: svc.add_reply(report, current_user, form.text.data,
-                                                       bool(form.public.data)))
+    response, ok = _act(
+        report, lambda: svc.add_reply(report, current_user, form.text.data, bool(form.public.data))
+    )
     if ok:
         flash(_("Mensagem registrada."), "success")
     return response
@@ -230,9 +277,14 @@ def staff_police_letter(protocol: str):  # type: ignore[no-untyped-def]
     pdf = police_letter_pdf(report, profile, svc.local_today(profile))
     audit.record("report.police_letter", report, detail={"protocol": report.protocol})
     db.session.commit()
-    return Response(pdf, mimetype="application/pdf", headers={
-        "Content-Disposition": f'attachment; filename="oficio-{report.protocol}.pdf"',
-        "Cache-Control": "private, no-store"})
+    return Response(
+        pdf,
+        mimetype="application/pdf",
+        headers={
+            "Content-Disposition": f'attachment; filename="oficio-{report.protocol}.pdf"',
+            "Cache-Control": "private, no-store",
+        },
+    )
 
 
 @bp.route("/ccz/denuncias/<protocol>/vistoria", methods=["GET", "POST"])
@@ -251,14 +303,22 @@ def staff_inspection(protocol: str):  # type: ignore[no-untyped-def]
     if form.validate_on_submit():
         try:
             svc.record_inspection(
-                profile, report, current_user, visited_on=form.visited_on.data,
-                findings=findings, notes=form.notes.data, people_present=form.people_present.data,
-                outcome=form.outcome.data, photos=_photos(request.files.getlist(form.photos.name)),
-                today=svc.local_today(profile))
+                profile,
+                report,
+                current_user,
+                visited_on=form.visited_on.data,
+                findings=findings,
+                notes=form.notes.data,
+                people_present=form.people_present.data,
+                outcome=form.outcome.data,
+                photos=_photos(request.files.getlist(form.photos.name)),
+                today=svc.local_today(profile),
+            )
         except svc.ReportErrors as err:
             db.session.rollback()
-            _apply_errors(form, [(n if hasattr(form, n) else "notes", c, m)
-                                 for n, c, m in err.errors])
+            _apply_errors(
+                form, [(n if hasattr(form, n) else "notes", c, m) for n, c, m in err.errors]
+            )
         except svc.IllegalMove as err:
             db.session.rollback()
             flash(err.message, "danger")
@@ -267,7 +327,12 @@ def staff_inspection(protocol: str):  # type: ignore[no-untyped-def]
             db.session.commit()
             flash(_("Vistoria registrada."), "success")
             return redirect(url_for("reports.staff_detail", protocol=report.protocol))
-    return render_template("reports/inspection.html", report=report, form=form, items=items,
-                           findings=findings, FINDING_LABELS=FINDING_LABELS,
-                           category=profile.reports.category(report.category),
-                           ), 400 if form.errors else 200
+    return render_template(
+        "reports/inspection.html",
+        report=report,
+        form=form,
+        items=items,
+        findings=findings,
+        FINDING_LABELS=FINDING_LABELS,
+        category=profile.reports.category(report.category),
+    ), 400 if form.errors else 200

@@ -25,9 +25,20 @@ def init_workspace(app: Flask) -> None:
     from portal.blueprints.reports.extras import declare_queues as report_queues
     from portal.workspace import init_registry
 
-    init_registry(app, [staff_area, animal_queues, adoption_queues, billing_queues,
-                         establishment_queues, report_queues, enforcement_queues, impound_queues,
-                         *([licence_queues] if licences_in_profile(app) else [])])
+    init_registry(
+        app,
+        [
+            staff_area,
+            animal_queues,
+            adoption_queues,
+            billing_queues,
+            establishment_queues,
+            report_queues,
+            enforcement_queues,
+            impound_queues,
+            *([licence_queues] if licences_in_profile(app) else []),
+        ],
+    )
 
 
 from portal.blueprints.workspace import routes  # noqa: E402,F401

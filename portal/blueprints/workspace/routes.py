@@ -66,10 +66,17 @@ def queue_list(key: str):
     if queue.personal_data:
         audit.record("workspace.queue_listed", detail={"queue": key, "rows": len(rows)})
         db.session.commit()
-    return render_template("workspace/queue.html", queue=queue, rows=rows, following=following,
-                           args=args, stats=stats(queue), form=EmptyForm(),
-                           first_args={k: v for k, v in args.items() if k != "apos"},
-                           is_overdue=_is_overdue)
+    return render_template(
+        "workspace/queue.html",
+        queue=queue,
+        rows=rows,
+        following=following,
+        args=args,
+        stats=stats(queue),
+        form=EmptyForm(),
+        first_args={k: v for k, v in args.items() if k != "apos"},
+        is_overdue=_is_overdue,
+    )
 
 
 def _is_overdue(value: date | datetime | None) -> bool:
@@ -102,16 +109,20 @@ def queue_csv(key: str):
         writer.writerow([str(c.label) for c in queue.columns] + [_("Prazo")])
         for row in all_rows(queue, args):
             due = queue.due(row) if queue.due else None
-            writer.writerow([_csv_cell(c.value(row)) for c in queue.columns]
-                            + [due.isoformat() if due else ""])
+            writer.writerow(
+                [_csv_cell(c.value(row)) for c in queue.columns] + [due.isoformat() if due else ""]
+            )
             yield buffer.getvalue()
             buffer.seek(0)
             buffer.truncate()
         yield buffer.getvalue()
 
     # the rows are read while the response streams: keep the request's context (and session)
-    return Response(stream_with_context(lines()), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="fila-{key}.csv"'})
+    return Response(
+        stream_with_context(lines()),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="fila-{key}.csv"'},
+    )
 
 
 @bp.post("/filas/<key>/lote")
@@ -128,11 +139,13 @@ def queue_bulk(key: str):
         flash(_("Selecione ao menos um item da fila."), "warning")
         return redirect(url_for("workspace.queue_list", key=key))
     done = queue.bulk.run(rows, current_user._get_current_object())
-    audit.record("workspace.bulk_action", detail={"queue": key, "selected": len(rows),
-                                                  "done": done})
+    audit.record(
+        "workspace.bulk_action", detail={"queue": key, "selected": len(rows), "done": done}
+    )
     db.session.commit()
-    flash(_("%(done)s de %(selected)s itens processados.", done=done, selected=len(rows)),
-          "success")
+    flash(
+        _("%(done)s de %(selected)s itens processados.", done=done, selected=len(rows)), "success"
+    )
     return redirect(url_for("workspace.queue_list", key=key))
 
 
@@ -145,8 +158,10 @@ def search():
     groups = None
     if form.validate_on_submit():
         groups = search_everything(current_user, form.q.data)
-        audit.record("workspace.searched",
-                     detail={"results": {provider.kind: len(hits) for provider, hits in groups}})
+        audit.record(
+            "workspace.searched",
+            detail={"results": {provider.kind: len(hits) for provider, hits in groups}},
+        )
         db.session.commit()
     return render_template("workspace/search.html", form=form, groups=groups)
 
@@ -156,10 +171,12 @@ def _period() -> Period:
     today = local_today()
     default_start = date(today.year - 1, today.month, 1)
     try:
-        start = date.fromisoformat(request.args.get("de", "")) if request.args.get("de") \
+        start = (
+            date.fromisoformat(request.args.get("de", ""))
+            if request.args.get("de")
             else default_start
-        end = date.fromisoformat(request.args.get("ate", "")) if request.args.get("ate") \
-            else today
+        )
+        end = date.fromisoformat(request.args.get("ate", "")) if request.args.get("ate") else today
     except ValueError:
         start, end = default_start, today
     if end < start:
@@ -198,5 +215,8 @@ def dashboard_csv(key: str):
     writer.writerow([_("Período"), *[str(s) for s in data.series]])
     for label, values in data.rows:
         writer.writerow([label, *values])
-    return Response(buffer.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{key}.csv"'})
+    return Response(
+        buffer.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{key}.csv"'},
+    )

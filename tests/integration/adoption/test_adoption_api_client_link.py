@@ -14,8 +14,9 @@ from tests.factories import make_org
 
 
 def _create_client(app, name: str) -> str:  # type: ignore[no-untyped-def]
-    result = app.test_cli_runner().invoke(args=["create-api-client", "--kind", "ngo", "--name",
-                                                name])
+    result = app.test_cli_runner().invoke(
+        args=["create-api-client", "--kind", "ngo", "--name", name]
+    )
     assert result.exit_code == 0, result.output
     return result.output.strip().splitlines()[-1]
 
@@ -39,9 +40,19 @@ def test_pending_or_refused_ngo_of_that_name_keeps_its_state(app, client, status
     new = db.session.scalars(select(Organization).where(Organization.id != org.id)).one()
     assert new.status == OrganizationStatus.APPROVED and new.api_client_id is not None
     assert new.members == []
-    response = client.post("/api/v1/listings", headers={"Authorization": f"Bearer {token}"},
-                           json={"name": "Rex", "species": "dog", "sex": "male", "size": "large",
-                                 "age_months": 30, "color": "Preto", "district": "Centro"})
+    response = client.post(
+        "/api/v1/listings",
+        headers={"Authorization": f"Bearer {token}"},
+        json={
+            "name": "Rex",
+            "species": "dog",
+            "sex": "male",
+            "size": "large",
+            "age_months": 30,
+            "color": "Preto",
+            "district": "Centro",
+        },
+    )
     assert response.status_code == 201
 
 
@@ -51,6 +62,5 @@ def test_approved_ngo_of_that_name_is_linked_not_duplicated(app) -> None:
     db.session.commit()
     _create_client(app, "ONG Aprovada")
     db.session.expire_all()
-    assert db.session.scalars(select(Organization)).all() == [db.session.get(Organization,
-                                                                             org.id)]
+    assert db.session.scalars(select(Organization)).all() == [db.session.get(Organization, org.id)]
     assert db.session.get(Organization, org.id).api_client_id is not None

@@ -18,8 +18,9 @@ from tests.factories import add_document, eligible_person, make_listing, ngo_use
 
 
 def _open_application(person: User, listing) -> AdoptionApplication:  # type: ignore[no-untyped-def]
-    application = AdoptionApplication(listing_id=listing.id, applicant_id=person.id,
-                                      answers={}, eligibility=[])
+    application = AdoptionApplication(
+        listing_id=listing.id, applicant_id=person.id, answers={}, eligibility=[]
+    )
     db.session.add(application)
     db.session.flush()
     return application
@@ -46,8 +47,9 @@ def _setting():  # type: ignore[no-untyped-def]
 
 def test_ngo_opens_the_proofs_attached_to_an_open_application(client, auth, app) -> None:
     reviewer, person, application = _setting()
-    doc = db.session.scalars(select(ApplicantDocument).where(
-        ApplicantDocument.person_id == person.id)).first()
+    doc = db.session.scalars(
+        select(ApplicantDocument).where(ApplicantDocument.person_id == person.id)
+    ).first()
     auth.login(reviewer)
     assert _status(client, _file_url(doc)) == 200
     response = client.get(f"/adocao/gestao/pedidos/{application.id}")
@@ -57,8 +59,9 @@ def test_ngo_opens_the_proofs_attached_to_an_open_application(client, auth, app)
 
 def test_cancelled_application_closes_the_proofs_to_the_ngo(client, auth, app) -> None:
     reviewer, person, application = _setting()
-    docs = db.session.scalars(select(ApplicantDocument).where(
-        ApplicantDocument.person_id == person.id)).all()
+    docs = db.session.scalars(
+        select(ApplicantDocument).where(ApplicantDocument.person_id == person.id)
+    ).all()
     apps.cancel_application(application, person)
     db.session.commit()
     auth.login(reviewer)
@@ -70,8 +73,10 @@ def test_cancelled_application_closes_the_proofs_to_the_ngo(client, auth, app) -
     assert not any(doc.stored_file.token in html for doc in docs)
     assert "só ficam disponíveis enquanto o pedido está em andamento" in html
     # Nor may the NGO still accept or refuse them.
-    response = client.post(f"/adocao/gestao/pedidos/{application.id}/documentos/{docs[0].id}",
-                           data={"decision": "refuse", "reason": "Ilegível."})
+    response = client.post(
+        f"/adocao/gestao/pedidos/{application.id}/documentos/{docs[0].id}",
+        data={"decision": "refuse", "reason": "Ilegível."},
+    )
     assert response.status_code == 404
     db.session.expire_all()
     assert db.session.get(ApplicantDocument, docs[0].id).status == "accepted"
@@ -94,8 +99,9 @@ def test_proof_uploaded_later_for_another_ngo_is_refused_to_the_first(client, au
 
 def test_refused_or_completed_application_also_closes_the_proofs(client, auth, app) -> None:
     reviewer, person, application = _setting()
-    doc = db.session.scalars(select(ApplicantDocument).where(
-        ApplicantDocument.person_id == person.id)).first()
+    doc = db.session.scalars(
+        select(ApplicantDocument).where(ApplicantDocument.person_id == person.id)
+    ).first()
     auth.login(reviewer)
     for status in ("refused", "completed"):
         application.status = status
@@ -105,8 +111,12 @@ def test_refused_or_completed_application_also_closes_the_proofs(client, auth, a
 
 def test_another_private_file_of_the_applicant_never_opens_for_the_ngo(client, auth, app) -> None:
     reviewer, person, _application = _setting()
-    other = store_document(io.BytesIO(b"%PDF-1.4\n% outra finalidade\n"),
-                           purpose="exemption_proof", owner_id=person.id, filename="prova.pdf")
+    other = store_document(
+        io.BytesIO(b"%PDF-1.4\n% outra finalidade\n"),
+        purpose="exemption_proof",
+        owner_id=person.id,
+        filename="prova.pdf",
+    )
     db.session.commit()
     auth.login(reviewer)
     assert _status(client, f"/arquivos/{other.token}/original") == 404
@@ -122,8 +132,10 @@ def test_each_enviar_documento_link_preselects_its_own_document(client, auth, ap
     kinds = sorted(re.search(r"tipo=(\w+)", link).group(1) for link in links)
     assert kinds == ["identity", "proof_of_address", "proof_of_income"]
     page = client.get(links[-1].replace("&amp;", "&")).get_data(as_text=True)
-    selected = re.search(r'<option[^>]*selected[^>]*value="(\w+)"|<option[^>]*value="(\w+)"'
-                         r'[^>]*selected', page)
+    selected = re.search(
+        r'<option[^>]*selected[^>]*value="(\w+)"|<option[^>]*value="(\w+)"'
+        r"[^>]*selected",
+        page,
+    )
     assert selected is not None
-    assert (selected.group(1) or selected.group(2)) == re.search(r"tipo=(\w+)",
-                                                                 links[-1]).group(1)
+    assert (selected.group(1) or selected.group(2)) == re.search(r"tipo=(\w+)", links[-1]).group(1)

@@ -23,14 +23,23 @@ from tests.factories import jpeg_bytes, make_listing, ngo_user
 
 def _png_bomb(width: int = 10_000, height: int = 10_000) -> bytes:
     """A valid 1-bit PNG of 100 megapixels that weighs a few kilobytes."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
+
     row = b"\x00" + b"\x00" * ((width + 7) // 8)
     raw = zlib.compress(row * height, 9)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 0, 0,
-                                                                0, 0))
-            + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0))
+        + chunk(b"IDAT", raw)
+        + chunk(b"IEND", b"")
+    )
 
 
 @pytest.fixture
@@ -51,8 +60,12 @@ def _draft(org, user):  # type: ignore[no-untyped-def]
 def _post_photo(client, headers, listing_id, data: bytes, name: str = "foto.jpg"):  # type: ignore[no-untyped-def]
     # Encoded in memory: werkzeug's test builder spools big bodies to a temp file it never closes.
     boundary, body = encode_multipart(MultiDict({"photo": FileStorage(io.BytesIO(data), name)}))
-    return client.post(f"/api/v1/listings/{listing_id}/photos", headers=headers, data=body,
-                       content_type=f"multipart/form-data; boundary={boundary}")
+    return client.post(
+        f"/api/v1/listings/{listing_id}/photos",
+        headers=headers,
+        data=body,
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
 
 
 def _variants(listing: Listing) -> dict[str, Image.Image]:
@@ -110,11 +123,14 @@ def test_oversized_file_is_refused_with_a_message(client, ngo) -> None:
     assert db.session.get(Listing, listing.id).photos == []
 
 
-@pytest.mark.parametrize("payload,expected", [
-    (b"isto nao e uma imagem", "não é uma imagem válida"),
-    (jpeg_bytes((400, 300), noise=True)[:6000], "corrompida"),  # headers fine, data cut short
-    (b"%PDF-1.4 um pdf no lugar da foto", "não é uma imagem válida"),
-])
+@pytest.mark.parametrize(
+    "payload,expected",
+    [
+        (b"isto nao e uma imagem", "não é uma imagem válida"),
+        (jpeg_bytes((400, 300), noise=True)[:6000], "corrompida"),  # headers fine, data cut short
+        (b"%PDF-1.4 um pdf no lugar da foto", "não é uma imagem válida"),
+    ],
+)
 def test_malformed_file_is_refused_with_a_message(client, ngo, payload, expected) -> None:
     user, org, headers = ngo
     listing = _draft(org, user)
@@ -143,8 +159,10 @@ def test_png_with_transparency_and_webp_are_accepted_as_jpeg(client, ngo) -> Non
     for data, name in ((png.getvalue(), "a.png"), (webp.getvalue(), "b.webp")):
         assert _post_photo(client, headers, listing.id, data, name).status_code == 201
     db.session.expire_all()
-    assert all(p.stored_file.content_type == "image/jpeg"
-               for p in db.session.get(Listing, listing.id).photos)
+    assert all(
+        p.stored_file.content_type == "image/jpeg"
+        for p in db.session.get(Listing, listing.id).photos
+    )
 
 
 @pytest.mark.skipif(not HEIC_SUPPORTED, reason="pillow-heif is not available on this platform")
@@ -187,13 +205,27 @@ def test_web_form_bad_photo_keeps_every_other_field(client, auth) -> None:
     user, org = ngo_user()
     db.session.commit()
     auth.login(user)
-    form = {"owner": str(org.id), "name": "Biscoito", "species": "dog", "sex": "male",
-            "size": "small", "color": "Branco e marrom", "age_years": "2", "district": "Centro",
-            "story": "Muito dócil com crianças.", "good_with_children": "y", "vaccinated": "y"}
-    response = client.post("/adocao/gestao/novo", data={
-        **form, "photos": [(io.BytesIO(jpeg_bytes()), "boa.jpg"),
-                           (io.BytesIO(b"lixo"), "ruim.jpg")]},
-        content_type="multipart/form-data")
+    form = {
+        "owner": str(org.id),
+        "name": "Biscoito",
+        "species": "dog",
+        "sex": "male",
+        "size": "small",
+        "color": "Branco e marrom",
+        "age_years": "2",
+        "district": "Centro",
+        "story": "Muito dócil com crianças.",
+        "good_with_children": "y",
+        "vaccinated": "y",
+    }
+    response = client.post(
+        "/adocao/gestao/novo",
+        data={
+            **form,
+            "photos": [(io.BytesIO(jpeg_bytes()), "boa.jpg"), (io.BytesIO(b"lixo"), "ruim.jpg")],
+        },
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     assert "ruim.jpg" in html and "não é uma imagem válida" in html
@@ -201,9 +233,11 @@ def test_web_form_bad_photo_keeps_every_other_field(client, auth) -> None:
     assert "Muito dócil com crianças." in html and 'value="2"' in html
     assert db.session.scalar(select(func.count(Listing.id))) == 0  # nothing half-saved
     # The good photo stored before the bad one was cleaned off the disk too.
-    response = client.post("/adocao/gestao/novo", data={
-        **form, "photos": [(io.BytesIO(jpeg_bytes()), "boa.jpg")]},
-        content_type="multipart/form-data")
+    response = client.post(
+        "/adocao/gestao/novo",
+        data={**form, "photos": [(io.BytesIO(jpeg_bytes()), "boa.jpg")]},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 302
     listing = db.session.scalars(select(Listing)).one()
     assert listing.name == "Biscoito" and len(listing.photos) == 1

@@ -12,8 +12,13 @@ from portal.blueprints.adoption.eligibility import check_eligibility
 from portal.extensions import db
 from tests.factories import eligible_person, make_listing, ngo_user
 
-ANSWERS = {"home_type": "house_yard", "other_animals": "none", "caretaker": "Eu",
-           "holidays": "Fica com minha mãe", "accept_term": "y"}
+ANSWERS = {
+    "home_type": "house_yard",
+    "other_animals": "none",
+    "caretaker": "Eu",
+    "holidays": "Fica com minha mãe",
+    "accept_term": "y",
+}
 
 
 @pytest.fixture
@@ -71,7 +76,6 @@ def test_vv_28_2_vila_velha_lists_its_own_article_and_no_programme_note(make_app
         listing = make_listing(org, name="Bolinha", author=reviewer)
         person = eligible_person()
         db.session.commit()
-        results = check_eligibility(app.extensions["portal_profile"], person, listing,
-                                    date.today())
+        results = check_eligibility(app.extensions["portal_profile"], person, listing, date.today())
         by_rule = {r.rule: r for r in results}
         assert by_rule["adult"].in_local_law and by_rule["adult"].article.startswith("VV 28")

@@ -31,8 +31,9 @@ from tests.factories import (
     ngo_user,
 )
 
-ANSWERS = apps.Answers(home_type="house_yard", other_animals="none", caretaker="Eu",
-                       holidays="Minha mãe")
+ANSWERS = apps.Answers(
+    home_type="house_yard", other_animals="none", caretaker="Eu", holidays="Minha mãe"
+)
 
 
 def _profile(app):  # type: ignore[no-untyped-def]
@@ -47,8 +48,7 @@ def test_gru_37_young_animal_does_not_count_at_a_full_household(app) -> None:
     today = date.today()
     person = eligible_person()
     fill_household(person, 5)
-    puppy = make_listing(None, birth_date=(today - timedelta(days=60)).isoformat(),
-                         age_months=None)
+    puppy = make_listing(None, birth_date=(today - timedelta(days=60)).isoformat(), age_months=None)
     result = _household(check_eligibility(_profile(app), person, puppy, today))
     assert result.status == PASS
     # ...but the person is told when it starts to count and that the licence will be needed.
@@ -70,8 +70,7 @@ def test_gru_37_young_animal_below_the_limit_has_no_warning(app) -> None:
     today = date.today()
     person = eligible_person()
     fill_household(person, 3)
-    puppy = make_listing(None, birth_date=(today - timedelta(days=60)).isoformat(),
-                         age_months=None)
+    puppy = make_listing(None, birth_date=(today - timedelta(days=60)).isoformat(), age_months=None)
     result = _household(check_eligibility(_profile(app), person, puppy, today))
     assert result.status == PASS and "licença" not in result.message
 
@@ -79,9 +78,14 @@ def test_gru_37_young_animal_below_the_limit_has_no_warning(app) -> None:
 def _submitted(listing: Listing, person=None) -> AdoptionApplication:  # type: ignore[no-untyped-def]
     from flask import current_app
 
-    return apps.submit_application(current_app.extensions["portal_profile"],
-                                   person or eligible_person(), listing, ANSWERS, True,
-                                   date.today())
+    return apps.submit_application(
+        current_app.extensions["portal_profile"],
+        person or eligible_person(),
+        listing,
+        ANSWERS,
+        True,
+        date.today(),
+    )
 
 
 def test_two_approvals_for_one_animal_are_impossible_even_when_concurrent(app) -> None:
@@ -92,9 +96,12 @@ def test_two_approvals_for_one_animal_are_impossible_even_when_concurrent(app) -
     assert listing.state == ListingState.PUBLISHED  # loaded in this session
     # Another reviewer approved ``first`` in another request: the row says reserved, but this
     # session still holds the listing it loaded as published.
-    db.session.execute(update(Listing).where(Listing.id == listing.id)
-                       .values(state=ListingState.RESERVED)
-                       .execution_options(synchronize_session=False))
+    db.session.execute(
+        update(Listing)
+        .where(Listing.id == listing.id)
+        .values(state=ListingState.RESERVED)
+        .execution_options(synchronize_session=False)
+    )
     with pytest.raises(svc.AdoptionError) as err:
         apps.approve_application(_profile(app), second, reviewer, date.today())
     assert err.value.code == "not_available"
@@ -116,8 +123,9 @@ def test_another_ngos_application_and_documents_are_404(client, auth, app) -> No
     other, _other_org = ngo_user()
     listing = make_listing(org, author=reviewer)
     application = _submitted(listing)
-    doc = db.session.scalar(select(ApplicantDocument).where(
-        ApplicantDocument.person_id == application.applicant_id))
+    doc = db.session.scalar(
+        select(ApplicantDocument).where(ApplicantDocument.person_id == application.applicant_id)
+    )
     db.session.commit()
     from portal.blueprints.files import file_url
 
@@ -143,11 +151,14 @@ def test_malformed_multipart_is_422_json(client, ngo_api) -> None:
     org, headers = ngo_api
     listing = make_listing(org)
     db.session.commit()
-    for body, ctype in ((b"garbage", "multipart/form-data"),
-                        (b"--x\r\nnot a part", "multipart/form-data; boundary=x"),
-                        (b"", "application/octet-stream")):
-        response = client.post(f"/api/v1/listings/{listing.id}/photos", headers=headers,
-                               data=body, content_type=ctype)
+    for body, ctype in (
+        (b"garbage", "multipart/form-data"),
+        (b"--x\r\nnot a part", "multipart/form-data; boundary=x"),
+        (b"", "application/octet-stream"),
+    ):
+        response = client.post(
+            f"/api/v1/listings/{listing.id}/photos", headers=headers, data=body, content_type=ctype
+        )
         assert response.status_code in (400, 422), (ctype, response.status_code)
         assert response.get_json()["errors"][0]["message"]
 
@@ -159,10 +170,16 @@ def test_oversized_photo_is_413_json(client, app, ngo_api) -> None:
     # The body is built by hand: the test client would spool a large dict body to a temporary
     # file that it never closes when the app refuses to read it.
     big = jpeg_bytes() + b"\0" * (app.config["MAX_CONTENT_LENGTH"] + 10)
-    body = (b"--b\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"f.jpg\"\r\n"
-            b"Content-Type: image/jpeg\r\n\r\n" + big + b"\r\n--b--\r\n")
-    response = client.post(f"/api/v1/listings/{listing.id}/photos", headers=headers,
-                           data=body, content_type="multipart/form-data; boundary=b")
+    body = (
+        b'--b\r\nContent-Disposition: form-data; name="photo"; filename="f.jpg"\r\n'
+        b"Content-Type: image/jpeg\r\n\r\n" + big + b"\r\n--b--\r\n"
+    )
+    response = client.post(
+        f"/api/v1/listings/{listing.id}/photos",
+        headers=headers,
+        data=body,
+        content_type="multipart/form-data; boundary=b",
+    )
     assert response.status_code == 413
     assert response.get_json()["errors"][0]["message"]
 
@@ -171,9 +188,12 @@ def test_text_file_named_jpg_is_422(client, ngo_api) -> None:
     org, headers = ngo_api
     listing = make_listing(org)
     db.session.commit()
-    response = client.post(f"/api/v1/listings/{listing.id}/photos", headers=headers,
-                           data={"photo": (io.BytesIO(b"hello world\n" * 50), "foto.jpg")},
-                           content_type="multipart/form-data")
+    response = client.post(
+        f"/api/v1/listings/{listing.id}/photos",
+        headers=headers,
+        data={"photo": (io.BytesIO(b"hello world\n" * 50), "foto.jpg")},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 422
     assert response.get_json()["errors"][0]["field"] == "photo"
 
@@ -201,8 +221,9 @@ def test_patch_invalid_transitions_are_422(client, ngo_api, target) -> None:
     org, headers = ngo_api
     listing = make_listing(org)
     db.session.commit()
-    response = client.patch(f"/api/v1/listings/{listing.id}", json={"state": target},
-                            headers=headers)
+    response = client.patch(
+        f"/api/v1/listings/{listing.id}", json={"state": target}, headers=headers
+    )
     assert response.status_code == 422
     assert response.get_json()["errors"][0]["field"] == "state"
 
@@ -217,8 +238,9 @@ def test_under_18_fails_with_the_article(app) -> None:
 def test_proof_of_address_91_days_old_is_refused(app) -> None:
     person = factories.user()
     with pytest.raises(svc.AdoptionError) as err:
-        add_document(person, DocumentKind.PROOF_OF_ADDRESS,
-                     issued_on=date.today() - timedelta(days=91))
+        add_document(
+            person, DocumentKind.PROOF_OF_ADDRESS, issued_on=date.today() - timedelta(days=91)
+        )
     assert err.value.field == "issued_on"
 
 
@@ -263,11 +285,14 @@ def test_cab_17_days_held_count_from_the_local_day_of_publication(make_app) -> N
         assert total == 7 * 5_000  # CAB 17: 50 % UFM per day, 7 days from 20/11
 
 
-@pytest.mark.parametrize(("birth", "on", "text"), [
-    (date(2024, 5, 10), date(2026, 6, 10), "2 anos e 1 mês"),
-    (date(2025, 5, 10), date(2026, 8, 10), "1 ano e 3 meses"),
-    (date(2026, 11, 20), date(2026, 11, 29), "menos de 1 mês"),
-])
+@pytest.mark.parametrize(
+    ("birth", "on", "text"),
+    [
+        (date(2024, 5, 10), date(2026, 6, 10), "2 anos e 1 mês"),
+        (date(2025, 5, 10), date(2026, 8, 10), "1 ano e 3 meses"),
+        (date(2026, 11, 20), date(2026, 11, 29), "menos de 1 mês"),
+    ],
+)
 def test_ages_are_spelled_without_parenthesised_plurals(app, birth, on, text) -> None:
     from portal.blueprints.adoption.routes import age_label
 
@@ -290,8 +315,9 @@ def test_vv_28_par3_leaflet_pdf_never_ends_a_page_with_a_heading(app, tmp_path) 
         pdf = tmp_path / "folheto.pdf"
         pdf.write_bytes(leaflet_pdf(application))
         titles = {s.title for s in leaflet_sections(application)}
-    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
-                          text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
     for page in text.split("\f"):
         lines = [line.strip() for line in page.splitlines() if line.strip()]
         if lines:

@@ -32,10 +32,16 @@ def animals(app):  # type: ignore[no-untyped-def]
     ]
     made = {}
     for name, owner, species, sex, size, months, kids, dogs, cats, district, days in specs:
-        listing = make_listing(owner, name=name, species=species, sex=sex, size=size,
-                               age_months=months, district=district, temperament=[
-                                   t for t, f in (("children", kids), ("dogs", dogs),
-                                                  ("cats", cats)) if f])
+        listing = make_listing(
+            owner,
+            name=name,
+            species=species,
+            sex=sex,
+            size=size,
+            age_months=months,
+            district=district,
+            temperament=[t for t, f in (("children", kids), ("dogs", dogs), ("cats", cats)) if f],
+        )
         listing.published_at = utcnow() - timedelta(days=days)
         made[name] = listing
     make_listing(org, name="Rascunho", state=ListingState.DRAFT)
@@ -56,23 +62,26 @@ def test_oldest_waiting_first(animals) -> None:
     assert _names({"sort": "oldest"}) == ["Nina", "Rex", "Bolt", "Tom", "Mia"]
 
 
-@pytest.mark.parametrize("args,expected", [
-    ({"species": "cat"}, {"Mia", "Tom"}),
-    ({"sex": "female"}, {"Mia", "Nina"}),
-    ({"size": "small"}, {"Mia", "Nina", "Tom"}),
-    ({"children": "1"}, {"Mia", "Bolt", "Nina"}),
-    ({"dogs": "1", "cats": "1"}, {"Bolt"}),
-    ({"cats": "1"}, {"Mia", "Bolt", "Tom"}),
-    ({"owner": "ccz"}, {"Bolt", "Tom"}),
-    ({"owner": "ngo"}, {"Rex", "Mia", "Nina"}),
-    ({"district": "jardim sao joao"}, {"Rex", "Bolt"}),  # "Jd. São João" is the same place
-    ({"district": "CENTRO"}, {"Mia", "Tom"}),
-    ({"age_min": "2", "age_max": "5"}, {"Bolt", "Rex"}),
-    ({"age_max": "0"}, {"Mia"}),
-    ({"age_min": "6"}, {"Nina"}),
-    ({"q": "bol"}, {"Bolt"}),
-    ({"species": "dog", "size": "small", "sex": "female"}, {"Nina"}),
-])
+@pytest.mark.parametrize(
+    "args,expected",
+    [
+        ({"species": "cat"}, {"Mia", "Tom"}),
+        ({"sex": "female"}, {"Mia", "Nina"}),
+        ({"size": "small"}, {"Mia", "Nina", "Tom"}),
+        ({"children": "1"}, {"Mia", "Bolt", "Nina"}),
+        ({"dogs": "1", "cats": "1"}, {"Bolt"}),
+        ({"cats": "1"}, {"Mia", "Bolt", "Tom"}),
+        ({"owner": "ccz"}, {"Bolt", "Tom"}),
+        ({"owner": "ngo"}, {"Rex", "Mia", "Nina"}),
+        ({"district": "jardim sao joao"}, {"Rex", "Bolt"}),  # "Jd. São João" is the same place
+        ({"district": "CENTRO"}, {"Mia", "Tom"}),
+        ({"age_min": "2", "age_max": "5"}, {"Bolt", "Rex"}),
+        ({"age_max": "0"}, {"Mia"}),
+        ({"age_min": "6"}, {"Nina"}),
+        ({"q": "bol"}, {"Bolt"}),
+        ({"species": "dog", "size": "small", "sex": "female"}, {"Nina"}),
+    ],
+)
 def test_filters(animals, args, expected) -> None:
     assert set(_names(args)) == expected
 
@@ -84,11 +93,15 @@ def test_filter_by_one_ngo(animals) -> None:
 
 
 def test_age_range_edges_use_completed_years(app) -> None:
-    make_listing(None, name="Dois anos hoje", birth_date=add_months(TODAY, -24).isoformat(),
-                 age_months=None)
-    make_listing(None, name="Quase dois", birth_date=(add_months(TODAY, -24)
-                                                      + timedelta(days=1)).isoformat(),
-                 age_months=None)
+    make_listing(
+        None, name="Dois anos hoje", birth_date=add_months(TODAY, -24).isoformat(), age_months=None
+    )
+    make_listing(
+        None,
+        name="Quase dois",
+        birth_date=(add_months(TODAY, -24) + timedelta(days=1)).isoformat(),
+        age_months=None,
+    )
     db.session.commit()
     assert set(_names({"age_min": "2"})) == {"Dois anos hoje"}
     assert set(_names({"age_max": "1"})) == {"Quase dois"}

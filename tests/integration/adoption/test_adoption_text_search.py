@@ -22,18 +22,42 @@ def animals(app):  # type: ignore[no-untyped-def]
     org = make_org(name="Associação Amigos", email="a@example.org")
     specs = [
         # name, species, sex, size, months, colour, district, story
-        ("Rex", "dog", "male", "large", 60, "Preto", "Jardim São João",
-         "Encontrado na chuva, adora correr."),
-        ("Mia", "cat", "female", "small", 6, "Tricolor", "Centro",
-         "Convive bem com cachorros e crianças."),
+        (
+            "Rex",
+            "dog",
+            "male",
+            "large",
+            60,
+            "Preto",
+            "Jardim São João",
+            "Encontrado na chuva, adora correr.",
+        ),
+        (
+            "Mia",
+            "cat",
+            "female",
+            "small",
+            6,
+            "Tricolor",
+            "Centro",
+            "Convive bem com cachorros e crianças.",
+        ),
         ("Bolt", "dog", "male", "medium", 5, "Caramelo", "Vila Galvão", "Muito brincalhão."),
         ("Nina", "dog", "female", "small", 120, "Branca", "Bonsucesso", "Idosa e tranquila."),
         ("Tom", "cat", "male", "small", 18, "Cinza", "Centro", "Resgatado de um telhado."),
     ]
     for n, (name, species, sex, size, months, color, district, story) in enumerate(specs):
-        listing = make_listing(org if n % 2 else None, name=name, species=species, sex=sex,
-                               size=size, age_months=months, color=color, district=district,
-                               story=story)
+        listing = make_listing(
+            org if n % 2 else None,
+            name=name,
+            species=species,
+            sex=sex,
+            size=size,
+            age_months=months,
+            color=color,
+            district=district,
+            story=story,
+        )
         listing.published_at = utcnow() - timedelta(days=n)
     db.session.commit()
 
@@ -43,40 +67,43 @@ def _names(q: str, **args: str) -> set[str]:
     return {item.name for item in page.items}
 
 
-@pytest.mark.parametrize("q,expected", [
-    ("gato", {"Mia", "Tom"}),
-    ("gatos", {"Mia", "Tom"}),
-    ("GATINHOS", {"Mia", "Tom"}),
-    ("cão", {"Rex", "Bolt", "Nina"}),
-    ("cao", {"Rex", "Bolt", "Nina"}),
-    ("cães", {"Rex", "Bolt", "Nina"}),
-    ("cachorro", {"Rex", "Bolt", "Nina"}),  # not Mia, whose story mentions "cachorros"
-    ("cadela", {"Nina"}),
-    ("filhote", {"Mia", "Bolt"}),
-    ("filhotes de gato", {"Mia"}),
-    ("fêmea", {"Mia", "Nina"}),
-    ("femeas", {"Mia", "Nina"}),
-    ("macho", {"Rex", "Bolt", "Tom"}),
-    ("pequeno", {"Mia", "Nina", "Tom"}),
-    ("cão de porte pequeno", {"Nina"}),
-    ("preto", {"Rex"}),
-    ("pretos", {"Rex"}),
-    ("branco", {"Nina"}),  # the listing says "Branca"
-    ("caramelo", {"Bolt"}),
-    ("cinza", {"Tom"}),
-    ("Galvão", {"Bolt"}),
-    ("jd sao joao", {"Rex"}),
-    ("bonsucesso", {"Nina"}),
-    ("bol", {"Bolt"}),
-    ("Nina", {"Nina"}),
-    ("chuva", {"Rex"}),
-    ("telhado", {"Tom"}),
-    ("brincalhao", {"Bolt"}),
-    ("crianças", {"Mia"}),
-    ("gato centro", {"Mia", "Tom"}),
-    ("gato preto", set()),
-    ("zebra", set()),
-])
+@pytest.mark.parametrize(
+    "q,expected",
+    [
+        ("gato", {"Mia", "Tom"}),
+        ("gatos", {"Mia", "Tom"}),
+        ("GATINHOS", {"Mia", "Tom"}),
+        ("cão", {"Rex", "Bolt", "Nina"}),
+        ("cao", {"Rex", "Bolt", "Nina"}),
+        ("cães", {"Rex", "Bolt", "Nina"}),
+        ("cachorro", {"Rex", "Bolt", "Nina"}),  # not Mia, whose story mentions "cachorros"
+        ("cadela", {"Nina"}),
+        ("filhote", {"Mia", "Bolt"}),
+        ("filhotes de gato", {"Mia"}),
+        ("fêmea", {"Mia", "Nina"}),
+        ("femeas", {"Mia", "Nina"}),
+        ("macho", {"Rex", "Bolt", "Tom"}),
+        ("pequeno", {"Mia", "Nina", "Tom"}),
+        ("cão de porte pequeno", {"Nina"}),
+        ("preto", {"Rex"}),
+        ("pretos", {"Rex"}),
+        ("branco", {"Nina"}),  # the listing says "Branca"
+        ("caramelo", {"Bolt"}),
+        ("cinza", {"Tom"}),
+        ("Galvão", {"Bolt"}),
+        ("jd sao joao", {"Rex"}),
+        ("bonsucesso", {"Nina"}),
+        ("bol", {"Bolt"}),
+        ("Nina", {"Nina"}),
+        ("chuva", {"Rex"}),
+        ("telhado", {"Tom"}),
+        ("brincalhao", {"Bolt"}),
+        ("crianças", {"Mia"}),
+        ("gato centro", {"Mia", "Tom"}),
+        ("gato preto", set()),
+        ("zebra", set()),
+    ],
+)
 def test_free_text_search_finds_portuguese_words(animals, q, expected) -> None:
     assert _names(q) == expected
 
@@ -113,8 +140,7 @@ def test_search_keeps_keyset_pagination(animals) -> None:
     filters = parse_filters({"q": "cao"})
     first = search_listings(filters, TODAY, limit=2)
     second = search_listings(filters, TODAY, cursor=first.next_cursor, limit=2)
-    assert [i.name for i in first.items] + [i.name for i in second.items] == ["Rex", "Bolt",
-                                                                            "Nina"]
+    assert [i.name for i in first.items] + [i.name for i in second.items] == ["Rex", "Bolt", "Nina"]
     assert second.next_cursor is None
 
 

@@ -18,40 +18,71 @@ def today(app):
 @pytest.fixture
 def animal_form(today):
     def build(**overrides):
-        form = {"name": "Bolinha", "species": "dog", "sex": "female", "breed": "SRD",
-                "color": "Caramelo", "birth_known": "exact",
-                "birth_date": (today - timedelta(days=150)).isoformat(), "size": "small",
-                "weight_kg": "8,5", "sterilized": "no", "microchip": ""}
+        form = {
+            "name": "Bolinha",
+            "species": "dog",
+            "sex": "female",
+            "breed": "SRD",
+            "color": "Caramelo",
+            "birth_known": "exact",
+            "birth_date": (today - timedelta(days=150)).isoformat(),
+            "size": "small",
+            "weight_kg": "8,5",
+            "sterilized": "no",
+            "microchip": "",
+        }
         form.update(overrides)
         return form
+
     return build
 
 
 @pytest.fixture
 def address_form():
-    return {"cep": "07000-000", "street": "Rua das Flores", "number": "77", "complement": "",
-            "district": "Centro", "city": "Guarulhos", "state": "SP", "housing_type": "house"}
+    return {
+        "cep": "07000-000",
+        "street": "Rua das Flores",
+        "number": "77",
+        "complement": "",
+        "district": "Centro",
+        "city": "Guarulhos",
+        "state": "SP",
+        "housing_type": "house",
+    }
 
 
 @pytest.fixture
 def vaccine_form(today):
-    return {"choice": "record", "applied_on": (today - timedelta(days=5)).isoformat(),
-            "vaccine_name": "Rabisin", "batch": "L123", "vet_name": "Dra. Ana",
-            "vet_crmv": "CRMV-SP 1234"}
+    return {
+        "choice": "record",
+        "applied_on": (today - timedelta(days=5)).isoformat(),
+        "vaccine_name": "Rabisin",
+        "batch": "L123",
+        "vet_name": "Dra. Ana",
+        "vet_crmv": "CRMV-SP 1234",
+    }
 
 
 @pytest.fixture
 def walk_wizard(client, animal_form, address_form, vaccine_form):
     """Post every step; returns the last response (the review POST's redirect)."""
+
     def walk(animal=None, vaccine=None, photo=False, confirm=True):
         assert client.post("/animais/cadastrar", data=animal or animal_form()).status_code == 302
         assert client.post("/animais/cadastrar/endereco", data=address_form).status_code == 302
-        assert client.post("/animais/cadastrar/vacina",
-                           data=vaccine or vaccine_form).status_code == 302
+        assert (
+            client.post("/animais/cadastrar/vacina", data=vaccine or vaccine_form).status_code
+            == 302
+        )
         files = {"photo": (png_bytes(), "foto.png")} if photo else {}
-        assert client.post("/animais/cadastrar/foto", data=files,
-                           content_type="multipart/form-data").status_code == 302
+        assert (
+            client.post(
+                "/animais/cadastrar/foto", data=files, content_type="multipart/form-data"
+            ).status_code
+            == 302
+        )
         if confirm:
             return client.post("/animais/cadastrar/revisao")
         return None
+
     return walk

@@ -20,20 +20,27 @@ def _setup(client, auth, walk_wizard, app, today):  # type: ignore[no-untyped-de
     profile = app.extensions["portal_profile"]
     giver = factories.user(full_name="Carlos Doador")
     offered = factories.animal(giver, name="Pingo")
-    offer = services.transfer_animal(offered, owner, immediate=False, profile=profile,
-                                     today=today, reason="citizen")
+    offer = services.transfer_animal(
+        offered, owner, immediate=False, profile=profile, today=today, reason="citizen"
+    )
     mine = factories.animal(owner, name="Thor")
     copy = services.request_copy(mine, "card", requested_by=owner, profile=profile, today=today)
     # someone else's things never show up
     stranger = factories.user()
-    services.request_copy(factories.animal(stranger, name="Alheio"), "tag",
-                          requested_by=stranger, profile=profile, today=today)
+    services.request_copy(
+        factories.animal(stranger, name="Alheio"),
+        "tag",
+        requested_by=stranger,
+        profile=profile,
+        today=today,
+    )
     db.session.commit()
     return owner, registered, copy, offer
 
 
-def test_citizen_todo_gathers_every_domain_with_actions(client, auth, walk_wizard, app,
-                                                        today) -> None:
+def test_citizen_todo_gathers_every_domain_with_actions(
+    client, auth, walk_wizard, app, today
+) -> None:
     owner, registered, copy, offer = _setup(client, auth, walk_wizard, app, today)
     with app.test_request_context():
         items = todo.citizen_todo(owner)
@@ -44,7 +51,8 @@ def test_citizen_todo_gathers_every_domain_with_actions(client, auth, walk_wizar
         payments = [i for i in items if i.kind == "payment"]
         assert {i.url for i in payments} == {
             url_for("billing.item", item_id=fee.id),
-            url_for("billing.item", item_id=copy.payment_item_id)}
+            url_for("billing.item", item_id=copy.payment_item_id),
+        }
         assert "Pingo" in by_kind["transfer"].text and "Carlos Doador" in by_kind["transfer"].text
         assert by_kind["transfer"].url == url_for("animals.transfer_review", transfer_id=offer.id)
         assert by_kind["proof"].url == url_for("animals.detail", rga=registered.rga)
@@ -76,8 +84,19 @@ def test_a_later_domain_adds_its_items_by_registering_a_provider(app, client, au
     owner = auth.login()
 
     def notices(user):  # type: ignore[no-untyped-def]
-        return [todo.TodoItem("notice", "Responder à notificação 12/2026.", "/notificacoes/12",
-                              "Responder", order=5)] if user.id == owner.id else []
+        return (
+            [
+                todo.TodoItem(
+                    "notice",
+                    "Responder à notificação 12/2026.",
+                    "/notificacoes/12",
+                    "Responder",
+                    order=5,
+                )
+            ]
+            if user.id == owner.id
+            else []
+        )
 
     todo.register_todo_provider("test-notices", notices)
     try:

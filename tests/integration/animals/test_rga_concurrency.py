@@ -23,7 +23,8 @@ from tests import factories
 pytestmark = [
     pytest.mark.skipif(
         not os.environ.get("TEST_DATABASE_URL", "").startswith("postgres"),
-        reason="needs PostgreSQL: SQLite serialises all writers, so there is no race to test"),
+        reason="needs PostgreSQL: SQLite serialises all writers, so there is no race to test",
+    ),
     pytest.mark.real_commits,  # threads on their own connections must see each other's commits
 ]
 
@@ -76,18 +77,34 @@ def test_concurrent_api_registrations_get_distinct_numbers(app) -> None:
 
     def register(i: int) -> tuple[int, dict]:
         body = {
-            "animal": {"name": f"Gêmeo {i}", "species": "dog", "sex": "male", "breed": "SRD",
-                       "color": "Preto", "birth_date": birth, "size": "small"},
-            "owner": {"name": f"Dono {i}", "cpf": factories.make_cpf(50_000 + i),
-                      "email": f"dono{i}@paralelo.example",
-                      "address": {"cep": "07000000", "street": "Rua Paralela",
-                                  "number": str(i), "district": "Centro", "city": "Guarulhos",
-                                  "state": "SP"}},
+            "animal": {
+                "name": f"Gêmeo {i}",
+                "species": "dog",
+                "sex": "male",
+                "breed": "SRD",
+                "color": "Preto",
+                "birth_date": birth,
+                "size": "small",
+            },
+            "owner": {
+                "name": f"Dono {i}",
+                "cpf": factories.make_cpf(50_000 + i),
+                "email": f"dono{i}@paralelo.example",
+                "address": {
+                    "cep": "07000000",
+                    "street": "Rua Paralela",
+                    "number": str(i),
+                    "district": "Centro",
+                    "city": "Guarulhos",
+                    "state": "SP",
+                },
+            },
             "vaccinate_at_ccz": True,
         }
         with app.app_context():
             response = app.test_client().post(
-                "/api/v1/registrations", json=body, headers={"Authorization": f"Bearer {token}"})
+                "/api/v1/registrations", json=body, headers={"Authorization": f"Bearer {token}"}
+            )
             return response.status_code, response.get_json()
 
     results = _run_together(10, register)

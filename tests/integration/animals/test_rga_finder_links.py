@@ -11,8 +11,14 @@ from portal.extensions import db
 from portal.models import FinderMessage, OutboxMessage
 from tests import factories
 
-LINKS = ("https://evil.example/pix", "http://golpe.com.br/resgate", "www.golpe.com.br",
-         "evil.example/x", "bit.ly/resgate", "HTTPS://EVIL.EXAMPLE")
+LINKS = (
+    "https://evil.example/pix",
+    "http://golpe.com.br/resgate",
+    "www.golpe.com.br",
+    "evil.example/x",
+    "bit.ly/resgate",
+    "HTTPS://EVIL.EXAMPLE",
+)
 URLISH = re.compile(r"https?://|www\.|evil\.example|golpe\.com|bit\.ly", re.I)
 
 
@@ -25,11 +31,19 @@ def _animal():  # type: ignore[no-untyped-def]
 
 def test_links_in_the_finder_message_and_name_never_reach_the_owner(client) -> None:
     owner, animal = _animal()
-    message = ("Achei na praça central. Para o resgate pague em " + " , ".join(LINKS)
-               + ". Meu e-mail é carlos.silva@example.com, estava perto do nº 12.5")
-    response = client.post(f"/rga/{animal.rga}", data={
-        "finder_name": "Carlos www.golpe.com.br", "contact": "carlos.silva@example.com",
-        "message": message})
+    message = (
+        "Achei na praça central. Para o resgate pague em "
+        + " , ".join(LINKS)
+        + ". Meu e-mail é carlos.silva@example.com, estava perto do nº 12.5"
+    )
+    response = client.post(
+        f"/rga/{animal.rga}",
+        data={
+            "finder_name": "Carlos www.golpe.com.br",
+            "contact": "carlos.silva@example.com",
+            "message": message,
+        },
+    )
     assert response.status_code == 302
     mail = db.session.scalar(select(OutboxMessage).where(OutboxMessage.to == owner.email))
     assert not URLISH.search(mail.body), mail.body
@@ -41,8 +55,10 @@ def test_links_in_the_finder_message_and_name_never_reach_the_owner(client) -> N
 
 def test_a_link_as_the_contact_is_refused_and_the_text_kept(client) -> None:
     owner, animal = _animal()
-    response = client.post(f"/rga/{animal.rga}", data={
-        "contact": "https://evil.example/fale-comigo", "message": "Está comigo"})
+    response = client.post(
+        f"/rga/{animal.rga}",
+        data={"contact": "https://evil.example/fale-comigo", "message": "Está comigo"},
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "links não são enviados" in html and "Está comigo" in html

@@ -13,8 +13,9 @@ from tests import factories
 
 
 @pytest.mark.parametrize("typed", ["nº 077", "N. 77", "077"])
-def test_gru_37_residence_is_one_however_the_number_is_typed(app, auth, client, animal_form,
-                                                              address_form, today, typed) -> None:
+def test_gru_37_residence_is_one_however_the_number_is_typed(
+    app, auth, client, animal_form, address_form, today, typed
+) -> None:
     """Five animals of a neighbour at "Rua das Flores, 77" fill the house; a second owner who
     types the number differently lives at the same house (DOMAIN §4: all owners count)."""
     neighbour = factories.user(cep="07000000", street="R. das Flores", number="77")
@@ -23,8 +24,9 @@ def test_gru_37_residence_is_one_however_the_number_is_typed(app, auth, client, 
     db.session.commit()
     auth.login()
     client.post("/animais/cadastrar", data=animal_form())
-    response = client.post("/animais/cadastrar/endereco",
-                           data={**address_form, "number": typed, "cep": "07000-000"})
+    response = client.post(
+        "/animais/cadastrar/endereco", data={**address_form, "number": typed, "cep": "07000-000"}
+    )
     assert "limite por residência é 5" in response.get_data(as_text=True)
 
 

@@ -20,8 +20,12 @@ class _Browser:
     def __init__(self, app, user) -> None:
         self.app = app
         self.client = app.test_client()
-        assert self.post("/conta/entrar", data={"email": user.email,
-                                                "password": factories.PASSWORD}).status_code == 302
+        assert (
+            self.post(
+                "/conta/entrar", data={"email": user.email, "password": factories.PASSWORD}
+            ).status_code
+            == 302
+        )
 
     def get(self, *args, **kwargs):
         with self.app.app_context():
@@ -44,8 +48,9 @@ def test_transfer_by_cpf_then_the_new_owner_accepts(app, client, auth) -> None:
 
     html = client.get(f"/animais/{animal.rga}/transferir").get_data(as_text=True)
     assert "CPF do novo proprietário" in html and "GRU 18 §2" in html
-    response = client.post(f"/animais/{animal.rga}/transferir",
-                           data={"cpf": new_owner.cpf, "confirm": "y"})
+    response = client.post(
+        f"/animais/{animal.rga}/transferir", data={"cpf": new_owner.cpf, "confirm": "y"}
+    )
     assert response.status_code == 302
     assert new_owner.cpf not in response.headers["Location"]
     page = client.get(response.headers["Location"]).get_data(as_text=True)
@@ -79,12 +84,14 @@ def test_transfer_with_invalid_or_unknown_cpf_keeps_the_form(client, auth) -> No
     owner = auth.login()
     animal = factories.animal(owner)
     db.session.commit()
-    html = client.post(f"/animais/{animal.rga}/transferir",
-                       data={"cpf": "111.222.333-44", "confirm": "y"}).get_data(as_text=True)
+    html = client.post(
+        f"/animais/{animal.rga}/transferir", data={"cpf": "111.222.333-44", "confirm": "y"}
+    ).get_data(as_text=True)
     assert "CPF inválido" in html and 'value="111.222.333-44"' in html
-    html = client.post(f"/animais/{animal.rga}/transferir",
-                       data={"cpf": factories.make_cpf(987654), "confirm": "y"}).get_data(
-        as_text=True)
+    html = client.post(
+        f"/animais/{animal.rga}/transferir",
+        data={"cpf": factories.make_cpf(987654), "confirm": "y"},
+    ).get_data(as_text=True)
     assert "Não encontramos um cadastro com este CPF" in html
     assert db.session.scalar(select(OwnershipTransfer)) is None
 
@@ -118,8 +125,9 @@ def test_the_new_owner_declines_and_the_owner_can_cancel(app, client, auth) -> N
     db.session.refresh(first)
     assert first.status == "declined"
     client.post(f"/animais/{animal.rga}/transferir", data={"cpf": new_owner.cpf, "confirm": "y"})
-    second = db.session.scalars(select(OwnershipTransfer)
-                                .order_by(OwnershipTransfer.id.desc())).first()
+    second = db.session.scalars(
+        select(OwnershipTransfer).order_by(OwnershipTransfer.id.desc())
+    ).first()
     client.post(f"/animais/transferencias/{second.id}/recusar")
     db.session.refresh(second)
     assert second.status == "cancelled"
@@ -131,8 +139,9 @@ def test_second_copy_gives_a_provisional_document_valid_45_days(client, auth, to
     db.session.commit()
     html = client.get(f"/animais/{animal.rga}/segunda-via").get_data(as_text=True)
     assert "45 dias" in html and "GRU 19 §1" in html and "R$ 10,00" in html
-    response = client.post(f"/animais/{animal.rga}/segunda-via", data={"kind": "card",
-                                                                       "reason": "Perdi"})
+    response = client.post(
+        f"/animais/{animal.rga}/segunda-via", data={"kind": "card", "reason": "Perdi"}
+    )
     assert response.status_code == 302
     copy = animal.copy_requests[0]
     assert copy.valid_until == today + timedelta(days=45)
@@ -157,11 +166,15 @@ def test_death_report_closes_the_rga_and_keeps_it_in_history(client, auth, today
     owner = auth.login()
     animal = factories.animal(owner, name="Velhinho")
     db.session.commit()
-    html = client.post(f"/animais/{animal.rga}/obito", data={
-        "died_on": (today + timedelta(days=2)).isoformat(), "confirm": "y"}).get_data(as_text=True)
+    html = client.post(
+        f"/animais/{animal.rga}/obito",
+        data={"died_on": (today + timedelta(days=2)).isoformat(), "confirm": "y"},
+    ).get_data(as_text=True)
     assert "não pode estar no futuro" in html
-    response = client.post(f"/animais/{animal.rga}/obito", data={
-        "died_on": today.isoformat(), "note": "Idade", "confirm": "y"})
+    response = client.post(
+        f"/animais/{animal.rga}/obito",
+        data={"died_on": today.isoformat(), "note": "Idade", "confirm": "y"},
+    )
     assert response.status_code == 302
     db.session.refresh(animal)
     assert animal.status == "closed" and animal.died_on == today

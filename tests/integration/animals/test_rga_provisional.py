@@ -31,8 +31,13 @@ def _fee(animal: Animal) -> PaymentItem:
 
 
 def _definitive_mails(to: str) -> list[OutboxMessage]:
-    return list(db.session.scalars(select(OutboxMessage).where(
-        OutboxMessage.to == to, OutboxMessage.subject.like("%definitivo%"))))
+    return list(
+        db.session.scalars(
+            select(OutboxMessage).where(
+                OutboxMessage.to == to, OutboxMessage.subject.like("%definitivo%")
+            )
+        )
+    )
 
 
 def _pay(item: PaymentItem, today) -> None:  # type: ignore[no-untyped-def]
@@ -48,7 +53,8 @@ def vet(app):
 
 
 def test_self_declared_vaccine_gives_a_provisional_rga_with_what_is_missing(
-        client, auth, walk_wizard) -> None:
+    client, auth, walk_wizard
+) -> None:
     owner = auth.login()
     animal = _registered(walk_wizard, client)
     assert animal.rga and animal.status == "active"  # the number is valid: the tag can be made
@@ -73,8 +79,7 @@ def test_card_says_provisorio_until_definitive(client, auth, walk_wizard, today,
     assert "PROVIS" not in pdf_text(client.get(f"/animais/{animal.rga}/carteira.pdf").data)
 
 
-def test_definitive_after_staff_check_then_fee_paid(client, auth, walk_wizard, today,
-                                                    vet) -> None:
+def test_definitive_after_staff_check_then_fee_paid(client, auth, walk_wizard, today, vet) -> None:
     owner = auth.login()
     animal = _registered(walk_wizard, client)
     assert provisional.accept_proof(animal, vet) is False  # the fee is still owed
@@ -90,8 +95,7 @@ def test_definitive_after_staff_check_then_fee_paid(client, auth, walk_wizard, t
     assert len(mails) == 1 and animal.rga in mails[0].body and "PROVISÓRIO" in mails[0].body
 
 
-def test_definitive_after_fee_paid_then_staff_check(client, auth, walk_wizard, today,
-                                                    vet) -> None:
+def test_definitive_after_fee_paid_then_staff_check(client, auth, walk_wizard, today, vet) -> None:
     owner = auth.login()
     animal = _registered(walk_wizard, client)
     _pay(_fee(animal), today)
@@ -134,38 +138,56 @@ def test_staff_queue_lists_proofs_and_agents_cannot_check(client, auth, walk_wiz
 
 
 def test_bjp_6_refused_proof_asks_a_reason_and_waits_for_the_shot_at_the_ccz(
-        client, auth, walk_wizard, vet, today) -> None:
+    client, auth, walk_wizard, vet, today
+) -> None:
     owner = auth.login()
     animal = _registered(walk_wizard, client)
     auth.logout()
     auth.login(vet)
     field = f"recusa-{animal.id}-reason"
-    response = client.post(f"/animais/ccz/animal/{animal.id}/comprovante/recusar",
-                           data={field: "  "})
+    response = client.post(
+        f"/animais/ccz/animal/{animal.id}/comprovante/recusar", data={field: "  "}
+    )
     assert response.status_code == 422
     assert "Informe o motivo da recusa" in response.get_data(as_text=True)
-    response = client.post(f"/animais/ccz/animal/{animal.id}/comprovante/recusar",
-                           data={field: "CRMV não encontrado no conselho"})
+    response = client.post(
+        f"/animais/ccz/animal/{animal.id}/comprovante/recusar",
+        data={field: "CRMV não encontrado no conselho"},
+    )
     assert response.status_code == 302
     db.session.expire_all()
     animal = db.session.get(Animal, animal.id)
     assert animal.status == "pending" and animal.proof_status == "refused" and animal.provisional
-    mail = db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == owner.email)
-                              .order_by(OutboxMessage.id.desc())).first()
+    mail = db.session.scalars(
+        select(OutboxMessage)
+        .where(OutboxMessage.to == owner.email)
+        .order_by(OutboxMessage.id.desc())
+    ).first()
     assert "CRMV não encontrado no conselho" in mail.body and animal.rga in mail.subject
     assert animal not in provisional.proofs_to_check()
     # The shot given at the CCZ is its own proof (BJP 6 §ú); with the fee paid it is definitive.
-    services.record_vaccination(animal, services.VaccinationData(
-        applied_on=today, vaccine_name="Rabisin", batch="CCZ-1", vet_name=vet.full_name,
-        vet_crmv="CRMV-SP 999"), recorded_by=vet, at_ccz=True, today=today)
+    services.record_vaccination(
+        animal,
+        services.VaccinationData(
+            applied_on=today,
+            vaccine_name="Rabisin",
+            batch="CCZ-1",
+            vet_name=vet.full_name,
+            vet_crmv="CRMV-SP 999",
+        ),
+        recorded_by=vet,
+        at_ccz=True,
+        today=today,
+    )
     assert animal.status == "active" and animal.proof_status == "checked" and animal.provisional
     _pay(_fee(animal), today)
     db.session.commit()
     assert not animal.provisional and len(_definitive_mails(owner.email)) == 1
 
 
-def test_public_page_and_api_are_honest_about_a_provisional_rga(client, auth, walk_wizard,
-                                                                 vet, today) -> None:
+def test_public_page_and_api_are_honest_about_a_provisional_rga(
+    client, auth, walk_wizard, vet, today
+) -> None:
     auth.login()
     animal = _registered(walk_wizard, client)
     html = client.get(f"/rga/{animal.rga}").get_data(as_text=True)
@@ -181,22 +203,44 @@ def test_public_page_and_api_are_honest_about_a_provisional_rga(client, auth, wa
 
 
 def test_gru_22_clinic_registration_is_checked_and_definitive_once_the_clinic_pays(
-        client, today) -> None:
+    client, today
+) -> None:
     api_client, token = issue_client("establishment", "Clínica Bom Pelo")
     db.session.commit()
     body = {
-        "animal": {"name": "Luna", "species": "cat", "sex": "female", "breed": "SRD",
-                   "color": "Preta", "birth_date": (today - timedelta(days=150)).isoformat(),
-                   "size": "small"},
-        "owner": {"name": "Ana Cliente", "cpf": "529.982.247-25", "email": "ana@example.com",
-                  "address": {"cep": "07010-000", "street": "Rua Um", "number": "10",
-                              "district": "Centro", "city": "Guarulhos", "state": "SP"}},
-        "rabies_vaccination": {"date": (today - timedelta(days=3)).isoformat(),
-                               "vaccine": "Rabisin", "batch": "L9", "vet_name": "Dr. Vet",
-                               "vet_crmv": "CRMV-SP 4321"},
+        "animal": {
+            "name": "Luna",
+            "species": "cat",
+            "sex": "female",
+            "breed": "SRD",
+            "color": "Preta",
+            "birth_date": (today - timedelta(days=150)).isoformat(),
+            "size": "small",
+        },
+        "owner": {
+            "name": "Ana Cliente",
+            "cpf": "529.982.247-25",
+            "email": "ana@example.com",
+            "address": {
+                "cep": "07010-000",
+                "street": "Rua Um",
+                "number": "10",
+                "district": "Centro",
+                "city": "Guarulhos",
+                "state": "SP",
+            },
+        },
+        "rabies_vaccination": {
+            "date": (today - timedelta(days=3)).isoformat(),
+            "vaccine": "Rabisin",
+            "batch": "L9",
+            "vet_name": "Dr. Vet",
+            "vet_crmv": "CRMV-SP 4321",
+        },
     }
-    response = client.post("/api/v1/registrations", json=body,
-                           headers={"Authorization": f"Bearer {token}"})
+    response = client.post(
+        "/api/v1/registrations", json=body, headers={"Authorization": f"Bearer {token}"}
+    )
     assert response.status_code == 201, response.get_json()
     data = response.get_json()
     assert data["status"] == "active" and data["provisional"] is True
@@ -217,14 +261,30 @@ def test_registration_without_a_fee_is_definitive_once_checked(app, today, vet) 
     owner = factories.user()
     profile = app.extensions["portal_profile"]
     animal = services.register_animal(
-        owner=owner, data=services.AnimalData(
-            name="Sem taxa", species="dog", sex="male", birth_date=today - timedelta(days=120),
-            breed="SRD", color="Preto", size="small"),
+        owner=owner,
+        data=services.AnimalData(
+            name="Sem taxa",
+            species="dog",
+            sex="male",
+            birth_date=today - timedelta(days=120),
+            breed="SRD",
+            color="Preto",
+            size="small",
+        ),
         vaccination=services.VaccinationData(
-            applied_on=today - timedelta(days=2), vaccine_name="Rabisin", batch="L1",
-            vet_name="Dra. Ana", vet_crmv="CRMV-SP 1"),
-        vaccinate_at_ccz=False, registered_by=owner, api_client=None, profile=profile,
-        today=today, charge_fee=False)
+            applied_on=today - timedelta(days=2),
+            vaccine_name="Rabisin",
+            batch="L1",
+            vet_name="Dra. Ana",
+            vet_crmv="CRMV-SP 1",
+        ),
+        vaccinate_at_ccz=False,
+        registered_by=owner,
+        api_client=None,
+        profile=profile,
+        today=today,
+        charge_fee=False,
+    )
     assert animal.provisional and animal.fee_item_id is None
     assert provisional.accept_proof(animal, vet) is True
     assert len(_definitive_mails(owner.email)) == 1
@@ -233,14 +293,30 @@ def test_registration_without_a_fee_is_definitive_once_checked(app, today, vet) 
 def test_vaccination_typed_by_ccz_staff_for_an_owner_needs_no_check(app, today, vet) -> None:
     owner = factories.user()
     animal = services.register_animal(
-        owner=owner, data=services.AnimalData(
-            name="Balcão", species="cat", sex="female", birth_date=today - timedelta(days=120),
-            breed="SRD", color="Branca", size="small"),
+        owner=owner,
+        data=services.AnimalData(
+            name="Balcão",
+            species="cat",
+            sex="female",
+            birth_date=today - timedelta(days=120),
+            breed="SRD",
+            color="Branca",
+            size="small",
+        ),
         vaccination=services.VaccinationData(
-            applied_on=today - timedelta(days=1), vaccine_name="Rabisin", batch="L2",
-            vet_name="Dra. Ana", vet_crmv="CRMV-SP 1"),
-        vaccinate_at_ccz=False, registered_by=vet, api_client=None,
-        profile=app.extensions["portal_profile"], today=today, charge_fee=False)
+            applied_on=today - timedelta(days=1),
+            vaccine_name="Rabisin",
+            batch="L2",
+            vet_name="Dra. Ana",
+            vet_crmv="CRMV-SP 1",
+        ),
+        vaccinate_at_ccz=False,
+        registered_by=vet,
+        api_client=None,
+        profile=app.extensions["portal_profile"],
+        today=today,
+        charge_fee=False,
+    )
     assert animal.proof_status == "checked" and animal.proof_checked_by_id == vet.id
     assert not animal.provisional and animal.definitive_at is not None
     assert animal not in provisional.proofs_to_check()

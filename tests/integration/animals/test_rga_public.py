@@ -11,8 +11,13 @@ from tests import factories
 
 
 def _owner_and_animal(**fields):
-    owner = factories.user(full_name="Joana Proprietária", phone="11 97777-6666",
-                           street="Rua Secreta", number="42", rg="12.345.678-9")
+    owner = factories.user(
+        full_name="Joana Proprietária",
+        phone="11 97777-6666",
+        street="Rua Secreta",
+        number="42",
+        rg="12.345.678-9",
+    )
     animal = factories.animal(owner, name="Farofa", **fields)
     db.session.commit()
     return owner, animal
@@ -24,8 +29,15 @@ def test_public_page_shows_the_animal_and_no_owner_data(client) -> None:
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "Farofa" in html and animal.rga in html and "Cão" in html and "Ativo" in html
-    for secret in ("Joana", owner.cpf, owner.cpf[3:6] + "." + owner.cpf[6:9], "Rua Secreta",
-                   "97777", owner.email, "12.345.678-9"):
+    for secret in (
+        "Joana",
+        owner.cpf,
+        owner.cpf[3:6] + "." + owner.cpf[6:9],
+        "Rua Secreta",
+        "97777",
+        owner.email,
+        "12.345.678-9",
+    ):
         assert secret not in html
     assert "Encontrei este animal" in html
 
@@ -34,7 +46,8 @@ def test_typed_numbers_are_normalised_to_the_canonical_page(client) -> None:
     _owner, animal = _owner_and_animal()
     response = client.get("/rga/" + animal.rga.replace("-", "").lower())
     assert response.status_code == 302 and response.headers["Location"].endswith(
-        f"/rga/{animal.rga}")
+        f"/rga/{animal.rga}"
+    )
     search = client.get("/busca", query_string={"q": animal.rga.lower()})
     assert search.status_code == 302
     assert client.get(search.headers["Location"], follow_redirects=True).status_code == 200
@@ -62,9 +75,14 @@ def test_unknown_number_gets_a_clear_page(client) -> None:
 
 def test_finder_message_is_relayed_to_the_owner_without_revealing_them(client) -> None:
     owner, animal = _owner_and_animal()
-    response = client.post(f"/rga/{animal.rga}", data={
-        "finder_name": "Carlos", "contact": "carlos@example.com",
-        "message": "Achei na praça central, está bem."})
+    response = client.post(
+        f"/rga/{animal.rga}",
+        data={
+            "finder_name": "Carlos",
+            "contact": "carlos@example.com",
+            "message": "Achei na praça central, está bem.",
+        },
+    )
     assert response.status_code == 302
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Mensagem enviada ao proprietário" in page and "Joana" not in page
@@ -75,8 +93,7 @@ def test_finder_message_is_relayed_to_the_owner_without_revealing_them(client) -
 
 def test_finder_form_errors_keep_the_text(client) -> None:
     _owner, animal = _owner_and_animal()
-    html = client.post(f"/rga/{animal.rga}", data={"message": "Está comigo"}).get_data(
-        as_text=True)
+    html = client.post(f"/rga/{animal.rga}", data={"message": "Está comigo"}).get_data(as_text=True)
     assert "Informe um telefone ou e-mail" in html and "Está comigo" in html
 
 
@@ -93,14 +110,20 @@ def test_pending_registration_shows_as_pending(client) -> None:
 
 
 def test_public_page_shows_no_owner_data(client) -> None:
-    owner = factories.user(full_name="Josefina Proprietária", phone="11987654321",
-                           street="Rua Secreta", number="99")
+    owner = factories.user(
+        full_name="Josefina Proprietária", phone="11987654321", street="Rua Secreta", number="99"
+    )
     pet = factories.animal(owner, name="Pipoca")
     db.session.commit()
     html = client.get(f"/rga/{pet.rga}").get_data(as_text=True)
     assert "Pipoca" in html
-    for secret in ("Josefina", "Proprietária", owner.cpf, owner.cpf[3:9], "987654321",
-                   "Rua Secreta", owner.email):
+    for secret in (
+        "Josefina",
+        "Proprietária",
+        owner.cpf,
+        owner.cpf[3:9],
+        "987654321",
+        "Rua Secreta",
+        owner.email,
+    ):
         assert secret not in html
-
-

@@ -16,8 +16,11 @@ from tests import factories
 def test_api_huge_weight_is_422_not_500(client, today) -> None:
     _client, token = issue_client("establishment", "Clínica QA")
     db.session.commit()
-    response = client.post("/api/v1/registrations", headers={"Authorization": f"Bearer {token}"},
-                           json={"animal": {"weight_kg": 1e308}, "owner": {}})
+    response = client.post(
+        "/api/v1/registrations",
+        headers={"Authorization": f"Bearer {token}"},
+        json={"animal": {"weight_kg": 1e308}, "owner": {}},
+    )
     assert response.status_code == 422
     codes = {e["field"]: e["code"] for e in response.get_json()["errors"]}
     assert codes["animal.weight_kg"] == "invalid"
@@ -66,10 +69,22 @@ def test_cab_has_no_registration_article_so_no_fee_window_or_rabies_demand(make_
         today = services.local_today(prof)
         owner = factories.user()
         pet = services.register_animal(
-            owner=owner, data=services.AnimalData(
-                name="Tico", species="cat", sex="male", birth_date=today - timedelta(days=900),
-                breed="SRD", color="Cinza", size="small"),
-            vaccination=None, vaccinate_at_ccz=False, registered_by=owner, api_client=None,
-            profile=prof, today=today)
+            owner=owner,
+            data=services.AnimalData(
+                name="Tico",
+                species="cat",
+                sex="male",
+                birth_date=today - timedelta(days=900),
+                breed="SRD",
+                color="Cinza",
+                size="small",
+            ),
+            vaccination=None,
+            vaccinate_at_ccz=False,
+            registered_by=owner,
+            api_client=None,
+            profile=prof,
+            today=today,
+        )
         assert pet.status == "active" and not pet.late_registration
         assert services.fees_of(pet) == []

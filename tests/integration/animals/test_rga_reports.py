@@ -12,7 +12,7 @@ from tests import factories
 
 def test_bjp_9_monthly_report_csv_opens_in_excel(app) -> None:
     """UTF-8 with BOM, ";" between columns, and no formula from a typed name."""
-    owner = factories.user(full_name="=HYPERLINK(\"http://x\") Conceição")
+    owner = factories.user(full_name='=HYPERLINK("http://x") Conceição')
     pet = factories.animal(owner, name="Açúcar")
     with app.test_request_context():
         text = services.report_csv([services.report_row(pet)])

@@ -32,9 +32,16 @@ def test_pending_list_and_vaccination_activate_the_registration(client, auth, to
 
     bad = client.post(f"/animais/ccz/animal/{animal.id}/vacina", data={"vaccine_name": "Rabisin"})
     assert bad.status_code == 422 and 'value="Rabisin"' in bad.get_data(as_text=True)
-    response = client.post(f"/animais/ccz/animal/{animal.id}/vacina", data={
-        "applied_on": today.isoformat(), "vaccine_name": "Rabisin", "batch": "CCZ-1",
-        "vet_name": "Dr. Carlos", "vet_crmv": "CRMV-SP 999"})
+    response = client.post(
+        f"/animais/ccz/animal/{animal.id}/vacina",
+        data={
+            "applied_on": today.isoformat(),
+            "vaccine_name": "Rabisin",
+            "batch": "CCZ-1",
+            "vet_name": "Dr. Carlos",
+            "vet_crmv": "CRMV-SP 999",
+        },
+    )
     assert response.status_code == 302
     db.session.refresh(animal)
     assert animal.status == "active" and animal.vaccinations[0].at_ccz
@@ -51,9 +58,16 @@ def test_approve_needs_a_current_vaccination(client, auth, today) -> None:
     assert animal.status == "pending"
     from portal.models import Vaccination
 
-    animal.vaccinations.append(Vaccination(vaccine_name="V", batch="B", applied_on=today,
-                                           next_due_on=today + timedelta(days=365),
-                                           vet_name="X", vet_crmv="CRMV-SP 1"))
+    animal.vaccinations.append(
+        Vaccination(
+            vaccine_name="V",
+            batch="B",
+            applied_on=today,
+            next_due_on=today + timedelta(days=365),
+            vet_name="X",
+            vet_crmv="CRMV-SP 1",
+        )
+    )
     db.session.commit()
     client.post(f"/animais/ccz/animal/{animal.id}/aprovar")
     db.session.refresh(animal)
@@ -81,17 +95,24 @@ def test_search_by_rga_microchip_and_name(client, auth) -> None:
     animal = factories.animal(owner, name="Biscoito", microchip="985000000000042")
     db.session.commit()
     auth.login(roles=("agent",))
-    for kind, q in (("rga", animal.rga.lower().replace("-", " ")),
-                    ("microchip", "985 000 000 000 042"), ("name", "biscoi"), ("name", "roberto")):
+    for kind, q in (
+        ("rga", animal.rga.lower().replace("-", " ")),
+        ("microchip", "985 000 000 000 042"),
+        ("name", "biscoi"),
+        ("name", "roberto"),
+    ):
         html = client.post("/animais/ccz/buscar", data={"kind": kind, "q": q}).get_data(
-            as_text=True)
+            as_text=True
+        )
         assert "Biscoito" in html, (kind, q)
     wrong = animal.rga[:-1] + str((int(animal.rga[-1]) + 1) % 10)
     html = client.post("/animais/ccz/buscar", data={"kind": "rga", "q": wrong}).get_data(
-        as_text=True)
+        as_text=True
+    )
     assert "dígito verificador" in html
     html = client.post("/animais/ccz/buscar", data={"kind": "cpf", "q": "123"}).get_data(
-        as_text=True)
+        as_text=True
+    )
     assert "CPF inválido" in html
 
 
@@ -100,8 +121,9 @@ def test_second_copies_are_listed_and_marked_issued(client, auth, app, today) ->
 
     owner = factories.user()
     animal = factories.animal(owner)
-    copy = services.request_copy(animal, "tag", requested_by=owner,
-                                 profile=app.extensions["portal_profile"], today=today)
+    copy = services.request_copy(
+        animal, "tag", requested_by=owner, profile=app.extensions["portal_profile"], today=today
+    )
     db.session.commit()
     auth.login(roles=("agent",))
     html = client.get("/animais/ccz/segundas-vias").get_data(as_text=True)
@@ -118,8 +140,10 @@ def test_vet_reports_a_death_and_staff_print_the_card(client, auth, today) -> No
     auth.login(roles=("vet",))
     card = client.get(f"/animais/ccz/animal/{animal.id}/carteira.pdf")
     assert card.data.startswith(b"%PDF") and _events("animal.card_printed")
-    client.post(f"/animais/ccz/animal/{animal.id}/obito", data={
-        "died_on": today.isoformat(), "confirm": "y"})
+    client.post(
+        f"/animais/ccz/animal/{animal.id}/obito",
+        data={"died_on": today.isoformat(), "confirm": "y"},
+    )
     db.session.refresh(animal)
     assert animal.status == "closed" and _events("animal.closed")
 
@@ -128,8 +152,12 @@ def test_staff_pages_refuse_citizens_and_agents_cannot_close(client, auth) -> No
     animal = factories.animal(factories.user())
     db.session.commit()
     auth.login(roles=("citizen",))
-    for url in ("/animais/ccz/pendentes", "/animais/ccz/buscar", f"/animais/ccz/animal/{animal.id}",
-                "/animais/ccz/segundas-vias"):
+    for url in (
+        "/animais/ccz/pendentes",
+        "/animais/ccz/buscar",
+        f"/animais/ccz/animal/{animal.id}",
+        "/animais/ccz/segundas-vias",
+    ):
         assert client.get(url).status_code == 403
     auth.logout()
     auth.login(roles=("agent",))
@@ -140,7 +168,10 @@ def test_staff_pages_refuse_citizens_and_agents_cannot_close(client, auth) -> No
 def test_dashboard_shows_the_rga_tiles(client, auth) -> None:
     auth.login(roles=("agent",))
     html = client.get("/admin/").get_data(as_text=True)
-    assert "RGA: comprovantes a conferir e vacinações pendentes" in html and "/animais/ccz/buscar" in html
+    assert (
+        "RGA: comprovantes a conferir e vacinações pendentes" in html
+        and "/animais/ccz/buscar" in html
+    )
 
 
 def test_demo_seeder_gives_the_demo_citizen_two_animals_once(app) -> None:

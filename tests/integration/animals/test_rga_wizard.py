@@ -14,9 +14,9 @@ def _count() -> int:
     return db.session.scalar(select(func.count(Animal.id))) or 0
 
 
-
-def test_a_step_shown_again_from_the_draft_carries_a_csrf_token(app, client, auth,
-                                                                animal_form) -> None:
+def test_a_step_shown_again_from_the_draft_carries_a_csrf_token(
+    app, client, auth, animal_form
+) -> None:
     """Going back to a filled step (link "Voltar", the back button, an error sent back from the
     review) re-shows it from the draft; without a token its next submission was refused as
     "sessão expirada"."""
@@ -62,6 +62,7 @@ def test_back_button_after_registering_starts_a_new_empty_form(client, auth, wal
     walk_wizard()
     response = client.get("/animais/cadastrar/revisao")
     assert response.status_code == 302 and response.headers["Location"].endswith(
-        "/animais/cadastrar")
+        "/animais/cadastrar"
+    )
     assert 'value="Bolinha"' not in client.get("/animais/cadastrar").get_data(as_text=True)
     assert _count() == 1

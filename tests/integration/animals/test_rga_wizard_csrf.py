@@ -29,9 +29,19 @@ def _token(client, url: str) -> str:  # type: ignore[no-untyped-def]
 
 
 def _animal(name: str) -> dict[str, str]:
-    return {"name": name, "species": "dog", "sex": "female", "breed": "SRD", "color": "Caramelo",
-            "birth_known": "exact", "birth_date": (date.today() - timedelta(days=150)).isoformat(),
-            "size": "small", "weight_kg": "8,5", "sterilized": "no", "microchip": ""}
+    return {
+        "name": name,
+        "species": "dog",
+        "sex": "female",
+        "breed": "SRD",
+        "color": "Caramelo",
+        "birth_known": "exact",
+        "birth_date": (date.today() - timedelta(days=150)).isoformat(),
+        "size": "small",
+        "weight_kg": "8,5",
+        "sterilized": "no",
+        "microchip": "",
+    }
 
 
 def _draft_name(client) -> str | None:  # type: ignore[no-untyped-def]
@@ -43,14 +53,21 @@ def test_csrf_failure_keeps_the_wizard_draft_unchanged(csrf_app) -> None:
     person = factories.user()
     db.session.commit()
     client = csrf_app.test_client()
-    response = client.post("/conta/entrar", data={
-        "email": person.email, "password": factories.PASSWORD,
-        "csrf_token": _token(client, "/conta/entrar")})
+    response = client.post(
+        "/conta/entrar",
+        data={
+            "email": person.email,
+            "password": factories.PASSWORD,
+            "csrf_token": _token(client, "/conta/entrar"),
+        },
+    )
     assert response.status_code == 302
     g.pop("_login_user", None)
 
-    response = client.post("/animais/cadastrar", data={
-        **_animal("Bolinha"), "csrf_token": _token(client, "/animais/cadastrar")})
+    response = client.post(
+        "/animais/cadastrar",
+        data={**_animal("Bolinha"), "csrf_token": _token(client, "/animais/cadastrar")},
+    )
     assert response.status_code == 302
     assert _draft_name(client) == "Bolinha"
 

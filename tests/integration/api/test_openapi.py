@@ -34,15 +34,18 @@ def test_every_api_route_is_documented_and_nothing_else(app, client) -> None:
         if rule.rule.startswith("/api/v1/") and rule.endpoint != "api.openapi_json":
             for method in rule.methods - {"HEAD", "OPTIONS"}:
                 routes.setdefault(_shape(rule.rule.removeprefix("/api/v1")), set()).add(
-                    method.lower())
+                    method.lower()
+                )
     assert routes == {_shape(path): set(item) for path, item in doc["paths"].items()}
 
 
 def test_schemas_come_from_the_models(client) -> None:
     schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
-    _keys, defs = models_json_schema([(RegistrationRequest, "validation")],
-                                     ref_template="#/components/schemas/{model}",
-                                     schema_generator=openapi.DocumentSchema)
+    _keys, defs = models_json_schema(
+        [(RegistrationRequest, "validation")],
+        ref_template="#/components/schemas/{model}",
+        schema_generator=openapi.DocumentSchema,
+    )
     for name, schema in defs["$defs"].items():
         assert schemas[name] == schema
     request = schemas["RegistrationRequest"]
@@ -50,12 +53,15 @@ def test_schemas_come_from_the_models(client) -> None:
     assert request["properties"]["animal"] == {"$ref": "#/components/schemas/AnimalIn"}
     assert schemas["AnimalIn"]["properties"]["species"]["enum"] == ["dog", "cat"]
     assert schemas["Error"]["properties"]["errors"]["items"] == {
-        "$ref": "#/components/schemas/ErrorItem"}
+        "$ref": "#/components/schemas/ErrorItem"
+    }
     create = client.get("/api/v1/openapi.json").get_json()["paths"]["/registrations"]["post"]
     assert create["requestBody"]["content"]["application/json"]["schema"] == {
-        "$ref": "#/components/schemas/RegistrationRequest"}
+        "$ref": "#/components/schemas/RegistrationRequest"
+    }
     assert create["responses"]["422"]["content"]["application/json"]["schema"] == {
-        "$ref": "#/components/schemas/Error"}
+        "$ref": "#/components/schemas/Error"
+    }
 
 
 class _Probe(BaseModel):
@@ -65,37 +71,72 @@ class _Probe(BaseModel):
 @pytest.fixture
 def declared():
     """Declarations made by a test are taken out again (the registry is per process)."""
-    endpoints, paths, schemas = (dict(openapi._ENDPOINTS), dict(openapi._LEGACY_PATHS),
-                                 dict(openapi._LEGACY_SCHEMAS))
+    endpoints, paths, schemas = (
+        dict(openapi._ENDPOINTS),
+        dict(openapi._LEGACY_PATHS),
+        dict(openapi._LEGACY_SCHEMAS),
+    )
     yield
-    for registry, saved in ((openapi._ENDPOINTS, endpoints), (openapi._LEGACY_PATHS, paths),
-                            (openapi._LEGACY_SCHEMAS, schemas)):
+    for registry, saved in (
+        (openapi._ENDPOINTS, endpoints),
+        (openapi._LEGACY_PATHS, paths),
+        (openapi._LEGACY_SCHEMAS, schemas),
+    ):
         registry.clear()
         registry.update(saved)  # type: ignore[attr-defined]
 
 
 def test_a_domain_declares_an_endpoint_with_its_models(app, declared) -> None:
-    openapi.declare_endpoint("/probes/{code}", "get", summary="Probe", auth="bearer",
-                             responses={200: _Probe, 404: "Não encontrado"})
+    openapi.declare_endpoint(
+        "/probes/{code}",
+        "get",
+        summary="Probe",
+        auth="bearer",
+        responses={200: _Probe, 404: "Não encontrado"},
+    )
     with app.test_request_context():
         doc = openapi.document()
     op = doc["paths"]["/probes/{code}"]["get"]
     assert op["security"] == [{"bearer": []}]
-    assert op["parameters"] == [{"name": "code", "in": "path", "required": True,
-                                 "schema": {"type": "string"}}]
+    assert op["parameters"] == [
+        {"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}
+    ]
     assert op["responses"]["200"]["content"]["application/json"]["schema"] == {
-        "$ref": "#/components/schemas/_Probe"}
+        "$ref": "#/components/schemas/_Probe"
+    }
     assert doc["components"]["schemas"]["_Probe"]["properties"]["value"]["type"] == "integer"
     validate(doc)
 
 
 def test_register_paths_still_works_for_domains_not_moved_yet(app, declared) -> None:
-    openapi.register_paths({"/legacy/{id}": {"get": {
-        "summary": "Legacy", "parameters": [{"name": "id", "in": "path", "required": True,
-                                             "schema": {"type": "integer"}}],
-        "responses": {"200": {"description": "ok", "content": {"application/json": {
-            "schema": {"$ref": "#/components/schemas/Legacy"}}}}}}}},
-        schemas={"Legacy": {"type": "object", "properties": {"x": {"type": "string"}}}})
+    openapi.register_paths(
+        {
+            "/legacy/{id}": {
+                "get": {
+                    "summary": "Legacy",
+                    "parameters": [
+                        {
+                            "name": "id",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "integer"},
+                        }
+                    ],
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Legacy"}
+                                }
+                            },
+                        }
+                    },
+                }
+            }
+        },
+        schemas={"Legacy": {"type": "object", "properties": {"x": {"type": "string"}}}},
+    )
     with app.test_request_context():
         doc = openapi.document()
     assert doc["paths"]["/legacy/{id}"]["get"]["summary"] == "Legacy"
@@ -115,13 +156,17 @@ class _Body(RequestModel):
 def test_pydantic_errors_become_the_api_errors_and_the_rest_is_still_read(app) -> None:
     with app.test_request_context():
         body, problems = parse(_Body, {"inner": "x", "note": True})
-        assert {(p["field"], p["code"]) for p in problems} == {("inner", "invalid"),
-                                                              ("note", "invalid")}
+        assert {(p["field"], p["code"]) for p in problems} == {
+            ("inner", "invalid"),
+            ("note", "invalid"),
+        }
         assert body is not None and body.inner == _Nested() and body.note is None
         body, problems = parse(_Body, {"inner": None, "note": 12})
-        assert problems == [{"field": "inner", "code": "required",
-                             "message": "Objeto obrigatório."}]
+        assert problems == [
+            {"field": "inner", "code": "required", "message": "Objeto obrigatório."}
+        ]
         assert body is not None and body.note == "12"  # a number for a text: read as its digits
         body, problems = parse(_Body, {"inner": {"label": ["a"]}})
-        assert problems == [{"field": "inner.label", "code": "invalid",
-                             "message": "Deve ser um texto."}]
+        assert problems == [
+            {"field": "inner.label", "code": "invalid", "message": "Deve ser um texto."}
+        ]

@@ -36,19 +36,44 @@ def headers(token):
 def payload(today):
     def build(**changes):
         body = {
-            "animal": {"name": "Luna", "species": "cat", "sex": "female", "breed": "SRD",
-                       "color": "Preta", "birth_date": (today - timedelta(days=150)).isoformat(),
-                       "birth_date_estimated": False, "size": "small", "weight_kg": 3.2,
-                       "sterilized": True, "microchip": "985 112 000 111 222"},
-            "owner": {"name": "Ana Cliente", "cpf": "529.982.247-25", "rg": "12.345.678-9",
-                      "birth_date": "1980-05-01", "email": "ana.cliente@example.com",
-                      "phone": "11 95555-4444",
-                      "address": {"cep": "07010-000", "street": "Rua Um", "number": "10",
-                                  "complement": "", "district": "Centro", "city": "Guarulhos",
-                                  "state": "SP"}},
-            "rabies_vaccination": {"date": (today - timedelta(days=3)).isoformat(),
-                                   "vaccine": "Rabisin", "batch": "L9", "manufacturer": "BI",
-                                   "vet_name": "Dr. Vet", "vet_crmv": "CRMV-SP 4321"},
+            "animal": {
+                "name": "Luna",
+                "species": "cat",
+                "sex": "female",
+                "breed": "SRD",
+                "color": "Preta",
+                "birth_date": (today - timedelta(days=150)).isoformat(),
+                "birth_date_estimated": False,
+                "size": "small",
+                "weight_kg": 3.2,
+                "sterilized": True,
+                "microchip": "985 112 000 111 222",
+            },
+            "owner": {
+                "name": "Ana Cliente",
+                "cpf": "529.982.247-25",
+                "rg": "12.345.678-9",
+                "birth_date": "1980-05-01",
+                "email": "ana.cliente@example.com",
+                "phone": "11 95555-4444",
+                "address": {
+                    "cep": "07010-000",
+                    "street": "Rua Um",
+                    "number": "10",
+                    "complement": "",
+                    "district": "Centro",
+                    "city": "Guarulhos",
+                    "state": "SP",
+                },
+            },
+            "rabies_vaccination": {
+                "date": (today - timedelta(days=3)).isoformat(),
+                "vaccine": "Rabisin",
+                "batch": "L9",
+                "manufacturer": "BI",
+                "vet_name": "Dr. Vet",
+                "vet_crmv": "CRMV-SP 4321",
+            },
         }
         for path, value in changes.items():
             target = body
@@ -60,6 +85,7 @@ def payload(today):
             else:
                 target[leaf] = value
         return body
+
     return build
 
 
@@ -88,8 +114,9 @@ def test_201_registers_and_creates_a_claimable_owner(client, headers, payload) -
     assert animal.vaccinations[0].establishment == "Clínica Bom Pelo"
     mail = db.session.scalar(select(OutboxMessage).where(OutboxMessage.to == owner.email))
     assert body["rga"] in mail.body and "crie sua conta" in mail.body
-    assert db.session.scalar(select(AuditEvent).where(
-        AuditEvent.action == "animal.registered_by_api"))
+    assert db.session.scalar(
+        select(AuditEvent).where(AuditEvent.action == "animal.registered_by_api")
+    )
 
     card = client.get(body["card_url"].removeprefix("http://localhost"), headers=headers)
     assert card.status_code == 200 and card.data.startswith(b"%PDF")
@@ -98,45 +125,82 @@ def test_201_registers_and_creates_a_claimable_owner(client, headers, payload) -
 
     # the owner claims the record at sign-up with the same CPF, through the link mailed to the
     # e-mail on file (issue 8: proving control of it before seeing anything)
-    signup = client.post("/conta/cadastro", data={
-        "full_name": "Ana Cliente", "cpf": OWNER_CPF, "birth_date": "1980-05-01",
-        "email": "ana.cliente@example.com", "phone": "", "password": "abacate123",
-        "password_confirm": "abacate123", "accept_privacy": "y"})
+    signup = client.post(
+        "/conta/cadastro",
+        data={
+            "full_name": "Ana Cliente",
+            "cpf": OWNER_CPF,
+            "birth_date": "1980-05-01",
+            "email": "ana.cliente@example.com",
+            "phone": "",
+            "password": "abacate123",
+            "password_confirm": "abacate123",
+            "accept_privacy": "y",
+        },
+    )
     assert signup.status_code == 302
-    claim = db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == owner.email)
-                               .order_by(OutboxMessage.id.desc())).first()
+    claim = db.session.scalars(
+        select(OutboxMessage)
+        .where(OutboxMessage.to == owner.email)
+        .order_by(OutboxMessage.id.desc())
+    ).first()
     link = re.search(r"http://localhost(/conta/ativar/\S+)", claim.body).group(1)
-    assert client.post(link, data={"password": "abacate123", "password_confirm": "abacate123",
-                                   "accept_privacy": "y"}).status_code == 302
+    assert (
+        client.post(
+            link,
+            data={
+                "password": "abacate123",
+                "password_confirm": "abacate123",
+                "accept_privacy": "y",
+            },
+        ).status_code
+        == 302
+    )
     db.session.refresh(owner)
     assert owner.has_account
     assert body["rga"] in client.get("/animais/").get_data(as_text=True)
 
 
 def test_201_with_an_estimated_age_instead_of_a_birth_date(client, headers, payload) -> None:
-    body = payload(**{"animal.birth_date": ..., "animal.estimated_age_months": 24,
-                      "rabies_vaccination": ..., "vaccinate_at_ccz": True})
+    body = payload(
+        **{
+            "animal.birth_date": ...,
+            "animal.estimated_age_months": 24,
+            "rabies_vaccination": ...,
+            "vaccinate_at_ccz": True,
+        }
+    )
     response = client.post("/api/v1/registrations", json=body, headers=headers)
     assert response.status_code == 201 and response.get_json()["late_registration"] is True
     animal = db.session.scalar(select(Animal).where(Animal.rga == response.get_json()["rga"]))
     assert animal.birth_date_estimated is True
-    bad = client.post("/api/v1/registrations", headers=headers, json=payload(**{
-        "animal.birth_date": ..., "animal.estimated_age_months": -3}))
+    bad = client.post(
+        "/api/v1/registrations",
+        headers=headers,
+        json=payload(**{"animal.birth_date": ..., "animal.estimated_age_months": -3}),
+    )
     assert _codes(bad)["animal.estimated_age_months"] == "invalid"
 
 
 def test_201_pending_when_vaccinated_at_the_ccz(client, headers, payload) -> None:
-    response = client.post("/api/v1/registrations", headers=headers,
-                           json=payload(rabies_vaccination=..., vaccinate_at_ccz=True))
+    response = client.post(
+        "/api/v1/registrations",
+        headers=headers,
+        json=payload(rabies_vaccination=..., vaccinate_at_ccz=True),
+    )
     assert response.status_code == 201 and response.get_json()["status"] == "pending"
 
 
 def test_201_existing_account_holder_keeps_their_data(client, headers, payload) -> None:
-    person = factories.user(cpf=OWNER_CPF, full_name="Nome Verdadeiro",
-                            email="verdadeiro@example.com")
+    person = factories.user(
+        cpf=OWNER_CPF, full_name="Nome Verdadeiro", email="verdadeiro@example.com"
+    )
     db.session.commit()
-    response = client.post("/api/v1/registrations", json=payload(**{
-        "owner.email": "verdadeiro@example.com"}), headers=headers)
+    response = client.post(
+        "/api/v1/registrations",
+        json=payload(**{"owner.email": "verdadeiro@example.com"}),
+        headers=headers,
+    )
     assert response.status_code == 201
     db.session.refresh(person)
     assert person.full_name == "Nome Verdadeiro"
@@ -150,22 +214,33 @@ def test_401_without_or_with_a_wrong_token(client, payload) -> None:
     assert client.get("/api/v1/registrations?month=2026-01").status_code == 401
     _ngo, ngo_token = issue_client("ngo", "ONG")
     db.session.commit()
-    assert client.post("/api/v1/registrations", json=payload(),
-                       headers={"Authorization": f"Bearer {ngo_token}"}).status_code == 401
+    assert (
+        client.post(
+            "/api/v1/registrations",
+            json=payload(),
+            headers={"Authorization": f"Bearer {ngo_token}"},
+        ).status_code
+        == 401
+    )
 
 
 def test_400_for_a_body_that_is_not_a_json_object(client, headers) -> None:
-    for data, content_type in (("{not json", "application/json"), ("[1, 2]", "application/json"),
-                               ("name=x", "application/x-www-form-urlencoded")):
-        response = client.post("/api/v1/registrations", data=data, content_type=content_type,
-                               headers=headers)
+    for data, content_type in (
+        ("{not json", "application/json"),
+        ("[1, 2]", "application/json"),
+        ("name=x", "application/x-www-form-urlencoded"),
+    ):
+        response = client.post(
+            "/api/v1/registrations", data=data, content_type=content_type, headers=headers
+        )
         assert response.status_code == 400
         assert response.get_json()["errors"][0]["code"] == "invalid_json"
 
 
 def test_422_invalid_cpf(client, headers, payload) -> None:
-    response = client.post("/api/v1/registrations", json=payload(**{"owner.cpf": "529.982.247-26"}),
-                           headers=headers)
+    response = client.post(
+        "/api/v1/registrations", json=payload(**{"owner.cpf": "529.982.247-26"}), headers=headers
+    )
     assert response.status_code == 422 and _codes(response)["owner.cpf"] == "invalid_cpf"
     assert db.session.scalar(select(User).where(User.cpf == OWNER_CPF)) is None
 
@@ -184,18 +259,24 @@ def test_422_household_limit(client, headers, payload, today) -> None:
 
 def test_422_age(client, headers, payload, today) -> None:
     for birth in ((today + timedelta(days=3)).isoformat(), "1970-01-01"):
-        response = client.post("/api/v1/registrations", headers=headers,
-                               json=payload(**{"animal.birth_date": birth}))
+        response = client.post(
+            "/api/v1/registrations", headers=headers, json=payload(**{"animal.birth_date": birth})
+        )
         assert response.status_code == 422 and _codes(response)["animal.birth_date"] == "age"
 
 
 def test_422_missing_vaccination(client, headers, payload, today) -> None:
-    response = client.post("/api/v1/registrations", json=payload(rabies_vaccination=...),
-                           headers=headers)
+    response = client.post(
+        "/api/v1/registrations", json=payload(rabies_vaccination=...), headers=headers
+    )
     assert response.status_code == 422
     assert _codes(response)["rabies_vaccination"] == "missing_vaccination"
-    expired = payload(**{"rabies_vaccination.date": (today - timedelta(days=500)).isoformat(),
-                         "animal.birth_date": (today - timedelta(days=900)).isoformat()})
+    expired = payload(
+        **{
+            "rabies_vaccination.date": (today - timedelta(days=500)).isoformat(),
+            "animal.birth_date": (today - timedelta(days=900)).isoformat(),
+        }
+    )
     response = client.post("/api/v1/registrations", json=expired, headers=headers)
     assert _codes(response)["rabies_vaccination.date"] == "missing_vaccination"
 
@@ -209,11 +290,18 @@ def test_422_duplicate_microchip(client, headers, payload) -> None:
 
 
 def test_422_required_and_invalid_reports_every_field(client, headers, payload) -> None:
-    body = payload(**{"animal.name": ..., "animal.species": "bird",
-                      "animal.birth_date": "31/12/2025", "animal.sterilized": "sim",
-                      "animal.weight_kg": "pesado",
-                      "owner.email": ..., "owner.address.cep": "123",
-                      "rabies_vaccination.vet_crmv": ""})
+    body = payload(
+        **{
+            "animal.name": ...,
+            "animal.species": "bird",
+            "animal.birth_date": "31/12/2025",
+            "animal.sterilized": "sim",
+            "animal.weight_kg": "pesado",
+            "owner.email": ...,
+            "owner.address.cep": "123",
+            "rabies_vaccination.vet_crmv": "",
+        }
+    )
     response = client.post("/api/v1/registrations", json=body, headers=headers)
     assert response.status_code == 422
     codes = _codes(response)
@@ -226,13 +314,19 @@ def test_422_required_and_invalid_reports_every_field(client, headers, payload) 
         assert set(e) >= {"field", "code", "message"} and e["message"]
 
 
-@pytest.mark.parametrize("body", [
-    {}, {"animal": "x", "owner": []}, {"animal": {"name": 5, "birth_date": 20250101},
-                                        "owner": {"address": None}},
-    {"animal": {"weight_kg": {"a": 1}, "microchip": ["x"]}, "owner": {"cpf": True,
-                                                                     "address": {"cep": 1.5}}},
-    {"animal": None, "owner": None, "rabies_vaccination": "yes"},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"animal": "x", "owner": []},
+        {"animal": {"name": 5, "birth_date": 20250101}, "owner": {"address": None}},
+        {
+            "animal": {"weight_kg": {"a": 1}, "microchip": ["x"]},
+            "owner": {"cpf": True, "address": {"cep": 1.5}},
+        },
+        {"animal": None, "owner": None, "rabies_vaccination": "yes"},
+    ],
+)
 def test_wrong_types_are_422_never_500(client, headers, body) -> None:
     response = client.post("/api/v1/registrations", json=body, headers=headers)
     assert response.status_code == 422
@@ -263,8 +357,11 @@ def test_card_of_another_establishments_registration_is_404(client, headers, pay
 
 def test_monthly_report_json_and_csv(client, headers, payload, today) -> None:
     first = client.post("/api/v1/registrations", json=payload(), headers=headers).get_json()
-    second = client.post("/api/v1/registrations", headers=headers, json=payload(**{
-        "animal.microchip": ..., "animal.name": "Sol", "animal.species": "dog"})).get_json()
+    second = client.post(
+        "/api/v1/registrations",
+        headers=headers,
+        json=payload(**{"animal.microchip": ..., "animal.name": "Sol", "animal.species": "dog"}),
+    ).get_json()
     factories.animal(factories.user())  # registered on the web: not in the report
     _other, other_token = issue_client("establishment", "Outra")
     db.session.commit()
@@ -276,8 +373,9 @@ def test_monthly_report_json_and_csv(client, headers, payload, today) -> None:
     assert [r["rga"] for r in body["registrations"]] == [first["rga"], second["rga"]]
     row = body["registrations"][0]
     assert row["owner_cpf"] == "***.982.247-**" and row["owner_name"] == "Ana Cliente"
-    other = client.get(f"/api/v1/registrations?month={month}",
-                       headers={"Authorization": f"Bearer {other_token}"})
+    other = client.get(
+        f"/api/v1/registrations?month={month}", headers={"Authorization": f"Bearer {other_token}"}
+    )
     assert other.get_json()["count"] == 0
     previous = client.get("/api/v1/registrations?month=2001-01", headers=headers)
     assert previous.get_json()["count"] == 0
@@ -289,8 +387,9 @@ def test_monthly_report_json_and_csv(client, headers, payload, today) -> None:
     assert text.startswith("\ufeff")  # UTF-8 BOM: Excel reads accents right
     rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))
     assert [r["rga"] for r in rows] == [first["rga"], second["rga"]]
-    accept = client.get(f"/api/v1/registrations?month={month}",
-                        headers={**headers, "Accept": "text/csv"})
+    accept = client.get(
+        f"/api/v1/registrations?month={month}", headers={**headers, "Accept": "text/csv"}
+    )
     assert accept.mimetype == "text/csv"
 
 
@@ -304,8 +403,13 @@ def _openapi_path(rule: str) -> str:
     return re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.removeprefix("/api/v1"))
 
 
-MY_ENDPOINTS = {"api.create_registration", "api.list_registrations", "api.registration_card",
-                "api.registration_tag", "api.rga_lookup"}
+MY_ENDPOINTS = {
+    "api.create_registration",
+    "api.list_registrations",
+    "api.registration_card",
+    "api.registration_tag",
+    "api.rga_lookup",
+}
 
 
 def test_openapi_document_matches_the_registration_routes(app, client) -> None:
@@ -315,8 +419,11 @@ def test_openapi_document_matches_the_registration_routes(app, client) -> None:
         if rule.endpoint in MY_ENDPOINTS:
             for method in rule.methods - {"HEAD", "OPTIONS"}:
                 routes.setdefault(_openapi_path(rule.rule), set()).add(method.lower())
-    mine = {path: set(item) for path, item in doc["paths"].items()
-            if path.startswith(("/registrations", "/rga/"))}
+    mine = {
+        path: set(item)
+        for path, item in doc["paths"].items()
+        if path.startswith(("/registrations", "/rga/"))
+    }
     assert routes == mine
     create = doc["paths"]["/registrations"]["post"]
     assert set(create["responses"]) == {"201", "400", "401", "422"}

@@ -9,22 +9,29 @@ from portal.models import OutboxMessage, User
 from tests import factories
 
 VALID = {
-    "full_name": "Maria da Silva", "cpf": "529.982.247-25", "birth_date": "1985-04-12",
-    "email": "maria@example.com", "phone": "11 98888-7777", "password": "abacate123",
-    "password_confirm": "abacate123", "accept_privacy": "y",
+    "full_name": "Maria da Silva",
+    "cpf": "529.982.247-25",
+    "birth_date": "1985-04-12",
+    "email": "maria@example.com",
+    "phone": "11 98888-7777",
+    "password": "abacate123",
+    "password_confirm": "abacate123",
+    "accept_privacy": "y",
 }
 
 
 def _last_link(to: str) -> str:
-    message = db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == to)
-                                 .order_by(OutboxMessage.id.desc())).first()
+    message = db.session.scalars(
+        select(OutboxMessage).where(OutboxMessage.to == to).order_by(OutboxMessage.id.desc())
+    ).first()
     assert message is not None
     return re.search(r"http://localhost(/\S+)", message.body).group(1)
 
 
 def _last_body(to: str) -> str:
-    message = db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == to)
-                                 .order_by(OutboxMessage.id.desc())).first()
+    message = db.session.scalars(
+        select(OutboxMessage).where(OutboxMessage.to == to).order_by(OutboxMessage.id.desc())
+    ).first()
     assert message is not None
     return message.body
 
@@ -76,8 +83,17 @@ def test_person_registered_by_a_clinic_claims_the_record_by_cpf_and_email(client
     db.session.refresh(owner)
     assert not owner.has_account  # issue 8: only through the link mailed to the e-mail on file
     link = _last_link("maria@example.com")
-    assert client.post(link, data={"password": "abacate123", "password_confirm": "abacate123",
-                                   "accept_privacy": "y"}).status_code == 302
+    assert (
+        client.post(
+            link,
+            data={
+                "password": "abacate123",
+                "password_confirm": "abacate123",
+                "accept_privacy": "y",
+            },
+        ).status_code
+        == 302
+    )
     db.session.refresh(owner)
     assert owner.has_account and "citizen" in owner.roles
 
@@ -87,7 +103,9 @@ def test_login_wrong_password_then_right(client) -> None:
     db.session.commit()
     bad = client.post("/conta/entrar", data={"email": person.email, "password": "errada123"})
     assert "E-mail ou senha incorretos" in bad.get_data(as_text=True)
-    good = client.post("/conta/entrar", data={"email": person.email, "password": factories.PASSWORD})
+    good = client.post(
+        "/conta/entrar", data={"email": person.email, "password": factories.PASSWORD}
+    )
     assert good.status_code == 302
     assert client.get("/minha-conta/").status_code == 200
 
@@ -95,7 +113,9 @@ def test_login_wrong_password_then_right(client) -> None:
 def test_login_is_rate_limited(client) -> None:
     for _ in range(10):
         client.post("/conta/entrar", data={"email": "x@example.com", "password": "nope12345"})
-    response = client.post("/conta/entrar", data={"email": "x@example.com", "password": "nope12345"})
+    response = client.post(
+        "/conta/entrar", data={"email": "x@example.com", "password": "nope12345"}
+    )
     assert response.status_code == 429
     assert "Muitas tentativas" in response.get_data(as_text=True)
 
@@ -105,7 +125,12 @@ def test_password_reset_token_is_single_use(client) -> None:
     db.session.commit()
     client.post("/conta/senha/esqueci", data={"email": person.email})
     link = _last_link(person.email)
-    assert client.post(link, data={"password": "novasenha9", "password_confirm": "novasenha9"}).status_code == 302
+    assert (
+        client.post(
+            link, data={"password": "novasenha9", "password_confirm": "novasenha9"}
+        ).status_code
+        == 302
+    )
     again = client.post(link, data={"password": "outrasenha9", "password_confirm": "outrasenha9"})
     assert again.status_code == 302 and "esqueci" in again.headers["Location"]
     ok = client.post("/conta/entrar", data={"email": person.email, "password": "novasenha9"})
@@ -113,15 +138,19 @@ def test_password_reset_token_is_single_use(client) -> None:
 
 
 def test_reset_request_does_not_reveal_whether_an_account_exists(client) -> None:
-    a = client.post("/conta/senha/esqueci", data={"email": "ninguem@example.com"}, follow_redirects=True)
+    a = client.post(
+        "/conta/senha/esqueci", data={"email": "ninguem@example.com"}, follow_redirects=True
+    )
     assert "Se houver uma conta" in a.get_data(as_text=True)
 
 
 def test_session_cookie_is_httponly_and_samesite_lax(client) -> None:
     person = factories.user()
     db.session.commit()
-    response = client.post("/conta/entrar", data={"email": person.email,
-                                                  "password": factories.PASSWORD, "remember": "y"})
+    response = client.post(
+        "/conta/entrar",
+        data={"email": person.email, "password": factories.PASSWORD, "remember": "y"},
+    )
     cookies = response.headers.getlist("Set-Cookie")
     session_cookie = next(c for c in cookies if c.startswith("session="))
     assert "HttpOnly" in session_cookie and "SameSite=Lax" in session_cookie
@@ -139,10 +168,19 @@ def test_profile_shows_cpf_masked_and_exports_lgpd_json(client, auth) -> None:
 
 def test_profile_update_keeps_typed_values_on_error(client, auth) -> None:
     auth.login()
-    response = client.post("/minha-conta/", data={"email": "novo@example.com", "cep": "123",
-                                                  "street": "Rua Nova", "number": "10",
-                                                  "district": "Centro", "city": "Guarulhos",
-                                                  "state": "SP", "housing_type": "house"})
+    response = client.post(
+        "/minha-conta/",
+        data={
+            "email": "novo@example.com",
+            "cep": "123",
+            "street": "Rua Nova",
+            "number": "10",
+            "district": "Centro",
+            "city": "Guarulhos",
+            "state": "SP",
+            "housing_type": "house",
+        },
+    )
     html = response.get_data(as_text=True)
     assert "CEP deve ter 8 dígitos" in html
     assert 'value="Rua Nova"' in html

@@ -62,8 +62,11 @@ def _signed_in(client) -> bool:  # type: ignore[no-untyped-def]
 
 
 def _mails(to: str) -> list[OutboxMessage]:
-    return list(db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == to)
-                                   .order_by(OutboxMessage.id)))
+    return list(
+        db.session.scalars(
+            select(OutboxMessage).where(OutboxMessage.to == to).order_by(OutboxMessage.id)
+        )
+    )
 
 
 def test_a_session_cookie_captured_before_a_password_reset_stops_working(app, client) -> None:
@@ -74,8 +77,12 @@ def test_a_session_cookie_captured_before_a_password_reset_stops_working(app, cl
     client.post("/conta/senha/esqueci", data={"email": person.email})
     link = re.search(r"http://localhost(/\S+)", _mails(person.email)[-1].body).group(1)
     other = app.test_client()
-    assert other.post(link, data={"password": "nova-senha-77",
-                                  "password_confirm": "nova-senha-77"}).status_code == 302
+    assert (
+        other.post(
+            link, data={"password": "nova-senha-77", "password_confirm": "nova-senha-77"}
+        ).status_code
+        == 302
+    )
     thief = app.test_client()
     thief.set_cookie("session", captured)
     assert not _signed_in(thief)
@@ -125,14 +132,20 @@ def test_remember_me_survives_a_browser_restart_for_about_a_month(app, client) -
 def test_session_protection_ignores_a_client_supplied_x_forwarded_for(app, client) -> None:
     person = factories.user()
     db.session.commit()
-    client.post("/conta/entrar", data={"email": person.email, "password": factories.PASSWORD},
-                environ_base={"REMOTE_ADDR": "10.0.0.1"})
+    client.post(
+        "/conta/entrar",
+        data={"email": person.email, "password": factories.PASSWORD},
+        environ_base={"REMOTE_ADDR": "10.0.0.1"},
+    )
     stolen = client.get_cookie("session").value
     thief = app.test_client()
     thief.set_cookie("session", stolen)
     # The thief's real address differs; claiming the victim's in X-Forwarded-For must not help.
-    page = thief.get("/minha-conta/", environ_base={"REMOTE_ADDR": "10.9.9.9"},
-                     headers={"X-Forwarded-For": "10.0.0.1"})
+    page = thief.get(
+        "/minha-conta/",
+        environ_base={"REMOTE_ADDR": "10.9.9.9"},
+        headers={"X-Forwarded-For": "10.0.0.1"},
+    )
     assert page.status_code == 302
 
 
@@ -142,8 +155,11 @@ def test_password_change_asks_the_current_one_keeps_this_session_and_ends_others
     here, elsewhere = app.test_client(), app.test_client()
     _login(here, person)
     _login(elsewhere, person)
-    form = {"senha-current_password": "errada-123", "senha-password": "outra-senha-44",
-            "senha-password_confirm": "outra-senha-44"}
+    form = {
+        "senha-current_password": "errada-123",
+        "senha-password": "outra-senha-44",
+        "senha-password_confirm": "outra-senha-44",
+    }
     wrong = here.post("/minha-conta/senha", data=form)
     assert "Senha atual incorreta" in wrong.get_data(as_text=True)
     form["senha-current_password"] = factories.PASSWORD
@@ -155,14 +171,26 @@ def test_password_change_asks_the_current_one_keeps_this_session_and_ends_others
 def test_email_change_needs_the_current_password_and_tells_the_old_address(client, auth) -> None:
     person = auth.login()
     old = person.email
-    form = {"email": "novo@example.com", "cep": "07010-000", "street": "Rua Um", "number": "1",
-            "district": "Centro", "city": "Guarulhos", "state": "SP", "housing_type": "house"}
+    form = {
+        "email": "novo@example.com",
+        "cep": "07010-000",
+        "street": "Rua Um",
+        "number": "1",
+        "district": "Centro",
+        "city": "Guarulhos",
+        "state": "SP",
+        "housing_type": "house",
+    }
     refused = client.post("/minha-conta/", data=form)
     assert "informe sua senha atual" in refused.get_data(as_text=True)
     db.session.refresh(person)
     assert person.email == old
-    assert client.post("/minha-conta/", data={**form, "current_password": factories.PASSWORD}
-                       ).status_code == 302
+    assert (
+        client.post(
+            "/minha-conta/", data={**form, "current_password": factories.PASSWORD}
+        ).status_code
+        == 302
+    )
     db.session.refresh(person)
     assert person.email == "novo@example.com" and person.email_confirmed_at is None
     notice = _mails(old)[-1]
@@ -173,17 +201,22 @@ def test_staff_land_in_the_ccz_area_after_login(client) -> None:
     for role in ("agent", "vet", "coordinator", "admin"):
         person = factories.user(roles=(role,))
         db.session.commit()
-        response = client.post("/conta/entrar", data={"email": person.email,
-                                                      "password": factories.PASSWORD})
+        response = client.post(
+            "/conta/entrar", data={"email": person.email, "password": factories.PASSWORD}
+        )
         assert response.headers["Location"] == "/admin/", role
         client.post("/conta/sair")
     agent = factories.user(roles=("agent",))
     citizen = factories.user()
     db.session.commit()
-    kept = client.post("/conta/entrar", query_string={"next": "/animais/"},
-                       data={"email": agent.email, "password": factories.PASSWORD})
+    kept = client.post(
+        "/conta/entrar",
+        query_string={"next": "/animais/"},
+        data={"email": agent.email, "password": factories.PASSWORD},
+    )
     assert kept.headers["Location"] == "/animais/"
     client.post("/conta/sair")
-    home = client.post("/conta/entrar", data={"email": citizen.email,
-                                              "password": factories.PASSWORD})
+    home = client.post(
+        "/conta/entrar", data={"email": citizen.email, "password": factories.PASSWORD}
+    )
     assert home.headers["Location"] == "/"

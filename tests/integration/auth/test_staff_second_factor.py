@@ -12,7 +12,6 @@ from flask import g
 
 from portal.extensions import db
 from portal.services import twofactor
-
 from tests import factories
 
 
@@ -24,8 +23,7 @@ def strict_app(make_app):  # type: ignore[no-untyped-def]
 
 
 def _password_step(client, user):  # type: ignore[no-untyped-def]
-    return client.post("/conta/entrar", data={"email": user.email,
-                                              "password": factories.PASSWORD})
+    return client.post("/conta/entrar", data={"email": user.email, "password": factories.PASSWORD})
 
 
 def test_first_staff_login_enrols_then_signs_in(strict_app) -> None:
@@ -38,8 +36,7 @@ def test_first_staff_login_enrols_then_signs_in(strict_app) -> None:
     page = client.get("/conta/verificacao/cadastrar").get_data(as_text=True)
     secret = re.search(r'class="portal-secret">([A-Z2-7]+)<', page).group(1)
     assert "<svg" in page  # the QR code, inline
-    response = client.post("/conta/verificacao/cadastrar",
-                           data={"code": pyotp.TOTP(secret).now()})
+    response = client.post("/conta/verificacao/cadastrar", data={"code": pyotp.TOTP(secret).now()})
     assert "/conta/verificacao/codigos" in response.headers["Location"]
     codes_page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert len(re.findall(r"<code>[0-9A-F]{4}-[0-9A-F]{4}</code>", codes_page)) == 10
@@ -51,8 +48,9 @@ def test_enrolled_staff_needs_a_code_and_a_wrong_code_fails(strict_app) -> None:
     client = strict_app.test_client()
     vet = factories.user(roles=("vet",))
     record = twofactor.start_enrolment(vet)
-    twofactor.confirm_enrolment(vet, pyotp.TOTP(record.secret).at(datetime.now(UTC)
-                                                                  - timedelta(seconds=30)))
+    twofactor.confirm_enrolment(
+        vet, pyotp.TOTP(record.secret).at(datetime.now(UTC) - timedelta(seconds=30))
+    )
     db.session.commit()
     response = _password_step(client, vet)
     assert response.headers["Location"].endswith("/conta/verificacao")
@@ -108,14 +106,15 @@ def test_role_change_asks_for_the_password_after_15_minutes(app, client, auth) -
         session["password_at"] = (datetime.now(UTC) - timedelta(minutes=16)).isoformat()
     response = client.get(f"/admin/usuarios/{person.id}")
     assert response.status_code == 302 and "/conta/confirmar-senha" in response.headers["Location"]
-    response = client.post(f"/admin/usuarios/{person.id}", data={"role_agent": "y",
-                                                                 "active": "y"})
+    response = client.post(f"/admin/usuarios/{person.id}", data={"role_agent": "y", "active": "y"})
     assert "/conta/confirmar-senha" in response.headers["Location"]
     assert not person.has_role("agent")
     wrong = client.post("/conta/confirmar-senha", data={"password": "errada"})
     assert "Senha incorreta" in wrong.get_data(as_text=True)
-    ok = client.post(f"/conta/confirmar-senha?next=/admin/usuarios/{person.id}",
-                     data={"password": factories.PASSWORD})
+    ok = client.post(
+        f"/conta/confirmar-senha?next=/admin/usuarios/{person.id}",
+        data={"password": factories.PASSWORD},
+    )
     assert ok.headers["Location"].endswith(f"/admin/usuarios/{person.id}")
     assert admin.has_role("admin")
 
@@ -132,5 +131,9 @@ def test_admin_resets_a_second_factor_audited(app, client, auth) -> None:
     db.session.commit()
     client.post(f"/admin/usuarios/{agent.id}/verificacao/redefinir")
     assert not twofactor.is_enrolled(agent)
-    assert db.session.scalar(select(AuditEvent).where(
-        AuditEvent.action == "admin.second_factor_reset")) is not None
+    assert (
+        db.session.scalar(
+            select(AuditEvent).where(AuditEvent.action == "admin.second_factor_reset")
+        )
+        is not None
+    )

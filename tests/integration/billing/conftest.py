@@ -56,48 +56,81 @@ class StripeStub:
     def app(self, environ, start_response):  # type: ignore[no-untyped-def]
         request = Request(environ)
         form = request.form.to_dict()
-        self.requests.append({"method": request.method, "path": request.path, "form": form,
-                              "headers": dict(request.headers)})
+        self.requests.append(
+            {
+                "method": request.method,
+                "path": request.path,
+                "form": form,
+                "headers": dict(request.headers),
+            }
+        )
         if self.delay:
             time.sleep(self.delay)
         if self.fail_with is not None:
             status, message = self.fail_with
             body = {"error": {"type": "invalid_request_error", "message": message}}
-            return Response(json.dumps(body), status=status,
-                            content_type="application/json")(environ, start_response)
+            return Response(json.dumps(body), status=status, content_type="application/json")(
+                environ, start_response
+            )
         key = request.headers.get("Idempotency-Key")
         if key and key in self.answered:
-            return Response(json.dumps(self.answered[key]),
-                            content_type="application/json")(environ, start_response)
+            return Response(json.dumps(self.answered[key]), content_type="application/json")(
+                environ, start_response
+            )
         n = next(_ids)
         if request.path == "/v1/checkout/sessions" and request.method == "POST":
             session_id = f"cs_test_{n:06d}"
             body = {
-                "id": session_id, "object": "checkout.session", "mode": "payment",
+                "id": session_id,
+                "object": "checkout.session",
+                "mode": "payment",
                 "url": f"https://checkout.stripe.com/c/pay/{session_id}",
-                "status": "open", "payment_status": "unpaid",
+                "status": "open",
+                "payment_status": "unpaid",
                 "amount_total": int(form["line_items[0][price_data][unit_amount]"]),
                 "currency": form["line_items[0][price_data][currency]"],
                 "client_reference_id": form.get("client_reference_id"),
                 "metadata": {"payment_id": form.get("metadata[payment_id]")},
-                "expires_at": int(time.time()) + 86400, "livemode": False,
+                "expires_at": int(time.time()) + 86400,
+                "livemode": False,
             }
-        elif (request.path.startswith("/v1/checkout/sessions/")
-              and request.path.endswith("/expire") and request.method == "POST"):
+        elif (
+            request.path.startswith("/v1/checkout/sessions/")
+            and request.path.endswith("/expire")
+            and request.method == "POST"
+        ):
             session_id = request.path.split("/")[4]
-            body = {"id": session_id, "object": "checkout.session", "status": "expired",
-                    "payment_status": "unpaid", "url": None}
+            body = {
+                "id": session_id,
+                "object": "checkout.session",
+                "status": "expired",
+                "payment_status": "unpaid",
+                "url": None,
+            }
         elif request.path == "/v1/refunds" and request.method == "POST":
-            body = {"id": f"re_test_{n:06d}", "object": "refund", "status": self.refund_status,
-                    "payment_intent": form.get("payment_intent"), "currency": "brl"}
+            body = {
+                "id": f"re_test_{n:06d}",
+                "object": "refund",
+                "status": self.refund_status,
+                "payment_intent": form.get("payment_intent"),
+                "currency": "brl",
+            }
         else:
-            return Response(json.dumps({"error": {"type": "invalid_request_error",
-                                                  "message": "Unrecognized request URL"}}),
-                            status=404, content_type="application/json")(environ, start_response)
+            return Response(
+                json.dumps(
+                    {
+                        "error": {
+                            "type": "invalid_request_error",
+                            "message": "Unrecognized request URL",
+                        }
+                    }
+                ),
+                status=404,
+                content_type="application/json",
+            )(environ, start_response)
         if key:
             self.answered[key] = body
-        return Response(json.dumps(body), content_type="application/json")(environ,
-                                                                          start_response)
+        return Response(json.dumps(body), content_type="application/json")(environ, start_response)
 
 
 @pytest.fixture
@@ -118,8 +151,12 @@ def stripe_stub() -> Iterator[StripeStub]:
 @pytest.fixture
 def stripe_app(make_app, stripe_stub: StripeStub) -> Iterator[Flask]:
     """The portal with Stripe keys, its API client pointed at the stand-in."""
-    app = make_app(STRIPE_SECRET_KEY=SECRET_KEY, STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
-                   STRIPE_PUBLISHABLE_KEY="pk_test_portal_ccz", STRIPE_API_BASE=stripe_stub.url)
+    app = make_app(
+        STRIPE_SECRET_KEY=SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
+        STRIPE_PUBLISHABLE_KEY="pk_test_portal_ccz",
+        STRIPE_API_BASE=stripe_stub.url,
+    )
     with app.app_context():
         limiter.reset()
         yield app
@@ -152,11 +189,18 @@ def sign(payload: str, *, secret: str = WEBHOOK_SECRET, timestamp: int | None = 
     return f"t={ts},v1={digest}"
 
 
-def session_event(event_type: str, item: PaymentItem, *, event_id: str | None = None,
-                  payment_status: str = "paid", amount: int | None = None,
-                  currency: str = "brl", session_id: str = "cs_test_webhook",
-                  payment_intent: str | None = "pi_test_webhook",
-                  created: int | None = None) -> dict[str, Any]:
+def session_event(
+    event_type: str,
+    item: PaymentItem,
+    *,
+    event_id: str | None = None,
+    payment_status: str = "paid",
+    amount: int | None = None,
+    currency: str = "brl",
+    session_id: str = "cs_test_webhook",
+    payment_intent: str | None = "pi_test_webhook",
+    created: int | None = None,
+) -> dict[str, Any]:
     """A Stripe event whose object is a Checkout session for ``item``."""
     status = "expired" if event_type == "checkout.session.expired" else "complete"
     return {
@@ -166,20 +210,36 @@ def session_event(event_type: str, item: PaymentItem, *, event_id: str | None = 
         "type": event_type,
         "created": created or int(time.time()),
         "livemode": False,
-        "data": {"object": {
-            "id": session_id, "object": "checkout.session", "mode": "payment",
-            "amount_total": item.amount_cents if amount is None else amount,
-            "currency": currency, "client_reference_id": str(item.id),
-            "metadata": {"payment_id": str(item.id)}, "payment_status": payment_status,
-            "payment_intent": payment_intent, "status": status,
-        }},
+        "data": {
+            "object": {
+                "id": session_id,
+                "object": "checkout.session",
+                "mode": "payment",
+                "amount_total": item.amount_cents if amount is None else amount,
+                "currency": currency,
+                "client_reference_id": str(item.id),
+                "metadata": {"payment_id": str(item.id)},
+                "payment_status": payment_status,
+                "payment_intent": payment_intent,
+                "status": status,
+            }
+        },
     }
 
 
-def deliver(client: FlaskClient, event: dict[str, Any], *, secret: str = WEBHOOK_SECRET,
-            timestamp: int | None = None, body: str | None = None):  # type: ignore[no-untyped-def]
+def deliver(
+    client: FlaskClient,
+    event: dict[str, Any],
+    *,
+    secret: str = WEBHOOK_SECRET,
+    timestamp: int | None = None,
+    body: str | None = None,
+):  # type: ignore[no-untyped-def]
     """POST the event as Stripe would; ``body`` replaces the payload after signing (tampering)."""
     payload = json.dumps(event)
     header = sign(payload, secret=secret, timestamp=timestamp)
-    return client.post("/payments/stripe/webhook", data=body if body is not None else payload,
-                       headers={"Stripe-Signature": header, "Content-Type": "application/json"})
+    return client.post(
+        "/payments/stripe/webhook",
+        data=body if body is not None else payload,
+        headers={"Stripe-Signature": header, "Content-Type": "application/json"},
+    )

@@ -19,8 +19,13 @@ def test_the_client_that_created_the_item_reads_it(client, app) -> None:
     item = make_item(factories.user(), api_client_id=clinic.id)
     response = client.get(f"/api/v1/payments/{item.id}", headers=_bearer(token))
     assert response.status_code == 200
-    assert response.get_json() == {"id": item.id, "kind": "registration", "amount_cents": 2500,
-                                   "currency": "brl", "status": "pending"}
+    assert response.get_json() == {
+        "id": item.id,
+        "kind": "registration",
+        "amount_cents": 2500,
+        "currency": "brl",
+        "status": "pending",
+    }
 
 
 def test_another_clients_token_gets_404(client, app) -> None:
@@ -39,8 +44,10 @@ def test_no_token_or_a_bad_token_gets_401(client, app) -> None:
     no_token = client.get(f"/api/v1/payments/{item.id}")
     assert no_token.status_code == 401
     assert no_token.get_json()["errors"][0]["code"] == "unauthorized"
-    assert client.get(f"/api/v1/payments/{item.id}",
-                      headers=_bearer("ccz_not-a-token")).status_code == 401
+    assert (
+        client.get(f"/api/v1/payments/{item.id}", headers=_bearer("ccz_not-a-token")).status_code
+        == 401
+    )
 
 
 def test_staff_session_reads_any_item_and_citizens_do_not(client, auth) -> None:

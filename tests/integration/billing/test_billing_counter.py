@@ -45,8 +45,10 @@ def test_staff_find_the_guia_by_reference_and_mark_it_paid(client, auth) -> None
     text = page.get_data(as_text=True)
     assert "Carlos Balcão" in text and "Confirmar pagamento" in text
 
-    response = client.post(f"/pagamentos/ccz/{item.id}/baixa",
-                           data={"receipt_number": "AUT-123456", "paid_on": "2026-01-10"})
+    response = client.post(
+        f"/pagamentos/ccz/{item.id}/baixa",
+        data={"receipt_number": "AUT-123456", "paid_on": "2026-01-10"},
+    )
     assert response.status_code == 302
     item = _reload(item)
     assert item.status == "paid" and item.method == "counter"
@@ -65,7 +67,8 @@ def test_reference_with_a_wrong_check_digit_is_caught(client, auth) -> None:
     wrong = item.reference[:-1] + str((int(item.reference[-1]) + 1) % 10)
     assert clean_reference(wrong) is None
     text = client.get("/pagamentos/ccz/balcao", query_string={"reference": wrong}).get_data(
-        as_text=True)
+        as_text=True
+    )
     assert "confira os 12 dígitos" in text
 
 
@@ -74,16 +77,19 @@ def test_unknown_reference_is_reported(client, auth) -> None:
     body = "12345678901"
     from portal.blueprints.billing.services import _luhn_digit
 
-    text = client.get("/pagamentos/ccz/balcao",
-                      query_string={"reference": body + _luhn_digit(body)}).get_data(as_text=True)
+    text = client.get(
+        "/pagamentos/ccz/balcao", query_string={"reference": body + _luhn_digit(body)}
+    ).get_data(as_text=True)
     assert "Nenhum pagamento com esta referência" in text
 
 
 def test_mark_paid_keeps_what_was_typed_on_error(client, auth) -> None:
     item = make_item(factories.user())
     auth.login(roles=("agent",))
-    response = client.post(f"/pagamentos/ccz/{item.id}/baixa",
-                           data={"receipt_number": "AUT-9", "paid_on": "2999-01-01"})
+    response = client.post(
+        f"/pagamentos/ccz/{item.id}/baixa",
+        data={"receipt_number": "AUT-9", "paid_on": "2999-01-01"},
+    )
     assert response.status_code == 422
     text = response.get_data(as_text=True)
     assert "não pode estar no futuro" in text and 'value="AUT-9"' in text
@@ -95,10 +101,14 @@ def test_mark_paid_keeps_what_was_typed_on_error(client, auth) -> None:
 def test_a_receipt_number_cannot_settle_two_guias(client, auth) -> None:
     first, second = make_item(factories.user()), make_item(factories.user())
     auth.login(roles=("agent",))
-    client.post(f"/pagamentos/ccz/{first.id}/baixa",
-                data={"receipt_number": "AUT-1", "paid_on": "2026-01-02"})
-    response = client.post(f"/pagamentos/ccz/{second.id}/baixa",
-                           data={"receipt_number": "AUT-1", "paid_on": "2026-01-02"})
+    client.post(
+        f"/pagamentos/ccz/{first.id}/baixa",
+        data={"receipt_number": "AUT-1", "paid_on": "2026-01-02"},
+    )
+    response = client.post(
+        f"/pagamentos/ccz/{second.id}/baixa",
+        data={"receipt_number": "AUT-1", "paid_on": "2026-01-02"},
+    )
     assert response.status_code == 422
     assert "já foi usado" in response.get_data(as_text=True)
     assert _reload(second).status == "pending"
@@ -107,10 +117,14 @@ def test_a_receipt_number_cannot_settle_two_guias(client, auth) -> None:
 def test_a_paid_item_cannot_be_paid_again_at_the_counter(client, auth) -> None:
     item = make_item(factories.user())
     auth.login(roles=("agent",))
-    client.post(f"/pagamentos/ccz/{item.id}/baixa",
-                data={"receipt_number": "AUT-2", "paid_on": "2026-01-02"})
-    again = client.post(f"/pagamentos/ccz/{item.id}/baixa",
-                        data={"receipt_number": "AUT-3", "paid_on": "2026-01-02"})
+    client.post(
+        f"/pagamentos/ccz/{item.id}/baixa",
+        data={"receipt_number": "AUT-2", "paid_on": "2026-01-02"},
+    )
+    again = client.post(
+        f"/pagamentos/ccz/{item.id}/baixa",
+        data={"receipt_number": "AUT-3", "paid_on": "2026-01-02"},
+    )
     assert again.status_code == 422
     assert len(db.session.scalars(select(Payment)).all()) == 1
 
@@ -120,8 +134,10 @@ def test_payer_sees_paid_status_and_downloads_the_receipt(client, auth) -> None:
     db.session.commit()
     item = make_item(payer)
     auth.login(roles=("agent",))
-    client.post(f"/pagamentos/ccz/{item.id}/baixa",
-                data={"receipt_number": "AUT-77", "paid_on": "2026-01-03"})
+    client.post(
+        f"/pagamentos/ccz/{item.id}/baixa",
+        data={"receipt_number": "AUT-77", "paid_on": "2026-01-03"},
+    )
     switch_user(auth, payer)
     listing = client.get("/pagamentos/").get_data(as_text=True)
     assert 'data-status="paid"' in listing
@@ -148,9 +164,13 @@ def test_a_citizen_never_sees_another_citizens_items(client, auth) -> None:
     db.session.commit()
     item = make_item(owner)
     auth.login()
-    for url in (f"/pagamentos/{item.id}", f"/pagamentos/{item.id}/guia.pdf",
-                f"/pagamentos/{item.id}/comprovante.pdf", f"/pagamentos/{item.id}/isencao",
-                f"/pagamentos/{item.id}/retorno"):
+    for url in (
+        f"/pagamentos/{item.id}",
+        f"/pagamentos/{item.id}/guia.pdf",
+        f"/pagamentos/{item.id}/comprovante.pdf",
+        f"/pagamentos/{item.id}/isencao",
+        f"/pagamentos/{item.id}/retorno",
+    ):
         assert client.get(url).status_code == 404, url
     assert "Dona Privada" not in client.get("/pagamentos/").get_data(as_text=True)
 
@@ -169,12 +189,22 @@ def test_anonymous_pay_page_explains_how_to_sign_in_without_showing_the_item(cli
 def test_staff_pages_refuse_citizens_and_record_staff_views(client, auth) -> None:
     item = make_item(factories.user())
     auth.login()
-    for url in ("/pagamentos/ccz/", f"/pagamentos/ccz/{item.id}", "/pagamentos/ccz/balcao",
-                "/pagamentos/ccz/conciliacao", "/pagamentos/ccz/isencoes",
-                "/pagamentos/ccz/precos"):
+    for url in (
+        "/pagamentos/ccz/",
+        f"/pagamentos/ccz/{item.id}",
+        "/pagamentos/ccz/balcao",
+        "/pagamentos/ccz/conciliacao",
+        "/pagamentos/ccz/isencoes",
+        "/pagamentos/ccz/precos",
+    ):
         assert client.get(url).status_code == 403, url
-    assert client.post(f"/pagamentos/ccz/{item.id}/baixa",
-                       data={"receipt_number": "X", "paid_on": "2026-01-01"}).status_code == 403
+    assert (
+        client.post(
+            f"/pagamentos/ccz/{item.id}/baixa",
+            data={"receipt_number": "X", "paid_on": "2026-01-01"},
+        ).status_code
+        == 403
+    )
     staff = switch_user(auth, roles=("vet",))
     assert client.get(f"/pagamentos/{item.id}").status_code == 302  # staff go to the staff page
     assert client.get(f"/pagamentos/ccz/{item.id}").status_code == 200

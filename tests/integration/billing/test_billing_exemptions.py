@@ -26,14 +26,25 @@ def _png() -> bytes:
     return buffer.getvalue()
 
 
-def _ask(client, item, *, data: bytes = PDF, name: str = "carteira.pdf",  # type: ignore[no-untyped-def]
-         code: str = "unemployed_3_months", truthful: bool = True):
-    form = {"code": code, "statement": "Desempregada desde janeiro.",
-            "proof": (io.BytesIO(data), name)}
+def _ask(
+    client,
+    item,
+    *,
+    data: bytes = PDF,
+    name: str = "carteira.pdf",  # type: ignore[no-untyped-def]
+    code: str = "unemployed_3_months",
+    truthful: bool = True,
+):
+    form = {
+        "code": code,
+        "statement": "Desempregada desde janeiro.",
+        "proof": (io.BytesIO(data), name),
+    }
     if truthful:
         form["truthful"] = "y"
-    return client.post(f"/pagamentos/{item.id}/isencao", data=form,
-                       content_type="multipart/form-data")
+    return client.post(
+        f"/pagamentos/{item.id}/isencao", data=form, content_type="multipart/form-data"
+    )
 
 
 def _reload(item: PaymentItem) -> PaymentItem:
@@ -59,8 +70,9 @@ def test_gru_23_citizen_asks_for_exemption_with_a_private_proof(client, auth) ->
     assert item.status == "pending"
     page = client.get(f"/pagamentos/{item.id}").get_data(as_text=True)
     assert "em análise" in page and "Imprimir guia" not in page
-    assert db.session.scalar(select(AuditEvent).where(
-        AuditEvent.action == "payment.exemption_requested"))
+    assert db.session.scalar(
+        select(AuditEvent).where(AuditEvent.action == "payment.exemption_requested")
+    )
 
 
 def test_gru_23_staff_accept_and_the_item_becomes_exempt(client, auth) -> None:
@@ -99,16 +111,19 @@ def test_gru_23_refusal_needs_a_reason_and_returns_the_item_to_pending(client, a
     empty = client.post(f"/pagamentos/ccz/isencoes/{req.id}", data={"decision": "refuse"})
     assert "Informe o motivo da recusa." in empty.get_data(as_text=True)
     assert _reload(item).exemption_requests[0].status == "pending"
-    client.post(f"/pagamentos/ccz/isencoes/{req.id}",
-                data={"decision": "refuse", "reason": "O documento não mostra a data da demissão."})
+    client.post(
+        f"/pagamentos/ccz/isencoes/{req.id}",
+        data={"decision": "refuse", "reason": "O documento não mostra a data da demissão."},
+    )
     item = _reload(item)
     assert item.status == "pending" and item.payable
     assert item.exemption_requests[0].status == "refused"
     mail = db.session.scalar(select(OutboxMessage).where(OutboxMessage.to == payer.email))
     assert mail.subject == "Pedido de isenção recusado"
     assert "não mostra a data da demissão" in mail.body
-    assert db.session.scalar(select(AuditEvent).where(
-        AuditEvent.action == "payment.exemption_refused"))
+    assert db.session.scalar(
+        select(AuditEvent).where(AuditEvent.action == "payment.exemption_refused")
+    )
     # Payable again, and a new request is possible.
     switch_user(auth, payer)
     page = client.get(f"/pagamentos/{item.id}").get_data(as_text=True)
@@ -190,8 +205,10 @@ def test_paying_at_the_counter_closes_a_waiting_request(client, auth) -> None:
     item = make_item(payer)
     _ask(client, item)
     switch_user(auth, roles=("agent",))
-    client.post(f"/pagamentos/ccz/{item.id}/baixa",
-                data={"receipt_number": "AUT-5", "paid_on": "2026-01-02"})
+    client.post(
+        f"/pagamentos/ccz/{item.id}/baixa",
+        data={"receipt_number": "AUT-5", "paid_on": "2026-01-02"},
+    )
     item = _reload(item)
     assert item.status == "paid"
     assert item.exemption_requests[0].status == "closed"

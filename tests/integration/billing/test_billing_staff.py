@@ -32,9 +32,15 @@ def test_gru_22_admin_sets_a_price_that_applies_from_its_date(client, auth, app)
     page = client.get("/pagamentos/ccz/precos")
     assert page.status_code == 200 and "valor de exemplo" in page.get_data(as_text=True)
     today = local_today()
-    response = client.post("/pagamentos/ccz/precos", data={
-        "key": "registration", "amount": "31,90", "effective_from": today.isoformat(),
-        "note": "Decreto 123/2026"})
+    response = client.post(
+        "/pagamentos/ccz/precos",
+        data={
+            "key": "registration",
+            "amount": "31,90",
+            "effective_from": today.isoformat(),
+            "note": "Decreto 123/2026",
+        },
+    )
     assert response.status_code == 302
     override = db.session.scalar(select(PriceOverride))
     assert override.amount_cents == 3190 and override.created_by_id == admin.id
@@ -49,12 +55,16 @@ def test_gru_22_admin_sets_a_price_that_applies_from_its_date(client, auth, app)
 
 def test_price_form_errors_keep_the_input(client, auth) -> None:
     auth.login(roles=("admin",))
-    response = client.post("/pagamentos/ccz/precos", data={
-        "key": "registration", "amount": "trinta", "effective_from": "2026-05-01"})
+    response = client.post(
+        "/pagamentos/ccz/precos",
+        data={"key": "registration", "amount": "trinta", "effective_from": "2026-05-01"},
+    )
     text = response.get_data(as_text=True)
     assert "Valor inválido" in text and 'value="trinta"' in text
-    other = client.post("/pagamentos/ccz/precos", data={
-        "key": "adoption", "amount": "10,00", "effective_from": "2026-05-01"})
+    other = client.post(
+        "/pagamentos/ccz/precos",
+        data={"key": "adoption", "amount": "10,00", "effective_from": "2026-05-01"},
+    )
     assert other.status_code == 200  # GRU charges no adoption fee: not a choice
     assert db.session.scalar(select(PriceOverride)) is None
 
@@ -88,10 +98,12 @@ def test_payments_list_filters_by_status_kind_and_date(client, auth) -> None:
     by_reference = listed(q=pending.reference)
     assert "Registro pendente" in by_reference and "Segunda via paga" not in by_reference
     assert "Filtro da Silva" in listed(q="filtro")
-    assert "Registro pendente" in listed(q=payer.cpf[:3] + "." + payer.cpf[3:6] + "."
-                                         + payer.cpf[6:9] + "-" + payer.cpf[9:])
-    logged = db.session.scalars(select(AuditEvent.detail)
-                                .where(AuditEvent.action == "payment.list_viewed")).all()
+    assert "Registro pendente" in listed(
+        q=payer.cpf[:3] + "." + payer.cpf[3:6] + "." + payer.cpf[6:9] + "-" + payer.cpf[9:]
+    )
+    logged = db.session.scalars(
+        select(AuditEvent.detail).where(AuditEvent.action == "payment.list_viewed")
+    ).all()
     assert all(payer.cpf not in json.dumps(detail) for detail in logged)
     bad = listed(date_from="2026-05-10", date_to="2026-05-01")
     assert "A data final é anterior à inicial." in bad
@@ -105,15 +117,26 @@ def test_reconciliation_totals_and_flags(stripe_client, stripe_auth, citizen) ->
     flagged_item = make_item(citizen, amount_cents=1500, kind="tag_copy")
     make_item(citizen, amount_cents=700, kind="tag_copy")
     deliver(stripe_client, session_event("checkout.session.completed", online_item))
-    deliver(stripe_client, session_event("checkout.session.completed", flagged_item, amount=1,
-                                         session_id="cs_other", payment_intent="pi_other"))
+    deliver(
+        stripe_client,
+        session_event(
+            "checkout.session.completed",
+            flagged_item,
+            amount=1,
+            session_id="cs_other",
+            payment_intent="pi_other",
+        ),
+    )
     stripe_auth.login(roles=("agent",))
     today = local_today().isoformat()
-    stripe_client.post(f"/pagamentos/ccz/{counter_item.id}/baixa",
-                       data={"receipt_number": "AUT-R", "paid_on": today})
+    stripe_client.post(
+        f"/pagamentos/ccz/{counter_item.id}/baixa",
+        data={"receipt_number": "AUT-R", "paid_on": today},
+    )
 
-    page = stripe_client.get("/pagamentos/ccz/conciliacao",
-                             query_string={"date_from": today, "date_to": today})
+    page = stripe_client.get(
+        "/pagamentos/ccz/conciliacao", query_string={"date_from": today, "date_to": today}
+    )
     assert page.status_code == 200
     text = page.get_data(as_text=True)
     assert 'id="total-recebido">R$ 35,00' in text
@@ -123,14 +146,16 @@ def test_reconciliation_totals_and_flags(stripe_client, stripe_auth, citizen) ->
     from portal.models import PaymentReviewFlag
 
     flag = db.session.scalar(select(PaymentReviewFlag))
-    response = stripe_client.post(f"/pagamentos/ccz/pendencias/{flag.id}/resolver",
-                                  data={"note": "Sessão antiga; cidadão orientado.",
-                                        "back": "reconciliation"})
+    response = stripe_client.post(
+        f"/pagamentos/ccz/pendencias/{flag.id}/resolver",
+        data={"note": "Sessão antiga; cidadão orientado.", "back": "reconciliation"},
+    )
     assert response.status_code == 302 and response.headers["Location"].endswith("/conciliacao")
     db.session.expire_all()
     assert db.session.get(PaymentReviewFlag, flag.id).resolved_at is not None
     assert "Nenhuma pendência." in stripe_client.get("/pagamentos/ccz/conciliacao").get_data(
-        as_text=True)
+        as_text=True
+    )
 
 
 def test_dashboard_tiles_and_menu(client, auth) -> None:

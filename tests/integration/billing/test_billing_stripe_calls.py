@@ -17,7 +17,8 @@ def _reload(item: PaymentItem) -> PaymentItem:
 
 
 def test_pay_online_opens_a_checkout_session_with_card_boleto_and_pix(
-        stripe_client, stripe_auth, stripe_stub, citizen) -> None:
+    stripe_client, stripe_auth, stripe_stub, citizen
+) -> None:
     item = make_item(citizen, amount_cents=3190)
     stripe_auth.login(citizen)
     page = stripe_client.get(f"/pagamentos/{item.id}").get_data(as_text=True)
@@ -45,8 +46,9 @@ def test_pay_online_opens_a_checkout_session_with_card_boleto_and_pix(
     assert _reload(item).status == "pending"  # opening a session pays nothing
 
 
-def test_a_second_click_reuses_the_open_session(stripe_client, stripe_auth, stripe_stub,
-                                                citizen) -> None:
+def test_a_second_click_reuses_the_open_session(
+    stripe_client, stripe_auth, stripe_stub, citizen
+) -> None:
     item = make_item(citizen)
     stripe_auth.login(citizen)
     first = stripe_client.post(f"/pagamentos/{item.id}/pagar-online")
@@ -56,7 +58,8 @@ def test_a_second_click_reuses_the_open_session(stripe_client, stripe_auth, stri
 
 
 def test_stripe_refusing_the_session_sends_the_citizen_back_with_a_message(
-        stripe_client, stripe_auth, stripe_stub, citizen) -> None:
+    stripe_client, stripe_auth, stripe_stub, citizen
+) -> None:
     item = make_item(citizen)
     stripe_auth.login(citizen)
     stripe_stub.fail_with = (400, "Invalid currency")
@@ -66,22 +69,28 @@ def test_stripe_refusing_the_session_sends_the_citizen_back_with_a_message(
     assert db.session.scalar(select(func.count()).select_from(CheckoutSession)) == 0
 
 
-def test_another_citizen_cannot_open_a_session_for_my_item(stripe_client, stripe_auth,
-                                                           stripe_stub, citizen) -> None:
+def test_another_citizen_cannot_open_a_session_for_my_item(
+    stripe_client, stripe_auth, stripe_stub, citizen
+) -> None:
     item = make_item(citizen)
     stripe_auth.login()
     assert stripe_client.post(f"/pagamentos/{item.id}/pagar-online").status_code == 404
     assert stripe_stub.requests == []
 
 
-def test_refund_goes_through_the_stripe_api(stripe_client, stripe_auth, stripe_stub,
-                                            citizen) -> None:
+def test_refund_goes_through_the_stripe_api(
+    stripe_client, stripe_auth, stripe_stub, citizen
+) -> None:
     item = make_item(citizen)
-    deliver(stripe_client, session_event("checkout.session.completed", item,
-                                         payment_intent="pi_to_refund"))
+    deliver(
+        stripe_client,
+        session_event("checkout.session.completed", item, payment_intent="pi_to_refund"),
+    )
     stripe_auth.login(roles=("coordinator",))
-    response = stripe_client.post(f"/pagamentos/ccz/{item.id}/estorno",
-                                  data={"reason": "Cobrança em duplicidade", "confirm": "y"})
+    response = stripe_client.post(
+        f"/pagamentos/ccz/{item.id}/estorno",
+        data={"reason": "Cobrança em duplicidade", "confirm": "y"},
+    )
     assert response.status_code == 302
     (call,) = stripe_stub.calls("/v1/refunds")
     assert call["form"]["payment_intent"] == "pi_to_refund"
@@ -93,32 +102,40 @@ def test_refund_goes_through_the_stripe_api(stripe_client, stripe_auth, stripe_s
     assert refund.stripe_refund_id.startswith("re_test_")
     assert refund.reason == "Cobrança em duplicidade"
     assert db.session.scalar(select(AuditEvent).where(AuditEvent.action == "payment.refunded"))
-    subjects = db.session.scalars(select(OutboxMessage.subject)
-                                  .where(OutboxMessage.to == citizen.email)).all()
+    subjects = db.session.scalars(
+        select(OutboxMessage.subject).where(OutboxMessage.to == citizen.email)
+    ).all()
     assert "Pagamento estornado" in subjects
 
 
-def test_refund_refused_by_stripe_keeps_the_item_paid(stripe_client, stripe_auth, stripe_stub,
-                                                      citizen) -> None:
+def test_refund_refused_by_stripe_keeps_the_item_paid(
+    stripe_client, stripe_auth, stripe_stub, citizen
+) -> None:
     item = make_item(citizen)
     deliver(stripe_client, session_event("checkout.session.completed", item))
     stripe_auth.login(roles=("admin",))
     stripe_stub.fail_with = (400, "Charge has already been refunded.")
-    response = stripe_client.post(f"/pagamentos/ccz/{item.id}/estorno",
-                                  data={"reason": "Pedido do cidadão", "confirm": "y"})
+    response = stripe_client.post(
+        f"/pagamentos/ccz/{item.id}/estorno", data={"reason": "Pedido do cidadão", "confirm": "y"}
+    )
     assert response.status_code == 422
     assert "A Stripe não aceitou o estorno" in response.get_data(as_text=True)
     assert _reload(item).status == "paid"
     assert db.session.scalar(select(func.count()).select_from(Refund)) == 0
 
 
-def test_refund_needs_a_reason_and_a_coordinator(stripe_client, stripe_auth, stripe_stub,
-                                                 citizen) -> None:
+def test_refund_needs_a_reason_and_a_coordinator(
+    stripe_client, stripe_auth, stripe_stub, citizen
+) -> None:
     item = make_item(citizen)
     deliver(stripe_client, session_event("checkout.session.completed", item))
     stripe_auth.login(roles=("agent",))
-    assert stripe_client.post(f"/pagamentos/ccz/{item.id}/estorno",
-                              data={"reason": "x" * 20, "confirm": "y"}).status_code == 403
+    assert (
+        stripe_client.post(
+            f"/pagamentos/ccz/{item.id}/estorno", data={"reason": "x" * 20, "confirm": "y"}
+        ).status_code
+        == 403
+    )
     switch_user(stripe_auth, roles=("coordinator",))
     response = stripe_client.post(f"/pagamentos/ccz/{item.id}/estorno", data={"reason": ""})
     assert response.status_code == 422
@@ -141,10 +158,13 @@ def test_counter_payment_refund_is_recorded_without_stripe(client, auth) -> None
     payer = auth.login()
     item = make_item(payer)
     switch_user(auth, roles=("admin",))
-    client.post(f"/pagamentos/ccz/{item.id}/baixa",
-                data={"receipt_number": "CX-1", "paid_on": "2026-01-02"})
-    response = client.post(f"/pagamentos/ccz/{item.id}/estorno",
-                           data={"reason": "Valor cobrado por engano", "confirm": "y"})
+    client.post(
+        f"/pagamentos/ccz/{item.id}/baixa", data={"receipt_number": "CX-1", "paid_on": "2026-01-02"}
+    )
+    response = client.post(
+        f"/pagamentos/ccz/{item.id}/estorno",
+        data={"reason": "Valor cobrado por engano", "confirm": "y"},
+    )
     assert response.status_code == 302
     item = _reload(item)
     assert item.status == "refunded"

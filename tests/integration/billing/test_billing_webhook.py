@@ -36,11 +36,13 @@ def test_our_signature_helper_matches_the_stripe_library() -> None:
     payload = '{"id": "evt_1"}'
     ts = 1_700_000_000
     assert sign(payload, timestamp=ts) == stripe.WebhookSignature.generate_signature_header(
-        payload, WEBHOOK_SECRET, timestamp=ts)
+        payload, WEBHOOK_SECRET, timestamp=ts
+    )
 
 
-def test_completed_and_paid_marks_the_item_paid_and_sends_the_receipt(stripe_client, citizen,
-                                                                       stripe_stub) -> None:
+def test_completed_and_paid_marks_the_item_paid_and_sends_the_receipt(
+    stripe_client, citizen, stripe_stub
+) -> None:
     item = make_item(citizen)
     response = deliver(stripe_client, session_event("checkout.session.completed", item))
     assert response.status_code == 200
@@ -61,8 +63,9 @@ def test_completed_and_paid_marks_the_item_paid_and_sends_the_receipt(stripe_cli
 def test_tampered_payload_is_refused_and_nothing_changes(stripe_client, citizen) -> None:
     item = make_item(citizen)
     event = session_event("checkout.session.completed", item)
-    forged = json.dumps({**event, "data": {"object": {**event["data"]["object"],
-                                                      "amount_total": 1}}})
+    forged = json.dumps(
+        {**event, "data": {"object": {**event["data"]["object"], "amount_total": 1}}}
+    )
     response = deliver(stripe_client, event, body=forged)
     assert response.status_code == 400
     assert response.get_json()["errors"][0]["code"] == "invalid_signature"
@@ -72,8 +75,11 @@ def test_tampered_payload_is_refused_and_nothing_changes(stripe_client, citizen)
 
 def test_signature_made_with_another_secret_is_refused(stripe_client, citizen) -> None:
     item = make_item(citizen)
-    response = deliver(stripe_client, session_event("checkout.session.completed", item),
-                       secret="whsec_someone_else")
+    response = deliver(
+        stripe_client,
+        session_event("checkout.session.completed", item),
+        secret="whsec_someone_else",
+    )
     assert response.status_code == 400
     assert _reload(item).status == "pending"
 
@@ -81,8 +87,9 @@ def test_signature_made_with_another_secret_is_refused(stripe_client, citizen) -
 def test_missing_signature_is_refused(stripe_client, citizen) -> None:
     item = make_item(citizen)
     payload = json.dumps(session_event("checkout.session.completed", item))
-    response = stripe_client.post("/payments/stripe/webhook", data=payload,
-                                  headers={"Content-Type": "application/json"})
+    response = stripe_client.post(
+        "/payments/stripe/webhook", data=payload, headers={"Content-Type": "application/json"}
+    )
     assert response.status_code == 400
     assert _reload(item).status == "pending"
 
@@ -90,8 +97,9 @@ def test_missing_signature_is_refused(stripe_client, citizen) -> None:
 def test_stale_signature_is_refused(stripe_client, citizen) -> None:
     item = make_item(citizen)
     old = int(time.time()) - stripe.Webhook.DEFAULT_TOLERANCE - 60
-    response = deliver(stripe_client, session_event("checkout.session.completed", item),
-                       timestamp=old)
+    response = deliver(
+        stripe_client, session_event("checkout.session.completed", item), timestamp=old
+    )
     assert response.status_code == 400
     assert _reload(item).status == "pending"
     assert _count(StripeWebhookEvent) == 0
@@ -113,8 +121,9 @@ def test_replayed_event_is_applied_once(stripe_client, citizen) -> None:
 
 def test_boleto_waits_in_processing_then_is_paid(stripe_client, citizen) -> None:
     item = make_item(citizen)
-    deliver(stripe_client, session_event("checkout.session.completed", item,
-                                         payment_status="unpaid"))
+    deliver(
+        stripe_client, session_event("checkout.session.completed", item, payment_status="unpaid")
+    )
     assert _reload(item).status == "processing"
     assert _count(Payment) == 0
     deliver(stripe_client, session_event("checkout.session.async_payment_succeeded", item))
@@ -127,12 +136,12 @@ def test_events_out_of_order_never_take_a_paid_item_back(stripe_client, citizen)
     item = make_item(citizen)
     # Stripe delivered the success before the (older) completion with payment still pending.
     deliver(stripe_client, session_event("checkout.session.async_payment_succeeded", item))
-    late = deliver(stripe_client, session_event("checkout.session.completed", item,
-                                                payment_status="unpaid"))
+    late = deliver(
+        stripe_client, session_event("checkout.session.completed", item, payment_status="unpaid")
+    )
     assert late.status_code == 200
     deliver(stripe_client, session_event("checkout.session.async_payment_failed", item))
-    deliver(stripe_client, session_event("checkout.session.expired", item,
-                                         payment_status="unpaid"))
+    deliver(stripe_client, session_event("checkout.session.expired", item, payment_status="unpaid"))
     item = _reload(item)
     assert item.status == "paid"
     assert _count(Payment) == 1
@@ -150,8 +159,9 @@ def test_completed_twice_for_the_same_payment_keeps_one_record(stripe_client, ci
 
 def test_failed_boleto_can_be_paid_again(stripe_client, stripe_auth, citizen) -> None:
     item = make_item(citizen)
-    deliver(stripe_client, session_event("checkout.session.completed", item,
-                                         payment_status="unpaid"))
+    deliver(
+        stripe_client, session_event("checkout.session.completed", item, payment_status="unpaid")
+    )
     deliver(stripe_client, session_event("checkout.session.async_payment_failed", item))
     item = _reload(item)
     assert item.status == "failed" and item.payable
@@ -159,15 +169,21 @@ def test_failed_boleto_can_be_paid_again(stripe_client, stripe_auth, citizen) ->
     page = stripe_client.get(f"/pagamentos/{item.id}").get_data(as_text=True)
     assert "Pagar online" in page and "Imprimir guia" in page
     # A new session, paid this time.
-    deliver(stripe_client, session_event("checkout.session.completed", item,
-                                         session_id="cs_test_second", payment_intent="pi_second"))
+    deliver(
+        stripe_client,
+        session_event(
+            "checkout.session.completed",
+            item,
+            session_id="cs_test_second",
+            payment_intent="pi_second",
+        ),
+    )
     assert _reload(item).status == "paid"
 
 
 def test_wrong_amount_is_flagged_not_paid(stripe_client, citizen) -> None:
     item = make_item(citizen)
-    response = deliver(stripe_client, session_event("checkout.session.completed", item,
-                                                    amount=100))
+    response = deliver(stripe_client, session_event("checkout.session.completed", item, amount=100))
     assert response.status_code == 200
     item = _reload(item)
     assert item.status == "pending"
@@ -185,12 +201,15 @@ def test_wrong_currency_is_flagged_not_paid(stripe_client, citizen) -> None:
     assert [f.code for f in item.open_flags] == ["currency_mismatch"]
 
 
-def test_money_for_an_item_paid_at_the_counter_is_flagged(stripe_client, stripe_auth,
-                                                         citizen) -> None:
+def test_money_for_an_item_paid_at_the_counter_is_flagged(
+    stripe_client, stripe_auth, citizen
+) -> None:
     item = make_item(citizen)
     stripe_auth.login(roles=("agent",))
-    stripe_client.post(f"/pagamentos/ccz/{item.id}/baixa",
-                       data={"receipt_number": "CX-77", "paid_on": "2026-01-05"})
+    stripe_client.post(
+        f"/pagamentos/ccz/{item.id}/baixa",
+        data={"receipt_number": "CX-77", "paid_on": "2026-01-05"},
+    )
     assert _reload(item).status == "paid"
     deliver(stripe_client, session_event("checkout.session.completed", item))
     item = _reload(item)
@@ -201,8 +220,7 @@ def test_money_for_an_item_paid_at_the_counter_is_flagged(stripe_client, stripe_
 
 def test_expired_session_leaves_the_item_payable(stripe_client, citizen) -> None:
     item = make_item(citizen)
-    deliver(stripe_client, session_event("checkout.session.expired", item,
-                                         payment_status="unpaid"))
+    deliver(stripe_client, session_event("checkout.session.expired", item, payment_status="unpaid"))
     item = _reload(item)
     assert item.status == "pending"
     assert item.checkout_sessions[0].status == "expired"
@@ -219,9 +237,13 @@ def test_event_for_an_unknown_item_is_acknowledged(stripe_client, citizen) -> No
 
 
 def test_other_event_types_are_recorded_and_ignored(stripe_client) -> None:
-    event = {"id": "evt_other", "object": "event", "type": "customer.created",
-             "created": int(time.time()), "data": {"object": {"id": "cus_1",
-                                                              "object": "customer"}}}
+    event = {
+        "id": "evt_other",
+        "object": "event",
+        "type": "customer.created",
+        "created": int(time.time()),
+        "data": {"object": {"id": "cus_1", "object": "customer"}},
+    }
     response = deliver(stripe_client, event)
     assert response.get_json()["outcome"] == "ignored"
 
@@ -253,8 +275,9 @@ def test_return_page_never_marks_anything_paid(stripe_client, stripe_auth, citiz
     stripe_auth.login(citizen)
     response = stripe_client.get(f"/pagamentos/{item.id}/retorno?session_id=cs_test_fake")
     assert response.status_code == 200
-    assert "aguardando" in response.get_data(as_text=True).lower() or \
-        "Assim que a Stripe confirmar" in response.get_data(as_text=True)
+    assert "aguardando" in response.get_data(
+        as_text=True
+    ).lower() or "Assim que a Stripe confirmar" in response.get_data(as_text=True)
     cancelled = stripe_client.get(f"/pagamentos/{item.id}/pagamento-cancelado")
     assert cancelled.status_code == 302
     assert _reload(item).status == "pending"

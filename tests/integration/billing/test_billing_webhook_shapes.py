@@ -18,12 +18,16 @@ from tests.integration.billing.conftest import WEBHOOK_SECRET, session_event
 
 def _post_signed(client, payload: str):  # type: ignore[no-untyped-def]
     header = stripe.WebhookSignature.generate_signature_header(payload, WEBHOOK_SECRET)
-    return client.post("/payments/stripe/webhook", data=payload,
-                       headers={"Stripe-Signature": header, "Content-Type": "application/json"})
+    return client.post(
+        "/payments/stripe/webhook",
+        data=payload,
+        headers={"Stripe-Signature": header, "Content-Type": "application/json"},
+    )
 
 
-@pytest.mark.parametrize("payload", ["[]", '[{"id": "evt_1", "type": "x"}]', '"evento"', "42",
-                                     "null", "true"])
+@pytest.mark.parametrize(
+    "payload", ["[]", '[{"id": "evt_1", "type": "x"}]', '"evento"', "42", "null", "true"]
+)
 def test_signed_json_that_is_not_an_object_is_400(stripe_client, payload) -> None:
     response = _post_signed(stripe_client, payload)
     assert response.status_code == 400
@@ -48,8 +52,10 @@ def test_signed_event_with_malformed_metadata_is_not_a_500(stripe_client, citize
 
 
 def test_unsigned_array_is_still_an_invalid_signature(stripe_client) -> None:
-    response = stripe_client.post("/payments/stripe/webhook", data="[]",
-                                  headers={"Stripe-Signature": "t=1,v1=00",
-                                           "Content-Type": "application/json"})
+    response = stripe_client.post(
+        "/payments/stripe/webhook",
+        data="[]",
+        headers={"Stripe-Signature": "t=1,v1=00", "Content-Type": "application/json"},
+    )
     assert response.status_code == 400
     assert response.get_json()["errors"][0]["code"] == "invalid_signature"

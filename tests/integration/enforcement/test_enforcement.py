@@ -42,11 +42,19 @@ def people(app):
 
 def _infraction(profile, agent, citizen, *, fine=True, kind="infraction", **extra):
     return services.issue_document(
-        profile, kind=kind, agent=agent, addressee=Addressee(citizen.full_name, citizen.cpf),
-        fact="Cão acorrentado sem abrigo", place="Rua A, 10",
-        occurred_at=datetime(2026, 11, 2, 13, 0, tzinfo=UTC), legal_provision="GRU 37",
-        agent_title="Agente sanitário", fine_inputs=GRU_FINE if fine else None,
-        today=TODAY, **extra)
+        profile,
+        kind=kind,
+        agent=agent,
+        addressee=Addressee(citizen.full_name, citizen.cpf),
+        fact="Cão acorrentado sem abrigo",
+        place="Rua A, 10",
+        occurred_at=datetime(2026, 11, 2, 13, 0, tzinfo=UTC),
+        legal_provision="GRU 37",
+        agent_title="Agente sanitário",
+        fine_inputs=GRU_FINE if fine else None,
+        today=TODAY,
+        **extra,
+    )
 
 
 # -- deadlines (GRU 114, 95 §ú, 70 §4) ------------------------------------------------------------
@@ -74,8 +82,9 @@ def test_gru_96_v_defence_term_runs_from_the_edital_effect(profile, people):
     agent, _boss, _dir, citizen = people
     doc = _infraction(profile, agent, citizen)
     issued = doc.issued_at.date()
-    services.record_service(profile, doc, method="edital", service_on=issued, note=None,
-                            actor=agent, today=issued)
+    services.record_service(
+        profile, doc, method="edital", service_on=issued, note=None, actor=agent, today=issued
+    )
     assert doc.knowledge_on == services.knowledge_date(profile, "edital", issued)
     assert doc.petition_due_on == services.term_end(profile, doc.knowledge_on, 10)
 
@@ -83,14 +92,28 @@ def test_gru_96_v_defence_term_runs_from_the_edital_effect(profile, people):
 def test_gru_70_4_hours_run_minute_by_minute(profile, people):
     agent, _boss, _dir, citizen = people
     doc = services.issue_document(
-        profile, kind="preliminary", agent=agent,
-        addressee=Addressee(citizen.full_name, citizen.cpf), fact="Sem água",
-        place="Rua A, 10", occurred_at=datetime(2026, 11, 2, 13, 0, tzinfo=UTC),
-        legal_provision="GRU 37", agent_title="Agente", required_action="Dar água",
-        comply_term="h1")
+        profile,
+        kind="preliminary",
+        agent=agent,
+        addressee=Addressee(citizen.full_name, citizen.cpf),
+        fact="Sem água",
+        place="Rua A, 10",
+        occurred_at=datetime(2026, 11, 2, 13, 0, tzinfo=UTC),
+        legal_provision="GRU 37",
+        agent_title="Agente",
+        required_action="Dar água",
+        comply_term="h1",
+    )
     before = datetime.now(UTC)
-    services.record_service(profile, doc, method="signed", service_on=doc.issued_at.date(),
-                            note=None, actor=agent, today=doc.issued_at.date())
+    services.record_service(
+        profile,
+        doc,
+        method="signed",
+        service_on=doc.issued_at.date(),
+        note=None,
+        actor=agent,
+        today=doc.issued_at.date(),
+    )
     due = doc.comply_due_at
     due = due if due.tzinfo else due.replace(tzinfo=UTC)
     assert 3590 <= (due - before).total_seconds() <= 3700
@@ -100,10 +123,18 @@ def test_gru_70_3_term_outside_the_profile_choices_refused(profile, people):
     agent, _boss, _dir, citizen = people
     with pytest.raises(EnforcementError) as err:
         services.issue_document(
-            profile, kind="preliminary", agent=agent,
-            addressee=Addressee(citizen.full_name, citizen.cpf), fact="x", place="y",
-            occurred_at=datetime(2026, 11, 2, tzinfo=UTC), legal_provision="GRU 37",
-            agent_title="Agente", required_action="z", comply_term="d90")
+            profile,
+            kind="preliminary",
+            agent=agent,
+            addressee=Addressee(citizen.full_name, citizen.cpf),
+            fact="x",
+            place="y",
+            occurred_at=datetime(2026, 11, 2, tzinfo=UTC),
+            legal_provision="GRU 37",
+            agent_title="Agente",
+            required_action="z",
+            comply_term="d90",
+        )
     assert err.value.field == "comply_term"
 
 
@@ -111,8 +142,15 @@ def test_gru_95_viii_refusal_needs_the_agents_note(profile, people):
     agent, _boss, _dir, citizen = people
     doc = _infraction(profile, agent, citizen)
     with pytest.raises(EnforcementError) as err:
-        services.record_service(profile, doc, method="refused", service_on=doc.issued_at.date(),
-                                note="", actor=agent, today=doc.issued_at.date())
+        services.record_service(
+            profile,
+            doc,
+            method="refused",
+            service_on=doc.issued_at.date(),
+            note="",
+            actor=agent,
+            today=doc.issued_at.date(),
+        )
     assert err.value.field == "note"
 
 
@@ -122,8 +160,9 @@ def test_gru_95_viii_refusal_needs_the_agents_note(profile, people):
 def _served(profile, agent, citizen, known: date | None = None):
     doc = _infraction(profile, agent, citizen)
     day = doc.issued_at.date()
-    services.record_service(profile, doc, method="signed", service_on=day, note=None,
-                            actor=agent, today=day)
+    services.record_service(
+        profile, doc, method="signed", service_on=day, note=None, actor=agent, today=day
+    )
     return doc, day
 
 
@@ -149,7 +188,8 @@ def test_gru_101_2_duplicate_petition_refused_without_merit(profile, people):
 
 
 def test_gru_107_2_iii_third_party_refused_and_representative_needs_power_of_attorney(
-        profile, people):
+    profile, people
+):
     agent, _boss, _dir, citizen = people
     doc, day = _served(profile, agent, citizen)
     stranger = factories.user()
@@ -158,8 +198,9 @@ def test_gru_107_2_iii_third_party_refused_and_representative_needs_power_of_att
         services.file_petition(profile, doc, stranger, text="Razões", today=day)
     assert err.value.code == "third_party"
     with pytest.raises(EnforcementError) as err:
-        services.file_petition(profile, doc, stranger, text="Razões", today=day,
-                               has_access_code=True)
+        services.file_petition(
+            profile, doc, stranger, text="Razões", today=day, has_access_code=True
+        )
     assert err.value.field == "power_of_attorney"
 
 
@@ -170,11 +211,27 @@ def test_gru_102_issuing_agent_cannot_judge_and_decision_is_reasoned(profile, pe
     petition = services.file_petition(profile, doc, citizen, text="Razões", today=day)
     assert petition.decide_by == services.term_end(profile, day, 15)
     with pytest.raises(EnforcementError):
-        services.decide_petition(profile, petition, agent, grant=False, reason="x",
-                                 method="signed", service_on=day, today=day)
+        services.decide_petition(
+            profile,
+            petition,
+            agent,
+            grant=False,
+            reason="x",
+            method="signed",
+            service_on=day,
+            today=day,
+        )
     with pytest.raises(EnforcementError) as err:
-        services.decide_petition(profile, petition, boss, grant=False, reason=" ",
-                                 method="signed", service_on=day, today=day)
+        services.decide_petition(
+            profile,
+            petition,
+            boss,
+            grant=False,
+            reason=" ",
+            method="signed",
+            service_on=day,
+            today=day,
+        )
     assert err.value.field == "reason"
 
 
@@ -182,8 +239,16 @@ def test_gru_110_appeal_suspends_the_fine_and_final_decision_resumes_it(profile,
     agent, boss, director, citizen = people
     doc, day = _served(profile, agent, citizen)
     defence = services.file_petition(profile, doc, citizen, text="Razões", today=day)
-    services.decide_petition(profile, defence, boss, grant=False, reason="Fato comprovado",
-                             method="signed", service_on=day, today=day)
+    services.decide_petition(
+        profile,
+        defence,
+        boss,
+        grant=False,
+        reason="Fato comprovado",
+        method="signed",
+        service_on=day,
+        today=day,
+    )
     penalty = services.penalty_of(doc)
     assert penalty is not None and penalty.fine_cents == 48000  # 100 UFG at R$ 4,80
     item = penalty.payment_item
@@ -193,8 +258,16 @@ def test_gru_110_appeal_suspends_the_fine_and_final_decision_resumes_it(profile,
     appeal = services.file_petition(profile, penalty, citizen, text="Recorro", today=day)
     assert appeal.suspends_fine and penalty.fine_suspended and item.due_on is None
     assert services.mark_for_collection(date(2027, 6, 1)) == []  # suspended: not collected
-    services.decide_petition(profile, appeal, director, grant=False, reason="Mantido",
-                             method="signed", service_on=day, today=day)
+    services.decide_petition(
+        profile,
+        appeal,
+        director,
+        grant=False,
+        reason="Mantido",
+        method="signed",
+        service_on=day,
+        today=day,
+    )
     assert penalty.status == "final"  # GRU 103 §3
     assert not penalty.fine_suspended and item.due_on == services.term_end(profile, day, 30)
     assert services.petition_option(profile, penalty) is None
@@ -204,8 +277,16 @@ def test_gru_105_granted_appeal_cancels_the_fine(profile, people):
     agent, boss, _dir, citizen = people
     doc, day = _served(profile, agent, citizen)
     defence = services.file_petition(profile, doc, citizen, text="Razões", today=day)
-    services.decide_petition(profile, defence, boss, grant=True, reason="Não comprovado",
-                             method="signed", service_on=day, today=day)
+    services.decide_petition(
+        profile,
+        defence,
+        boss,
+        grant=True,
+        reason="Não comprovado",
+        method="signed",
+        service_on=day,
+        today=day,
+    )
     assert doc.status == "cancelled" and services.penalty_of(doc) is None
 
 
@@ -213,8 +294,16 @@ def test_gru_100_unpaid_fine_goes_to_the_collection_csv(profile, people):
     agent, boss, _dir, citizen = people
     doc, day = _served(profile, agent, citizen)
     defence = services.file_petition(profile, doc, citizen, text="Razões", today=day)
-    services.decide_petition(profile, defence, boss, grant=False, reason="Mantido",
-                             method="signed", service_on=day, today=day)
+    services.decide_petition(
+        profile,
+        defence,
+        boss,
+        grant=False,
+        reason="Mantido",
+        method="signed",
+        service_on=day,
+        today=day,
+    )
     penalty = services.penalty_of(doc)
     later = date(2027, 3, 1)
     assert services.mark_for_collection(later) == [penalty]
@@ -228,13 +317,29 @@ def test_gru_79_repeat_offence_supplied_from_earlier_penalties(profile, people):
     agent, boss, _dir, citizen = people
     doc, day = _served(profile, agent, citizen)
     defence = services.file_petition(profile, doc, citizen, text="Razões", today=day)
-    services.decide_petition(profile, defence, boss, grant=False, reason="Mantido",
-                             method="signed", service_on=day, today=day)
+    services.decide_petition(
+        profile,
+        defence,
+        boss,
+        grant=False,
+        reason="Mantido",
+        method="signed",
+        service_on=day,
+        today=day,
+    )
     again = services.issue_document(
-        profile, kind="infraction", agent=agent,
-        addressee=Addressee(citizen.full_name, citizen.cpf), fact="De novo", place="Rua A, 10",
-        occurred_at=datetime(2026, 11, 20, 13, 0, tzinfo=UTC), legal_provision="GRU 37",
-        agent_title="Agente", fine_inputs=GRU_FINE, today=TODAY)
+        profile,
+        kind="infraction",
+        agent=agent,
+        addressee=Addressee(citizen.full_name, citizen.cpf),
+        fact="De novo",
+        place="Rua A, 10",
+        occurred_at=datetime(2026, 11, 20, 13, 0, tzinfo=UTC),
+        legal_provision="GRU 37",
+        agent_title="Agente",
+        fine_inputs=GRU_FINE,
+        today=TODAY,
+    )
     assert again.fine_inputs["previous_offences"] == ["2026-11-02"]
     assert again.fine_cents == 2 * 48000  # GRU 80: doubled
 
@@ -244,10 +349,16 @@ def test_gru_88_4_definitive_apprehension_recorded_and_read_by_adoption(profile,
 
     agent, _boss, _dir, citizen = people
     doc = services.issue_apprehension_notice(
-        profile, agent=agent, addressee=Addressee(citizen.full_name, citizen.cpf),
-        fact="Maus-tratos reiterados", place="Rua A, 10",
-        occurred_at=datetime(2026, 11, 2, tzinfo=UTC), legal_provision="GRU 88 §4",
-        agent_title="Agente", definitive=True)
+        profile,
+        agent=agent,
+        addressee=Addressee(citizen.full_name, citizen.cpf),
+        fact="Maus-tratos reiterados",
+        place="Rua A, 10",
+        occurred_at=datetime(2026, 11, 2, tzinfo=UTC),
+        legal_provision="GRU 88 §4",
+        agent_title="Agente",
+        definitive=True,
+    )
     row = db.session.query(PersonConsequence).one()
     assert row.document_id == doc.id and row.cpf == citizen.cpf
     bars = active_bars(citizen.cpf)
@@ -257,24 +368,37 @@ def test_gru_88_4_definitive_apprehension_recorded_and_read_by_adoption(profile,
 # -- pages -------------------------------------------------------------------------------------
 
 
-def test_agent_issues_on_the_form_and_citizen_sees_it_with_deadline(client, auth, profile,
-                                                                     people):
+def test_agent_issues_on_the_form_and_citizen_sees_it_with_deadline(client, auth, profile, people):
     agent, _boss, _dir, citizen = people
     auth.login(agent)
     page = client.get("/ccz/fiscalizacao/novo")
     assert page.status_code == 200
-    response = client.post("/ccz/fiscalizacao/novo", data={
-        "kind": "infraction", "name": citizen.full_name, "cpf": citizen.cpf,
-        "fact": "Cão sem abrigo", "place": "Rua A, 10", "occurred_at": "2026-11-02T10:00",
-        "legal_provision": "GRU 37", "severity": "medio", "units": "100",
-        "units_reason": "risco", "animals": "1", "animal_died": "no",
-        "agent_title": "Agente sanitário", "comply_term": ""})
+    response = client.post(
+        "/ccz/fiscalizacao/novo",
+        data={
+            "kind": "infraction",
+            "name": citizen.full_name,
+            "cpf": citizen.cpf,
+            "fact": "Cão sem abrigo",
+            "place": "Rua A, 10",
+            "occurred_at": "2026-11-02T10:00",
+            "legal_provision": "GRU 37",
+            "severity": "medio",
+            "units": "100",
+            "units_reason": "risco",
+            "animals": "1",
+            "animal_died": "no",
+            "agent_title": "Agente sanitário",
+            "comply_term": "",
+        },
+    )
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
     doc = db.session.query(EnforcementDocument).one()
     assert doc.fine_cents == 48000
     day = doc.issued_at.date().isoformat()
-    response = client.post(f"/ccz/fiscalizacao/{doc.id}/ciencia",
-                           data={"method": "signed", "service_on": day})
+    response = client.post(
+        f"/ccz/fiscalizacao/{doc.id}/ciencia", data={"method": "signed", "service_on": day}
+    )
     assert response.status_code == 302
     auth.logout()
     auth.login(citizen)
@@ -284,10 +408,14 @@ def test_agent_issues_on_the_form_and_citizen_sees_it_with_deadline(client, auth
     assert "Apresentar defesa" in detail
     pdf = client.get(f"/minhas-notificacoes/{doc.id}/documento.pdf")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
-    response = client.post(f"/minhas-notificacoes/{doc.id}/peticao", data={
-        "text": "Não houve infração",
-        "attachments": (io.BytesIO(b"%PDF-1.4 prova"), "prova.pdf")},
-        content_type="multipart/form-data")
+    response = client.post(
+        f"/minhas-notificacoes/{doc.id}/peticao",
+        data={
+            "text": "Não houve infração",
+            "attachments": (io.BytesIO(b"%PDF-1.4 prova"), "prova.pdf"),
+        },
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 302
     db.session.refresh(doc)
     assert doc.petitions[0].status == "pending" and len(doc.petitions[0].attachment_ids) == 1
@@ -301,16 +429,16 @@ def test_other_citizen_cannot_open_the_document(client, auth, profile, people):
     assert client.get(f"/minhas-notificacoes/{doc.id}").status_code == 404
 
 
-def test_verification_page_shows_personal_data_only_with_the_access_code(client, profile,
-                                                                          people):
+def test_verification_page_shows_personal_data_only_with_the_access_code(client, profile, people):
     agent, _boss, _dir, citizen = people
     doc, _day = _served(profile, agent, citizen)
     db.session.commit()
     page = client.get(f"/verificar-documento?number={doc.number}").get_data(as_text=True)
     assert doc.number in page and "Auto de infração" in page
     assert citizen.full_name not in page and "acorrentado" not in page
-    page = client.post("/verificar-documento", data={"number": doc.number,
-                                                     "code": doc.access_code.lower()})
+    page = client.post(
+        "/verificar-documento", data={"number": doc.number, "code": doc.access_code.lower()}
+    )
     text = page.get_data(as_text=True)
     assert citizen.full_name in text and "acorrentado" in text
 

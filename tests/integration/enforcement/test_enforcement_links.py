@@ -22,10 +22,17 @@ from tests import factories
 
 
 def _report() -> MaltreatmentReport:
-    report = MaltreatmentReport(protocol="DEN-2026-000007", tracking_hash="x" * 64,
-                                category="no_shelter", description="Cão sem abrigo",
-                                state=ReportState.INSPECTED, outcome="notice_needed",
-                                street="Rua B", number="5", district="Centro")
+    report = MaltreatmentReport(
+        protocol="DEN-2026-000007",
+        tracking_hash="x" * 64,
+        category="no_shelter",
+        description="Cão sem abrigo",
+        state=ReportState.INSPECTED,
+        outcome="notice_needed",
+        street="Rua B",
+        number="5",
+        district="Centro",
+    )
     db.session.add(report)
     db.session.commit()
     return report
@@ -37,11 +44,22 @@ def test_notice_issued_from_a_report_closes_its_wait(app, client, auth):
     agent = auth.login(roles=("agent",))
     page = client.get(f"/ccz/fiscalizacao/novo?denuncia={report.protocol}")
     assert page.status_code == 200 and "Rua B, 5" in page.get_data(as_text=True)
-    response = client.post(f"/ccz/fiscalizacao/novo?denuncia={report.protocol}", data={
-        "kind": "preliminary", "name": citizen.full_name, "cpf": citizen.cpf,
-        "fact": "Cão sem abrigo", "place": "Rua B, 5", "occurred_at": "2026-11-02T10:00",
-        "legal_provision": "GRU 37", "required_action": "Providenciar abrigo",
-        "comply_term": "d15", "animal_died": "no", "agent_title": "Agente"})
+    response = client.post(
+        f"/ccz/fiscalizacao/novo?denuncia={report.protocol}",
+        data={
+            "kind": "preliminary",
+            "name": citizen.full_name,
+            "cpf": citizen.cpf,
+            "fact": "Cão sem abrigo",
+            "place": "Rua B, 5",
+            "occurred_at": "2026-11-02T10:00",
+            "legal_provision": "GRU 37",
+            "required_action": "Providenciar abrigo",
+            "comply_term": "d15",
+            "animal_died": "no",
+            "agent_title": "Agente",
+        },
+    )
     assert response.status_code == 302, response.get_data(as_text=True)[:3000]
     doc = db.session.query(EnforcementDocument).one()
     db.session.refresh(report)
@@ -72,13 +90,22 @@ def test_gru_70_3_one_hour_to_sixty_days_and_thirty_more_on_request(app):
     agent = factories.user(roles=("agent",))
     citizen = factories.user()
     doc = services.issue_document(
-        profile, kind="preliminary", agent=agent, addressee=Addressee("Rui", citizen.cpf),
-        fact="Sem abrigo", place="Rua A", occurred_at=datetime(2026, 11, 2, tzinfo=UTC),
-        legal_provision="GRU 37", agent_title="Agente", required_action="Abrigo",
-        comply_term="d10")
+        profile,
+        kind="preliminary",
+        agent=agent,
+        addressee=Addressee("Rui", citizen.cpf),
+        fact="Sem abrigo",
+        place="Rua A",
+        occurred_at=datetime(2026, 11, 2, tzinfo=UTC),
+        legal_provision="GRU 37",
+        agent_title="Agente",
+        required_action="Abrigo",
+        comply_term="d10",
+    )
     day = doc.issued_at.date()
-    services.record_service(profile, doc, method="signed", service_on=day, note=None,
-                            actor=agent, today=day)
+    services.record_service(
+        profile, doc, method="signed", service_on=day, note=None, actor=agent, today=day
+    )
     first = doc.comply_due_at
     services.extend_comply_term(profile, doc, agent)
     assert doc.comply_extended_days == 30 and doc.comply_due_at > first
@@ -97,13 +124,20 @@ def test_vv_23_v_signed_commitment_term_is_recorded_on_the_person(make_app):
         agent = factories.user(roles=("agent",))
         citizen = factories.user()
         doc = services.issue_document(
-            profile, kind="commitment", agent=agent, addressee=Addressee("Rui", citizen.cpf),
-            fact="Reincidência em maus-tratos", place="Rua A",
-            occurred_at=datetime(2026, 11, 2, tzinfo=UTC), legal_provision="VV 23 V",
-            agent_title="Agente")
+            profile,
+            kind="commitment",
+            agent=agent,
+            addressee=Addressee("Rui", citizen.cpf),
+            fact="Reincidência em maus-tratos",
+            place="Rua A",
+            occurred_at=datetime(2026, 11, 2, tzinfo=UTC),
+            legal_provision="VV 23 V",
+            agent_title="Agente",
+        )
         day = doc.issued_at.date()
-        services.record_service(profile, doc, method="signed", service_on=day, note=None,
-                                actor=agent, today=day)
+        services.record_service(
+            profile, doc, method="signed", service_on=day, note=None, actor=agent, today=day
+        )
         row = db.session.query(PersonConsequence).one()
         assert row.kind == "commitment_never_keep" and row.article == "VV 23 V"
         from portal.blueprints.adoption.eligibility import active_bars
@@ -118,9 +152,16 @@ def test_vv_23_iii_b_definitive_apprehension_is_loss_of_possession(make_app):
         agent = factories.user(roles=("agent",))
         citizen = factories.user()
         services.issue_apprehension_notice(
-            profile, agent=agent, addressee=Addressee("Rui", citizen.cpf), fact="Reincidência",
-            place="Rua A", occurred_at=datetime(2026, 11, 2, tzinfo=UTC),
-            legal_provision="VV 23 III b", agent_title="Agente", definitive=True)
+            profile,
+            agent=agent,
+            addressee=Addressee("Rui", citizen.cpf),
+            fact="Reincidência",
+            place="Rua A",
+            occurred_at=datetime(2026, 11, 2, tzinfo=UTC),
+            legal_provision="VV 23 III b",
+            agent_title="Agente",
+            definitive=True,
+        )
         row = db.session.query(PersonConsequence).one()
         assert (row.kind, row.article) == ("lost_possession_maltreatment", "VV 23 III b")
 
@@ -130,12 +171,20 @@ def _served_infraction(app):
     agent = factories.user(roles=("agent",))
     citizen = factories.user(full_name="Rui Autuado")
     doc = services.issue_document(
-        profile, kind="infraction", agent=agent, addressee=Addressee("Rui", citizen.cpf),
-        fact="Sem abrigo", place="Rua A", occurred_at=datetime(2026, 11, 2, tzinfo=UTC),
-        legal_provision="GRU 37", agent_title="Agente")
+        profile,
+        kind="infraction",
+        agent=agent,
+        addressee=Addressee("Rui", citizen.cpf),
+        fact="Sem abrigo",
+        place="Rua A",
+        occurred_at=datetime(2026, 11, 2, tzinfo=UTC),
+        legal_provision="GRU 37",
+        agent_title="Agente",
+    )
     day = doc.issued_at.date()
-    services.record_service(profile, doc, method="signed", service_on=day, note=None,
-                            actor=agent, today=day)
+    services.record_service(
+        profile, doc, method="signed", service_on=day, note=None, actor=agent, today=day
+    )
     db.session.commit()
     return profile, doc, citizen
 
@@ -163,8 +212,9 @@ def test_workspace_queues_and_search(app, client, auth):
     services.file_petition(_profile, doc, citizen, text="Razões", today=local_today())
     db.session.commit()
     registry = app.extensions["workspace_queues"]
-    assert {"fiscalizacao-peticoes", "fiscalizacao-prazos",
-            "fiscalizacao-divida-ativa"} <= set(registry.queues)
+    assert {"fiscalizacao-peticoes", "fiscalizacao-prazos", "fiscalizacao-divida-ativa"} <= set(
+        registry.queues
+    )
     auth.login(roles=("coordinator",))
     page = client.get("/ccz/filas/fiscalizacao-peticoes")
     assert page.status_code == 200 and doc.number in page.get_data(as_text=True)

@@ -21,12 +21,23 @@ def _cnpj(n: int) -> str:
 
 def _data(n: int = 1, **overrides: object) -> services.CadastroData:
     fields: dict[str, object] = dict(
-        cnpj=_cnpj(11222333 + n), legal_name=f"Clínica Vet {n} Ltda", trade_name=f"Vet {n}",
-        kinds=["clinic"], facilities="Consultório, canil de internação com 4 baias.",
-        cep="07000-000", street="Rua das Flores", number=str(100 + n), complement=None,
-        district="Centro", phone="11 4444-0000", email=f"vet{n}@example.com",
-        opening_hours="seg a sex, 8h às 18h", vet_name="Dra. Ana Lima", vet_crmv="CRMV-SP 1234",
-        vet_term_valid_until=date(2040, 6, 30))
+        cnpj=_cnpj(11222333 + n),
+        legal_name=f"Clínica Vet {n} Ltda",
+        trade_name=f"Vet {n}",
+        kinds=["clinic"],
+        facilities="Consultório, canil de internação com 4 baias.",
+        cep="07000-000",
+        street="Rua das Flores",
+        number=str(100 + n),
+        complement=None,
+        district="Centro",
+        phone="11 4444-0000",
+        email=f"vet{n}@example.com",
+        opening_hours="seg a sex, 8h às 18h",
+        vet_name="Dra. Ana Lima",
+        vet_crmv="CRMV-SP 1234",
+        vet_term_valid_until=date(2040, 6, 30),
+    )
     fields.update(overrides)
     return services.CadastroData(**fields)  # type: ignore[arg-type]
 
@@ -41,21 +52,30 @@ def _sketch(owner):  # type: ignore[no-untyped-def]
 
     from portal.services.uploads import store_document
 
-    return store_document(io.BytesIO(b"%PDF-1.4\n% croqui\n"), purpose="establishment_sketch",
-                          owner_id=owner.id, filename="croqui.pdf")
+    return store_document(
+        io.BytesIO(b"%PDF-1.4\n% croqui\n"),
+        purpose="establishment_sketch",
+        owner_id=owner.id,
+        filename="croqui.pdf",
+    )
 
 
 def _request(owner, profile, on: date, data=None):  # type: ignore[no-untyped-def]
-    return services.request_cadastro(owner, data or _data(), profile=profile, today=on,
-                                     sketch=_sketch(owner))
+    return services.request_cadastro(
+        owner, data or _data(), profile=profile, today=on, sketch=_sketch(owner)
+    )
 
 
 def _approved(profile, on: date, n: int = 1) -> Establishment:  # type: ignore[no-untyped-def]
-    owner, agent, coord = factories.user(), factories.user(roles=("agent",)), \
-        factories.user(roles=("coordinator",))
+    owner, agent, coord = (
+        factories.user(),
+        factories.user(roles=("agent",)),
+        factories.user(roles=("coordinator",)),
+    )
     e = _request(owner, profile, on, _data(n))
-    services.record_inspection(e, agent, inspected_on=on, findings="Tudo em ordem.",
-                               satisfactory=True, today=on)
+    services.record_inspection(
+        e, agent, inspected_on=on, findings="Tudo em ordem.", satisfactory=True, today=on
+    )
     services.approve(e, coord, profile=profile, today=on)
     return e
 
@@ -63,26 +83,33 @@ def _approved(profile, on: date, n: int = 1) -> Establishment:  # type: ignore[n
 def test_gru_11_1_cnpj_and_responsible_vet_are_checked(app, profile) -> None:
     owner = factories.user()
     with pytest.raises(services.EstablishmentError) as err:
-        services.request_cadastro(owner, _data(cnpj="11.111.111/0001-00"), profile=profile,
-                                  today=date(2026, 12, 1))
+        services.request_cadastro(
+            owner, _data(cnpj="11.111.111/0001-00"), profile=profile, today=date(2026, 12, 1)
+        )
     assert (err.value.field, err.value.code) == ("cnpj", "invalid_cnpj")
     with pytest.raises(services.EstablishmentError) as err:
-        services.request_cadastro(owner, _data(vet_crmv=None), profile=profile,
-                                  today=date(2026, 12, 1))
+        services.request_cadastro(
+            owner, _data(vet_crmv=None), profile=profile, today=date(2026, 12, 1)
+        )
     assert err.value.code == "vet_required"
 
 
 def test_gru_13_1_an_expired_term_of_technical_responsibility_is_refused(app, profile) -> None:
     with pytest.raises(services.EstablishmentError) as err:
-        services.request_cadastro(factories.user(), _data(vet_term_valid_until=date(2026, 11, 30)),
-                                  profile=profile, today=date(2026, 12, 1))
+        services.request_cadastro(
+            factories.user(),
+            _data(vet_term_valid_until=date(2026, 11, 30)),
+            profile=profile,
+            today=date(2026, 12, 1),
+        )
     assert err.value.code == "vet_term_expired"
 
 
 def test_gru_11_1_iv_the_sketch_of_the_housing_is_required(app, profile) -> None:
     with pytest.raises(services.EstablishmentError) as err:
-        services.request_cadastro(factories.user(), _data(), profile=profile,
-                                  today=date(2026, 12, 1))
+        services.request_cadastro(
+            factories.user(), _data(), profile=profile, today=date(2026, 12, 1)
+        )
     assert (err.value.field, err.value.code) == ("sketch", "sketch_required")
     owner = factories.user()
     assert _request(owner, profile, date(2026, 12, 1)).sketch is not None
@@ -120,8 +147,9 @@ def test_gru_114_window_ending_on_a_weekend_closes_on_the_next_business_day(app,
     services.request_renewal(e, e.requested_by, profile=profile, today=date(2027, 3, 15))
     other = _approved(profile, date(2026, 3, 13), n=2)
     with pytest.raises(services.EstablishmentError) as err:
-        services.request_renewal(other, other.requested_by, profile=profile,
-                                 today=date(2027, 3, 16))
+        services.request_renewal(
+            other, other.requested_by, profile=profile, today=date(2027, 3, 16)
+        )
     assert err.value.code == "renewal_too_late"
 
 
@@ -134,7 +162,8 @@ def test_gru_114_window_ending_on_a_state_or_municipal_holiday_moves(app, profil
 
 
 def test_gru_11_3_renewal_takes_effect_the_day_after_the_old_term_even_if_decided_late(
-        app, profile) -> None:
+    app, profile
+) -> None:
     e = _approved(profile, date(2026, 3, 10))
     services.request_renewal(e, e.requested_by, profile=profile, today=date(2027, 2, 1))
     coord = factories.user(roles=("coordinator",))
@@ -163,18 +192,21 @@ def test_accredited_token_works_only_while_the_cadastro_is_valid(app, client, pr
 def test_only_a_valid_cadastro_can_be_accredited(app, profile) -> None:
     e = _request(factories.user(), profile, date(2026, 12, 1))
     with pytest.raises(services.EstablishmentError) as err:
-        services.accredit(e, factories.user(roles=("coordinator",)), profile=profile,
-                          today=date(2026, 12, 1))
+        services.accredit(
+            e, factories.user(roles=("coordinator",)), profile=profile, today=date(2026, 12, 1)
+        )
     assert err.value.code == "cadastro_not_valid"
 
 
 def test_public_page_lists_accredited_establishments_by_district_without_personal_data(
-        app, client, profile) -> None:
+    app, client, profile
+) -> None:
     from portal.services.clock import local_today
 
     e = _approved(profile, local_today())
-    services.accredit(e, factories.user(roles=("coordinator",)), profile=profile,
-                      today=local_today())
+    services.accredit(
+        e, factories.user(roles=("coordinator",)), profile=profile, today=local_today()
+    )
     not_accredited = _approved(profile, local_today(), n=2)
     db.session.commit()
     html = client.get("/onde-registrar").get_data(as_text=True)
@@ -191,11 +223,22 @@ def test_the_page_does_not_exist_where_the_law_has_no_accreditation(make_app) ->
 
 def test_web_request_keeps_what_was_typed_on_error(app, client, auth) -> None:
     auth.login(roles=("citizen",))
-    response = client.post("/estabelecimentos/cadastro", data={
-        "cnpj": "11.111.111/0001-00", "legal_name": "Pet Feliz Ltda", "kinds": ["pet_shop"],
-        "facilities": "Loja", "cep": "07000000", "street": "Rua A", "number": "1",
-        "district": "Centro", "vet_name": "Dr. B", "vet_crmv": "CRMV-SP 9",
-        "vet_term_valid_until": "2030-01-01"})
+    response = client.post(
+        "/estabelecimentos/cadastro",
+        data={
+            "cnpj": "11.111.111/0001-00",
+            "legal_name": "Pet Feliz Ltda",
+            "kinds": ["pet_shop"],
+            "facilities": "Loja",
+            "cep": "07000000",
+            "street": "Rua A",
+            "number": "1",
+            "district": "Centro",
+            "vet_name": "Dr. B",
+            "vet_crmv": "CRMV-SP 9",
+            "vet_term_valid_until": "2030-01-01",
+        },
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "CNPJ inválido" in html and 'value="Pet Feliz Ltda"' in html
@@ -221,8 +264,9 @@ def test_rules_page_explains_the_cadastro_where_the_law_has_one(app, client, mak
     assert "Estabelecimentos que lidam com animais" in html and "60 dias" in html
     other = make_app(PORTAL_PROFILE="cabo")
     with other.app_context():
-        assert "Estabelecimentos que lidam com animais" not in \
-            other.test_client().get("/regras").get_data(as_text=True)
+        assert "Estabelecimentos que lidam com animais" not in other.test_client().get(
+            "/regras"
+        ).get_data(as_text=True)
 
 
 def test_web_request_with_the_sketch_reaches_the_staff_file(app, client, auth) -> None:
@@ -231,16 +275,28 @@ def test_web_request_with_the_sketch_reaches_the_staff_file(app, client, auth) -
     from sqlalchemy import select
 
     owner = auth.login(roles=("citizen",))
-    response = client.post("/estabelecimentos/cadastro", data={
-        "cnpj": _cnpj(44555666), "legal_name": "Pet Feliz Ltda", "kinds": ["pet_shop"],
-        "facilities": "Loja com 3 baias", "cep": "07000-000", "street": "Rua A", "number": "1",
-        "district": "Centro", "vet_name": "Dr. B", "vet_crmv": "CRMV-SP 9",
-        "vet_term_valid_until": "2040-01-01",
-        "sketch": (io.BytesIO(b"%PDF-1.4\n% croqui\n"), "croqui.pdf")},
-        content_type="multipart/form-data")
+    response = client.post(
+        "/estabelecimentos/cadastro",
+        data={
+            "cnpj": _cnpj(44555666),
+            "legal_name": "Pet Feliz Ltda",
+            "kinds": ["pet_shop"],
+            "facilities": "Loja com 3 baias",
+            "cep": "07000-000",
+            "street": "Rua A",
+            "number": "1",
+            "district": "Centro",
+            "vet_name": "Dr. B",
+            "vet_crmv": "CRMV-SP 9",
+            "vet_term_valid_until": "2040-01-01",
+            "sketch": (io.BytesIO(b"%PDF-1.4\n% croqui\n"), "croqui.pdf"),
+        },
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
-    place = db.session.scalar(select(Establishment).where(Establishment.requested_by_id
-                                                          == owner.id))
+    place = db.session.scalar(
+        select(Establishment).where(Establishment.requested_by_id == owner.id)
+    )
     assert place.sketch is not None and place.sketch.public is False
     auth.logout()
     auth.login(roles=("agent",))
@@ -249,7 +305,8 @@ def test_web_request_with_the_sketch_reaches_the_staff_file(app, client, auth) -
 
 
 def test_gru_12_notices_addressed_to_the_cnpj_are_in_the_establishment_file(
-        app, client, auth, profile) -> None:
+    app, client, auth, profile
+) -> None:
     from datetime import UTC, datetime
 
     from portal.blueprints.enforcement import services as enforcement
@@ -258,12 +315,18 @@ def test_gru_12_notices_addressed_to_the_cnpj_are_in_the_establishment_file(
     place = _approved(profile, date(2026, 11, 2))
     agent = factories.user(roles=("agent",))
     doc = enforcement.issue_document(
-        profile, kind=EnforcementKind.PRELIMINARY, agent=agent,
+        profile,
+        kind=EnforcementKind.PRELIMINARY,
+        agent=agent,
         addressee=enforcement.Addressee(name=place.legal_name, cnpj=place.cnpj),
-        fact="Alojamento sem limpeza.", place=place.address_line,
-        occurred_at=datetime(2026, 11, 30, 10, 0, tzinfo=UTC), legal_provision="GRU 10 IV c",
-        agent_title="Agente sanitário", required_action="Limpar os alojamentos.",
-        comply_term="d10")
+        fact="Alojamento sem limpeza.",
+        place=place.address_line,
+        occurred_at=datetime(2026, 11, 30, 10, 0, tzinfo=UTC),
+        legal_provision="GRU 10 IV c",
+        agent_title="Agente sanitário",
+        required_action="Limpar os alojamentos.",
+        comply_term="d10",
+    )
     db.session.commit()
     auth.login(agent)
     html = client.get(f"/ccz/estabelecimentos/{place.id}").get_data(as_text=True)

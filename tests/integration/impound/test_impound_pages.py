@@ -28,28 +28,44 @@ from tests import factories
 
 
 def _capture_form(day: date, **fields) -> dict:  # type: ignore[no-untyped-def]
-    form = {"species": "dog", "size": "small", "sex": "male", "color": "Caramelo",
-            "place": "Rua das Acácias, 123", "district": "Jardim Paraíso",
-            "captured_on": day.isoformat(), "captured_time": "09:30", "reason": "loose",
-            "condition": "good", "custody_type": "ordinary"}
+    form = {
+        "species": "dog",
+        "size": "small",
+        "sex": "male",
+        "color": "Caramelo",
+        "place": "Rua das Acácias, 123",
+        "district": "Jardim Paraíso",
+        "captured_on": day.isoformat(),
+        "captured_time": "09:30",
+        "reason": "loose",
+        "condition": "good",
+        "custody_type": "ordinary",
+    }
     form.update(fields)
     return form
 
 
 def test_gru_82_capture_with_photo_emails_owner_who_reclaims_online_pays_and_is_released(
-        client, auth, app):
+    client, auth, app
+):
     owner = factories.user()
     pet = factories.animal(owner)
-    pet.vaccinations.append(Vaccination(
-        vaccine_name="Rabisin", batch="L1", vet_name="Dra. Ana", vet_crmv="CRMV-SP 1",
-        applied_on=local_today() - timedelta(days=30),
-        next_due_on=local_today() + timedelta(days=300)))
+    pet.vaccinations.append(
+        Vaccination(
+            vaccine_name="Rabisin",
+            batch="L1",
+            vet_name="Dra. Ana",
+            vet_crmv="CRMV-SP 1",
+            applied_on=local_today() - timedelta(days=30),
+            next_due_on=local_today() + timedelta(days=300),
+        )
+    )
     db.session.commit()
     agent = auth.login(roles=("agent",))
-    form = _capture_form(local_today(), tag_read=pet.rga,
-                         photos=[(factories.png_bytes(), "cao.png")])
-    response = client.post("/ccz/recolhimentos/novo", data=form,
-                           content_type="multipart/form-data")
+    form = _capture_form(
+        local_today(), tag_read=pet.rga, photos=[(factories.png_bytes(), "cao.png")]
+    )
+    response = client.post("/ccz/recolhimentos/novo", data=form, content_type="multipart/form-data")
     assert response.status_code == 302, response.get_data(as_text=True)[:3000]
     capture = db.session.scalar(select(Capture))
     assert capture.animal_id == pet.id and len(capture.photos) == 1 and capture.tagged
@@ -67,16 +83,20 @@ def test_gru_82_capture_with_photo_emails_owner_who_reclaims_online_pays_and_is_
     assert response.status_code == 302
     assert response.location.endswith(f"/{reclaim.payment_item_id}")  # billing's item page
     assert reclaim.channel == "online" and reclaim.payment_item.amount_cents > 0
-    mark_paid_at_counter(reclaim.payment_item, receipt_number="BANCO-1", paid_on=local_today(),
-                         actor=agent)
+    mark_paid_at_counter(
+        reclaim.payment_item, receipt_number="BANCO-1", paid_on=local_today(), actor=agent
+    )
     db.session.commit()
 
     auth.logout()
     auth.login(agent)
     base = f"/ccz/recolhimentos/{capture.protocol}"
     client.post(f"{base}/vacina", data={"rabies": "proof"})
-    refused = client.post(f"{base}/devolucao", data={"signed_by_name": owner.full_name,
-                                                      "term_read": "y"}, follow_redirects=True)
+    refused = client.post(
+        f"{base}/devolucao",
+        data={"signed_by_name": owner.full_name, "term_read": "y"},
+        follow_redirects=True,
+    )
     assert "não persistem as causas" in refused.get_data(as_text=True)  # GRU 82 §1
     client.post(f"{base}/causa-cessada")
     client.post(f"{base}/devolucao", data={"signed_by_name": owner.full_name, "term_read": "y"})
@@ -90,16 +110,24 @@ def test_gru_82_capture_with_photo_emails_owner_who_reclaims_online_pays_and_is_
 def test_gru_88_nobody_comes_adoption_listing_draft(client, auth):
     auth.login(roles=("agent",))
     day = local_today() - timedelta(days=20)
-    client.post("/ccz/recolhimentos/novo", data=_capture_form(
-        day, photos=[(factories.png_bytes(), "cao.png")]), content_type="multipart/form-data")
+    client.post(
+        "/ccz/recolhimentos/novo",
+        data=_capture_form(day, photos=[(factories.png_bytes(), "cao.png")]),
+        content_type="multipart/form-data",
+    )
     capture = db.session.scalar(select(Capture))
     queue = client.get("/ccz/filas/recolhimento-prazo-vencido").get_data(as_text=True)
     assert capture.protocol in queue
     page = client.get(f"/ccz/recolhimentos/{capture.protocol}").get_data(as_text=True)
     assert 'value="adoption"' in page and 'value="euthanasia"' not in page
-    client.post(f"/ccz/recolhimentos/{capture.protocol}/destinacao",
-                data={"destination": "adoption", "reason": "Prazo vencido sem resgate",
-                      "listing_name": "Caramelo"})
+    client.post(
+        f"/ccz/recolhimentos/{capture.protocol}/destinacao",
+        data={
+            "destination": "adoption",
+            "reason": "Prazo vencido sem resgate",
+            "listing_name": "Caramelo",
+        },
+    )
     db.session.refresh(capture)
     assert capture.status == CaptureStatus.DESTINED
     listing = db.session.scalar(select(Listing))
@@ -112,16 +140,20 @@ def test_lei_14228_agent_form_never_lists_euthanasia_for_a_healthy_dog(client, a
     capture = db.session.scalar(select(Capture))
     page = client.get(f"/ccz/recolhimentos/{capture.protocol}").get_data(as_text=True)
     assert 'value="euthanasia"' not in page
-    client.post(f"/ccz/recolhimentos/{capture.protocol}/destinacao",
-                data={"destination": "euthanasia", "reason": "Não resgatado"})
+    client.post(
+        f"/ccz/recolhimentos/{capture.protocol}/destinacao",
+        data={"destination": "euthanasia", "reason": "Não resgatado"},
+    )
     db.session.refresh(capture)
     assert capture.status == CaptureStatus.IN_CUSTODY
 
 
 def test_capture_form_keeps_what_was_typed_on_error(client, auth):
     auth.login(roles=("agent",))
-    html = client.post("/ccz/recolhimentos/novo", data=_capture_form(
-        local_today(), tag_read="ABC", color="Tigrado")).get_data(as_text=True)
+    html = client.post(
+        "/ccz/recolhimentos/novo",
+        data=_capture_form(local_today(), tag_read="ABC", color="Tigrado"),
+    ).get_data(as_text=True)
     assert "Número de RGA inválido" in html and 'value="Tigrado"' in html
 
 
@@ -146,12 +178,19 @@ def test_staff_pages_need_staff(client, auth):
 
 def test_lost_animal_page_registers_an_alert(client, auth):
     auth.login()
-    response = client.post("/perdi-meu-animal", data={
-        "species": "cat", "color": "Preto", "district": "Centro",
-        "lost_on": local_today().isoformat()})
+    response = client.post(
+        "/perdi-meu-animal",
+        data={
+            "species": "cat",
+            "color": "Preto",
+            "district": "Centro",
+            "lost_on": local_today().isoformat(),
+        },
+    )
     assert response.status_code == 302
-    html = client.post("/perdi-meu-animal", data={"lost_on": local_today().isoformat()}
-                       ).get_data(as_text=True)
+    html = client.post("/perdi-meu-animal", data={"lost_on": local_today().isoformat()}).get_data(
+        as_text=True
+    )
     assert "Escolha a espécie" in html
 
 
@@ -195,15 +234,18 @@ def test_certidao_absent_where_the_law_has_no_gru_84(make_app):
 
 def test_admin_edits_deletes_and_marks_a_holiday_yearly(client, auth):
     auth.login(roles=("admin",))
-    client.post("/admin/feriados", data={"day": "2025-12-08", "name": "Conceição",
-                                         "repeats_yearly": "y"})
+    client.post(
+        "/admin/feriados", data={"day": "2025-12-08", "name": "Conceição", "repeats_yearly": "y"}
+    )
     holiday = db.session.scalar(select(MunicipalHoliday))
     assert holiday.repeats_yearly
     from portal.services.municipal_holidays import municipal_holidays
 
     assert date(2026, 12, 8) in municipal_holidays([date(2026, 12, 1)])
-    client.post(f"/admin/feriados/{holiday.id}/editar", data={"day": "2025-12-09",
-                                                               "name": "Conceição (corrigido)"})
+    client.post(
+        f"/admin/feriados/{holiday.id}/editar",
+        data={"day": "2025-12-09", "name": "Conceição (corrigido)"},
+    )
     db.session.refresh(holiday)
     assert holiday.day == date(2025, 12, 9) and not holiday.repeats_yearly
     client.post(f"/admin/feriados/{holiday.id}/excluir")
@@ -216,8 +258,9 @@ def test_services_hold_deadline_reads_yearly_holidays_through_the_one_function(a
     db.session.add(MunicipalHoliday(day=date(2019, 4, 7), name="Teste", repeats_yearly=True))
     db.session.flush()
     profile = app.extensions["portal_profile"]
-    assert services.hold_deadline(profile, size="small", captured_on=date(2026, 4, 2),
-                                  tagged=True, custody_type="ordinary") == date(2026, 4, 9)
+    assert services.hold_deadline(
+        profile, size="small", captured_on=date(2026, 4, 2), tagged=True, custody_type="ordinary"
+    ) == date(2026, 4, 9)
 
 
 def test_gru_87_staff_open_definitive_apprehension_then_final_decision(client, auth):
@@ -225,13 +268,15 @@ def test_gru_87_staff_open_definitive_apprehension_then_final_decision(client, a
     client.post("/ccz/recolhimentos/novo", data=_capture_form(local_today()))
     capture = db.session.scalar(select(Capture))
     base = f"/ccz/recolhimentos/{capture.protocol}"
-    client.post(f"{base}/apreensao-definitiva",
-                data={"definitive_article": "GRU 87 I",
-                      "definitive_reason": "Mordedor vicioso"})
+    client.post(
+        f"{base}/apreensao-definitiva",
+        data={"definitive_article": "GRU 87 I", "definitive_reason": "Mordedor vicioso"},
+    )
     db.session.refresh(capture)
     assert capture.status == CaptureStatus.DEFINITIVE_PENDING
-    assert client.post(f"{base}/apreensao-definitiva/decisao",
-                       data={"upheld": "no"}).status_code in (403, 404)  # coordinator only
+    assert client.post(
+        f"{base}/apreensao-definitiva/decisao", data={"upheld": "no"}
+    ).status_code in (403, 404)  # coordinator only
     auth.logout()
     auth.login(roles=("coordinator",))
     client.post(f"{base}/apreensao-definitiva/decisao", data={"upheld": "no"})

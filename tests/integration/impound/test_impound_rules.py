@@ -23,15 +23,24 @@ from portal.models import (
 from portal.profiles import load_profile
 from tests import factories
 
-GRU, BJP, VV, CAB, CABO = (load_profile(k) for k in
-                           ("guarulhos", "bjp", "vilavelha", "cabeceira", "cabo"))
+GRU, BJP, VV, CAB, CABO = (
+    load_profile(k) for k in ("guarulhos", "bjp", "vilavelha", "cabeceira", "cabo")
+)
 
 
 def _data(day: date, **fields) -> services.CaptureData:  # type: ignore[no-untyped-def]
-    values = dict(species="dog", size="small", sex="male", color="Caramelo", place="Rua X, 10",
-                  district="Centro", captured_at=datetime(day.year, day.month, day.day, 13,
-                                                          tzinfo=UTC),
-                  captured_on=day, reason="loose", condition="good")
+    values = dict(
+        species="dog",
+        size="small",
+        sex="male",
+        color="Caramelo",
+        place="Rua X, 10",
+        district="Centro",
+        captured_at=datetime(day.year, day.month, day.day, 13, tzinfo=UTC),
+        captured_on=day,
+        reason="loose",
+        condition="good",
+    )
     values.update(fields)
     return services.CaptureData(**values)  # type: ignore[arg-type]
 
@@ -42,15 +51,17 @@ def _capture(profile, day: date, *, agent=None, **fields) -> Capture:  # type: i
 
 
 def _deadline(profile, day, *, size="small", tagged=True, custody="ordinary"):  # type: ignore[no-untyped-def]
-    return services.hold_deadline(profile, size=size, captured_on=day, tagged=tagged,
-                                  custody_type=custody)
+    return services.hold_deadline(
+        profile, size=size, captured_on=day, tagged=tagged, custody_type=custody
+    )
 
 
 def _pay(reclaim, staff) -> None:  # type: ignore[no-untyped-def]
     from portal.blueprints.billing.services import mark_paid_at_counter
 
-    mark_paid_at_counter(reclaim.payment_item, receipt_number=f"REC-{reclaim.id}",
-                         paid_on=date.today(), actor=staff)
+    mark_paid_at_counter(
+        reclaim.payment_item, receipt_number=f"REC-{reclaim.id}", paid_on=date.today(), actor=staff
+    )
 
 
 # -- Hold deadlines ---------------------------------------------------------------------------
@@ -72,8 +83,9 @@ def test_gru_82_4_municipal_holiday_entered_moves_the_deadline(app):
 def test_gru_114_repeating_municipal_holiday_counts_every_year(app):
     # Entered once in 2020, repeating: 8 December (Imaculada Conceição, Guarulhos' holiday).
     assert _deadline(GRU, date(2026, 12, 4)) == date(2026, 12, 9)
-    db.session.add(MunicipalHoliday(day=date(2020, 12, 8), name="Imaculada Conceição",
-                                    repeats_yearly=True))
+    db.session.add(
+        MunicipalHoliday(day=date(2020, 12, 8), name="Imaculada Conceição", repeats_yearly=True)
+    )
     db.session.flush()
     assert _deadline(GRU, date(2026, 12, 4)) == date(2026, 12, 10)
 
@@ -123,8 +135,9 @@ def test_gru_87_iii_third_capture_opens_definitive_apprehension_not_reclaimable(
     assert third.status == CaptureStatus.DEFINITIVE_PENDING
     assert third.definitive_article == "GRU 87 III"
     with pytest.raises(DomainError) as err:
-        services.start_reclaim(GRU, third, claimant=owner, channel="online", started_by=owner,
-                               today=date(2026, 3, 11))
+        services.start_reclaim(
+            GRU, third, claimant=owner, channel="online", started_by=owner, today=date(2026, 3, 11)
+        )
     assert err.value.code == "definitive_pending"
     mail = db.session.query(OutboxMessage).filter(OutboxMessage.to == owner.email).all()
     assert any("GRU 87 III" in m.body for m in mail)
@@ -160,9 +173,13 @@ def test_gru_84_4_count_ends_with_destination_after_definitive_apprehension(app)
     third = _capture(GRU, date(2026, 1, 5), tag_read=pet.rga)
     coordinator = factories.user(roles=("coordinator",))
     services.decide_definitive_apprehension(third, upheld=True, actor=coordinator)
-    services.decide_destination(GRU, third, services.DestinationData(
-        destination="adoption", reason="Apreensão definitiva mantida"), actor=coordinator,
-        today=date(2026, 2, 2))
+    services.decide_destination(
+        GRU,
+        third,
+        services.DestinationData(destination="adoption", reason="Apreensão definitiva mantida"),
+        actor=coordinator,
+        today=date(2026, 2, 2),
+    )
     adopter = factories.user()
     pet.owner = adopter
     db.session.flush()
@@ -174,11 +191,13 @@ def test_gru_87_decision_not_upheld_makes_the_animal_reclaimable_again(app):
     owner = factories.user()
     pet = factories.animal(owner)
     capture = _capture(GRU, date(2026, 3, 2), tag_read=pet.rga)
-    services.open_definitive_apprehension(capture, article="GRU 87 I", reason="Mordedor vicioso",
-                                          actor=None)
+    services.open_definitive_apprehension(
+        capture, article="GRU 87 I", reason="Mordedor vicioso", actor=None
+    )
     services.decide_definitive_apprehension(capture, upheld=False, actor=None)
-    reclaim = services.start_reclaim(GRU, capture, claimant=owner, channel="online",
-                                     started_by=owner, today=date(2026, 3, 3))
+    reclaim = services.start_reclaim(
+        GRU, capture, claimant=owner, channel="online", started_by=owner, today=date(2026, 3, 3)
+    )
     assert reclaim.status == ReclaimStatus.STARTED
 
 
@@ -187,8 +206,13 @@ def test_gru_87_decision_not_upheld_makes_the_animal_reclaimable_again(app):
 
 def test_gru_82_3_unemployed_owner_exempt_expenses_still_due(app):
     capture = _capture(GRU, date(2026, 3, 2))
-    fee = services.reclaim_fee(GRU, capture, date(2026, 3, 3), exemption="unemployed_3_months",
-                               expenses=[{"kind": "transport", "amount_cents": 4500}])
+    fee = services.reclaim_fee(
+        GRU,
+        capture,
+        date(2026, 3, 3),
+        exemption="unemployed_3_months",
+        expenses=[{"kind": "transport", "amount_cents": 4500}],
+    )
     assert any(line.kind == "exemption" and line.article == "GRU 82 §3" for line in fee.lines)
     assert fee.total_cents == 4500  # GRU 72 §1: expenses are never waived
 
@@ -216,8 +240,9 @@ def test_cabo_41_expenses_itemised_on_the_reclaim(app):
     if CABO.expense_rule("reclaim") is None:
         pytest.skip("profile has no reclaim expenses")
     kind = CABO.expense_rule("reclaim").kinds[0]
-    fee = services.reclaim_fee(CABO, capture, date(2026, 3, 3),
-                               expenses=[{"kind": kind, "amount_cents": 3000}])
+    fee = services.reclaim_fee(
+        CABO, capture, date(2026, 3, 3), expenses=[{"kind": kind, "amount_cents": 3000}]
+    )
     assert any(line.kind == "expense" and line.amount_cents == 3000 for line in fee.lines)
 
 
@@ -231,19 +256,33 @@ def test_lei_14228_healthy_dog_or_cat_never_offered_euthanasia(app, profile):
         assert "euthanasia" not in services.destinations_offered(profile, capture)
         vet = factories.user(roles=("vet",))
         with pytest.raises(DomainError) as err:
-            services.decide_destination(profile, capture, services.DestinationData(
-                destination="euthanasia", reason="Não resgatado"), actor=vet,
-                today=date(2026, 4, 30))
+            services.decide_destination(
+                profile,
+                capture,
+                services.DestinationData(destination="euthanasia", reason="Não resgatado"),
+                actor=vet,
+                today=date(2026, 4, 30),
+            )
         assert err.value.code == "euthanasia_refused"
 
 
 def test_lei_14228_euthanasia_only_with_vet_laudo_of_incurable_disease(app):
     capture = _capture(GRU, date(2026, 3, 2), condition="serious")
     vet = factories.user(roles=("vet",))
-    decision = services.decide_destination(GRU, capture, services.DestinationData(
-        destination="euthanasia", reason="Cinomose em fase neurológica",
-        vet_report="Laudo: doença incurável com sofrimento", vet_crmv="CRMV-SP 123",
-        lab_exam="RT-PCR positivo", incurable=True), actor=vet, today=date(2026, 3, 3))
+    decision = services.decide_destination(
+        GRU,
+        capture,
+        services.DestinationData(
+            destination="euthanasia",
+            reason="Cinomose em fase neurológica",
+            vet_report="Laudo: doença incurável com sofrimento",
+            vet_crmv="CRMV-SP 123",
+            lab_exam="RT-PCR positivo",
+            incurable=True,
+        ),
+        actor=vet,
+        today=date(2026, 3, 3),
+    )
     assert decision.before_deadline and decision.vet_report
 
 
@@ -258,13 +297,26 @@ def test_bjp_25_4_destination_refused_before_deadline_unless_vet_report(app):
     capture = _capture(BJP, date(2026, 3, 2), condition="injured")
     agent = factories.user(roles=("agent",))
     with pytest.raises(DomainError) as err:
-        services.decide_destination(BJP, capture, services.DestinationData(
-            destination="adoption", reason="Sem dono"), actor=agent, today=date(2026, 3, 4))
+        services.decide_destination(
+            BJP,
+            capture,
+            services.DestinationData(destination="adoption", reason="Sem dono"),
+            actor=agent,
+            today=date(2026, 3, 4),
+        )
     assert err.value.code == "before_deadline"
     vet = factories.user(roles=("vet",))
-    decision = services.decide_destination(BJP, capture, services.DestinationData(
-        destination="adoption", reason="Fratura: tratamento prolongado em lar temporário",
-        vet_report="Laudo técnico: fratura de fêmur"), actor=vet, today=date(2026, 3, 4))
+    decision = services.decide_destination(
+        BJP,
+        capture,
+        services.DestinationData(
+            destination="adoption",
+            reason="Fratura: tratamento prolongado em lar temporário",
+            vet_report="Laudo técnico: fratura de fêmur",
+        ),
+        actor=vet,
+        today=date(2026, 3, 4),
+    )
     assert decision.before_deadline
 
 
@@ -272,18 +324,28 @@ def test_bjp_25_3_ii_community_return_needs_a_named_carer(app):
     capture = _capture(BJP, date(2026, 3, 2))
     agent = factories.user(roles=("agent",))
     with pytest.raises(DomainError) as err:
-        services.decide_destination(BJP, capture, services.DestinationData(
-            destination="community_return", reason="Animal comunitário"), actor=agent,
-            today=date(2026, 3, 10))
+        services.decide_destination(
+            BJP,
+            capture,
+            services.DestinationData(destination="community_return", reason="Animal comunitário"),
+            actor=agent,
+            today=date(2026, 3, 10),
+        )
     assert err.value.field == "carer_name"
 
 
 def test_gru_88_after_deadline_adoption_draft_listing_with_photos(app):
     capture = _capture(GRU, date(2026, 3, 2), photos=[(factories.png_bytes(), "cao.png")])
     agent = factories.user(roles=("agent",))
-    decision = services.decide_destination(GRU, capture, services.DestinationData(
-        destination="adoption", reason="Prazo vencido sem resgate", listing_name="Caramelo"),
-        actor=agent, today=date(2026, 3, 10))
+    decision = services.decide_destination(
+        GRU,
+        capture,
+        services.DestinationData(
+            destination="adoption", reason="Prazo vencido sem resgate", listing_name="Caramelo"
+        ),
+        actor=agent,
+        today=date(2026, 3, 10),
+    )
     listing = db.session.get(Listing, decision.listing_id)
     assert listing.state == ListingState.DRAFT and listing.organization_id is None
     assert len(listing.photos) == 1 and listing.held_since == date(2026, 3, 2)
@@ -296,23 +358,33 @@ def test_gru_88_after_deadline_adoption_draft_listing_with_photos(app):
 def test_gru_82_1_release_needs_the_agent_to_confirm_the_cause_ended(app):
     owner = factories.user()
     pet = factories.animal(owner)
-    pet.vaccinations.append(Vaccination(
-        vaccine_name="Rabisin", batch="L1", vet_name="Dra. Ana", vet_crmv="CRMV-SP 1",
-        applied_on=date(2026, 1, 10), next_due_on=date(2027, 1, 10)))
+    pet.vaccinations.append(
+        Vaccination(
+            vaccine_name="Rabisin",
+            batch="L1",
+            vet_name="Dra. Ana",
+            vet_crmv="CRMV-SP 1",
+            applied_on=date(2026, 1, 10),
+            next_due_on=date(2027, 1, 10),
+        )
+    )
     capture = _capture(GRU, date(2026, 3, 2), tag_read=pet.rga)
     staff = factories.user(roles=("agent",))
-    reclaim = services.start_reclaim(GRU, capture, claimant=owner, channel="counter",
-                                     started_by=staff, today=date(2026, 3, 3))
+    reclaim = services.start_reclaim(
+        GRU, capture, claimant=owner, channel="counter", started_by=staff, today=date(2026, 3, 3)
+    )
     _pay(reclaim, staff)
     assert reclaim.status == ReclaimStatus.PAID
     services.record_rabies(GRU, reclaim, "proof", staff=staff, today=date(2026, 3, 3))
     with pytest.raises(DomainError) as err:
-        services.release(GRU, capture, signed_by_name=owner.full_name, staff=staff,
-                         today=date(2026, 3, 3))
+        services.release(
+            GRU, capture, signed_by_name=owner.full_name, staff=staff, today=date(2026, 3, 3)
+        )
     assert err.value.code == "cause_not_ended"
     services.confirm_cause_ended(capture, agent=staff)
-    record = services.release(GRU, capture, signed_by_name=owner.full_name, staff=staff,
-                              today=date(2026, 3, 3))
+    record = services.release(
+        GRU, capture, signed_by_name=owner.full_name, staff=staff, today=date(2026, 3, 3)
+    )
     assert "1 vez" in record.term_text and "GRU 87 III" in record.term_text
     assert capture.status == CaptureStatus.RELEASED
 
@@ -321,23 +393,23 @@ def test_gru_84_unregistered_owner_leaves_with_an_rga_and_gru_85_vaccine(app):
     capture = _capture(GRU, date.today() - timedelta(days=1))
     owner = factories.user()
     staff = factories.user(roles=("agent",))
-    reclaim = services.start_reclaim(GRU, capture, claimant=owner, channel="counter",
-                                     started_by=staff, today=date.today())
+    reclaim = services.start_reclaim(
+        GRU, capture, claimant=owner, channel="counter", started_by=staff, today=date.today()
+    )
     _pay(reclaim, staff)
     services.confirm_cause_ended(capture, agent=staff)
     with pytest.raises(DomainError) as err:
         services.release(GRU, capture, signed_by_name="X", staff=staff, today=date.today())
     assert err.value.code == "not_registered"
-    animal = services.register_on_reclaim(GRU, reclaim, name="Caramelo",
-                                          birth_date=date(2024, 1, 1), staff=staff,
-                                          today=date.today())
+    animal = services.register_on_reclaim(
+        GRU, reclaim, name="Caramelo", birth_date=date(2024, 1, 1), staff=staff, today=date.today()
+    )
     assert animal.rga and capture.animal_id == animal.id
     with pytest.raises(DomainError) as err:
         services.release(GRU, capture, signed_by_name="X", staff=staff, today=date.today())
     assert err.value.code == "rabies_missing"
     services.record_rabies(GRU, reclaim, "vaccinated", staff=staff, today=date.today())
-    services.release(GRU, capture, signed_by_name=owner.full_name, staff=staff,
-                     today=date.today())
+    services.release(GRU, capture, signed_by_name=owner.full_name, staff=staff, today=date.today())
     assert capture.status == CaptureStatus.RELEASED
 
 
@@ -346,8 +418,14 @@ def test_online_reclaim_only_by_the_rga_owner(app):
     pet = factories.animal(owner)
     capture = _capture(GRU, date(2026, 3, 2), tag_read=pet.rga)
     with pytest.raises(DomainError) as err:
-        services.start_reclaim(GRU, capture, claimant=stranger, channel="online",
-                               started_by=stranger, today=date(2026, 3, 3))
+        services.start_reclaim(
+            GRU,
+            capture,
+            claimant=stranger,
+            channel="online",
+            started_by=stranger,
+            today=date(2026, 3, 3),
+        )
     assert err.value.code == "not_owner"
 
 
@@ -362,15 +440,23 @@ def test_gru_84_3_certificate_counts_captures_in_the_period(app):
     from portal.services.dates import business_days_calendar
 
     monday = business_days_calendar("SP").next_business_day(date.today())
-    cert = services.request_certificate(GRU, pet.rga, requester=buyer, exam_on=monday,
-                                        today=date.today())
+    cert = services.request_certificate(
+        GRU, pet.rga, requester=buyer, exam_on=monday, today=date.today()
+    )
     staff = factories.user(roles=("agent",))
-    services.issue_certificate(GRU, cert, confirmed=True, note="", staff=staff,
-                               today=date(2026, 1, 20))
+    services.issue_certificate(
+        GRU, cert, confirmed=True, note="", staff=staff, today=date(2026, 1, 20)
+    )
     assert cert.captures_in_period == 1  # 2020-12-01 prescribed on 2025-12-01
     data = services.certificate_json(cert)
-    assert set(data) == {"code", "rga", "captures_in_period", "period_from", "period_to",
-                         "issued_on"}
+    assert set(data) == {
+        "code",
+        "rga",
+        "captures_in_period",
+        "period_from",
+        "period_to",
+        "issued_on",
+    }
 
 
 def test_certificate_not_offered_where_the_law_has_no_gru_84(app):
@@ -380,9 +466,13 @@ def test_certificate_not_offered_where_the_law_has_no_gru_84(app):
 
 def test_lost_animal_alert_e_mailed_when_a_capture_matches(app):
     owner = factories.user()
-    services.create_alert(owner, services.AlertData(species="dog", lost_on=date(2026, 3, 1),
-                                                    color="caramelo", district="centro"),
-                          date(2026, 3, 1))
+    services.create_alert(
+        owner,
+        services.AlertData(
+            species="dog", lost_on=date(2026, 3, 1), color="caramelo", district="centro"
+        ),
+        date(2026, 3, 1),
+    )
     _capture(GRU, date(2026, 3, 2))
     assert db.session.query(OutboxMessage).filter(OutboxMessage.to == owner.email).count() == 1
 
@@ -393,15 +483,23 @@ def test_cab_14_no_reclaim_during_the_rabies_observation(app):
     db.session.add(UnitValue(unit="UFM", value_cents=10000, effective_from=date(2026, 1, 1)))
     owner = factories.user()
     pet = factories.animal(owner)
-    capture = _capture(CAB, date(2026, 3, 2), tag_read=pet.rga, custody_type="observation",
-                       reason="observation")
+    capture = _capture(
+        CAB, date(2026, 3, 2), tag_read=pet.rga, custody_type="observation", reason="observation"
+    )
     assert capture.reason_article == "CAB 14, 30"
     with pytest.raises(DomainError) as err:
-        services.start_reclaim(CAB, capture, claimant=owner, channel="online", started_by=owner,
-                               today=date(2026, 3, 12))
+        services.start_reclaim(
+            CAB,
+            capture,
+            claimant=owner,
+            channel="online",
+            started_by=owner,
+            today=date(2026, 3, 12),
+        )
     assert err.value.code == "under_observation"
-    reclaim = services.start_reclaim(CAB, capture, claimant=owner, channel="online",
-                                     started_by=owner, today=date(2026, 3, 13))
+    reclaim = services.start_reclaim(
+        CAB, capture, claimant=owner, channel="online", started_by=owner, today=date(2026, 3, 13)
+    )
     assert reclaim.payment_item is not None
 
 
@@ -436,9 +534,15 @@ def test_vv_22_6_repeat_capture_released_only_sterilised(app):
     _capture(VV, date(2026, 1, 5), tag_read=pet.rga)
     again = _capture(VV, date(2026, 3, 2), tag_read=pet.rga)
     staff = factories.user(roles=("agent",))
-    reclaim = services.start_reclaim(VV, again, claimant=owner, channel="counter",
-                                     started_by=staff, today=date(2026, 3, 3),
-                                     away_from_home=True)
+    reclaim = services.start_reclaim(
+        VV,
+        again,
+        claimant=owner,
+        channel="counter",
+        started_by=staff,
+        today=date(2026, 3, 3),
+        away_from_home=True,
+    )
     assert any(line["article"] == "VV 22 §6" for line in reclaim.payment_item.breakdown)
     _pay(reclaim, staff)
     services.record_rabies(VV, reclaim, "vaccinated", staff=staff, today=date(2026, 3, 3))

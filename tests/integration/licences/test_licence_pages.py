@@ -23,9 +23,16 @@ def today(app):
 
 def adult(owner, today, **fields):
     pet = factories.animal(owner, birth_date=today - timedelta(days=500), **fields)
-    pet.vaccinations.append(Vaccination(
-        vaccine_name="Rabisin", batch="L1", vet_name="Dra. Ana", vet_crmv="CRMV-SP 1",
-        applied_on=today - timedelta(days=30), next_due_on=today + timedelta(days=330)))
+    pet.vaccinations.append(
+        Vaccination(
+            vaccine_name="Rabisin",
+            batch="L1",
+            vet_name="Dra. Ana",
+            vet_crmv="CRMV-SP 1",
+            applied_on=today - timedelta(days=30),
+            next_due_on=today + timedelta(days=330),
+        )
+    )
     db.session.flush()
     return pet
 
@@ -35,9 +42,11 @@ def _file(name: str = "c.pdf"):
 
 
 def _request_form(pets, *, asked: int, new: list[dict] | None = None) -> dict:
-    form: dict = {"animals_requested": str(asked),
-                  "housing_description": "Quintal coberto de 200 m², limpeza diária, ração e água.",
-                  "photos": [(io.BytesIO(factories.png_bytes().getvalue()), "quintal.png")]}
+    form: dict = {
+        "animals_requested": str(asked),
+        "housing_description": "Quintal coberto de 200 m², limpeza diária, ração e água.",
+        "photos": [(io.BytesIO(factories.png_bytes().getvalue()), "quintal.png")],
+    }
     for pet in pets:
         form[f"confirm-{pet.id}"] = "1"
         form[f"sterilisation-{pet.id}"] = _file()
@@ -49,11 +58,21 @@ def _request_form(pets, *, asked: int, new: list[dict] | None = None) -> dict:
 
 
 def _new(name: str, today) -> dict:
-    return {"name": name, "species": "dog", "sex": "female", "breed": "SRD", "color": "Preta",
-            "size": "medium", "birth_date": (today - timedelta(days=400)).isoformat(),
-            "sterilized": "y", "vaccinated_on": (today - timedelta(days=5)).isoformat(),
-            "vaccine_name": "Rabisin", "batch": "L5", "vet_name": "Dr. Vet",
-            "vet_crmv": "CRMV-SP 9"}
+    return {
+        "name": name,
+        "species": "dog",
+        "sex": "female",
+        "breed": "SRD",
+        "color": "Preta",
+        "size": "medium",
+        "birth_date": (today - timedelta(days=400)).isoformat(),
+        "sterilized": "y",
+        "vaccinated_on": (today - timedelta(days=5)).isoformat(),
+        "vaccine_name": "Rabisin",
+        "batch": "L5",
+        "vet_name": "Dr. Vet",
+        "vet_crmv": "CRMV-SP 9",
+    }
 
 
 def test_gru_37_citizen_requests_with_new_animals_and_staff_approve(client, auth, today) -> None:
@@ -64,9 +83,13 @@ def test_gru_37_citizen_requests_with_new_animals_and_staff_approve(client, auth
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     assert all(p.rga in html for p in pets) and "GRU 37 §1" in html
-    response = client.post("/licencas/pedido", data=_request_form(
-        pets, asked=8, new=[_new("Mel", today), _new("Bia", today), _new("Lua", today)]),
-        content_type="multipart/form-data")
+    response = client.post(
+        "/licencas/pedido",
+        data=_request_form(
+            pets, asked=8, new=[_new("Mel", today), _new("Bia", today), _new("Lua", today)]
+        ),
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 302, response.get_data(as_text=True)[:3000]
     licence = db.session.scalars(db.select(ExcessLicence)).one()
     assert licence.animals_requested == 8 and len(licence.animals) == 8
@@ -79,22 +102,48 @@ def test_gru_37_citizen_requests_with_new_animals_and_staff_approve(client, auth
     agent = auth.login(roles=("agent",))
     file_page = client.get(f"/ccz/licencas/{licence.id}")
     assert file_page.status_code == 200 and "Mel" in file_page.get_data(as_text=True)
-    assert client.post(f"/ccz/licencas/{licence.id}/agendar", data={
-        "agent_id": str(agent.id), "scheduled_for": today.isoformat()}).status_code == 302
-    assert client.post(f"/ccz/licencas/{licence.id}/vistoria", data={
-        "inspected_on": today.isoformat(), "checklist": ["space", "water"],
-        "findings": "Quintal amplo e limpo.", "satisfactory": "y"}).status_code == 302
-    assert client.post(f"/ccz/licencas/{licence.id}/decisao/aprovar", data={
-        "max_animals": "8", "covered": [str(link.id) for link in licence.animals]},
-        follow_redirects=True).status_code == 200
+    assert (
+        client.post(
+            f"/ccz/licencas/{licence.id}/agendar",
+            data={"agent_id": str(agent.id), "scheduled_for": today.isoformat()},
+        ).status_code
+        == 302
+    )
+    assert (
+        client.post(
+            f"/ccz/licencas/{licence.id}/vistoria",
+            data={
+                "inspected_on": today.isoformat(),
+                "checklist": ["space", "water"],
+                "findings": "Quintal amplo e limpo.",
+                "satisfactory": "y",
+            },
+        ).status_code
+        == 302
+    )
+    assert (
+        client.post(
+            f"/ccz/licencas/{licence.id}/decisao/aprovar",
+            data={"max_animals": "8", "covered": [str(link.id) for link in licence.animals]},
+            follow_redirects=True,
+        ).status_code
+        == 200
+    )
     db.session.refresh(licence)
     assert licence.status == LicenceStatus.APPROVED and licence.max_animals == 8
     assert licence.inspections[0].checklist["space"] is True
     actions = set(db.session.scalars(db.select(AuditEvent.action)))
-    assert {"licence.requested", "licence.viewed", "licence.inspection_scheduled",
-            "licence.inspected", "licence.approved"} <= actions
-    subjects = [m.subject for m in db.session.scalars(db.select(OutboxMessage).where(
-        OutboxMessage.to == owner.email))]
+    assert {
+        "licence.requested",
+        "licence.viewed",
+        "licence.inspection_scheduled",
+        "licence.inspected",
+        "licence.approved",
+    } <= actions
+    subjects = [
+        m.subject
+        for m in db.session.scalars(db.select(OutboxMessage).where(OutboxMessage.to == owner.email))
+    ]
     assert any("aprovada" in s for s in subjects) and any("recebido" in s for s in subjects)
 
     auth.logout()
@@ -124,12 +173,26 @@ def test_public_check_page_and_api_show_nothing_about_the_holder(client, app, to
     pets = [adult(owner, today) for _ in range(6)]
     staff = factories.user(roles=("agent",))
     with app.test_request_context():
-        licence = services.request_licence(owner, services.RequestData(
-            animals_requested=6, housing_description="Quintal amplo, coberto e limpo todo dia.",
-            listed=[services.ListedAnimal(p.id, True, sterilisation_proof=services.Upload(
-                io.BytesIO(b"%PDF-1.4"), "s.pdf")) for p in pets]), profile=prof, today=today)
-        services.approve(licence, staff, max_animals=6, covered_ids=None, reason=None,
-                         profile=prof, today=today)
+        licence = services.request_licence(
+            owner,
+            services.RequestData(
+                animals_requested=6,
+                housing_description="Quintal amplo, coberto e limpo todo dia.",
+                listed=[
+                    services.ListedAnimal(
+                        p.id,
+                        True,
+                        sterilisation_proof=services.Upload(io.BytesIO(b"%PDF-1.4"), "s.pdf"),
+                    )
+                    for p in pets
+                ],
+            ),
+            profile=prof,
+            today=today,
+        )
+        services.approve(
+            licence, staff, max_animals=6, covered_ids=None, reason=None, profile=prof, today=today
+        )
     db.session.commit()
     page = client.get(f"/licencas/{licence.code}")
     html = page.get_data(as_text=True)
@@ -137,9 +200,13 @@ def test_public_check_page_and_api_show_nothing_about_the_holder(client, app, to
     assert owner.street not in html
     api = client.get(f"/api/v1/licences/{licence.code.lower()}")
     assert api.status_code == 200
-    assert api.get_json() == {"municipality": "Guarulhos", "status": "valid",
-                              "valid_from": today.isoformat(),
-                              "valid_until": licence.valid_until.isoformat(), "max_animals": 6}
+    assert api.get_json() == {
+        "municipality": "Guarulhos",
+        "status": "valid",
+        "valid_from": today.isoformat(),
+        "valid_until": licence.valid_until.isoformat(),
+        "max_animals": 6,
+    }
     assert client.get("/api/v1/licences/AAAA-BBBB-CCCC").status_code == 404
     assert client.get("/licencas/AAAA-BBBB-CCCC").status_code == 404
     services.cancel(licence, staff, "Achado na vistoria.", today=today)
@@ -150,16 +217,37 @@ def test_public_check_page_and_api_show_nothing_about_the_holder(client, app, to
 
 def _api_payload(owner, today) -> dict:
     return {
-        "animal": {"name": "Nova", "species": "cat", "sex": "female", "breed": "SRD",
-                   "color": "Preta", "birth_date": (today - timedelta(days=300)).isoformat(),
-                   "size": "small", "sterilized": True},
-        "owner": {"name": owner.full_name, "cpf": owner.cpf, "email": owner.email,
-                  "address": {"cep": owner.cep, "street": owner.street, "number": owner.number,
-                              "complement": "", "district": "Centro", "city": "Guarulhos",
-                              "state": "SP"}},
-        "rabies_vaccination": {"date": (today - timedelta(days=3)).isoformat(),
-                               "vaccine": "Rabisin", "batch": "L9", "vet_name": "Dr. Vet",
-                               "vet_crmv": "CRMV-SP 4321"},
+        "animal": {
+            "name": "Nova",
+            "species": "cat",
+            "sex": "female",
+            "breed": "SRD",
+            "color": "Preta",
+            "birth_date": (today - timedelta(days=300)).isoformat(),
+            "size": "small",
+            "sterilized": True,
+        },
+        "owner": {
+            "name": owner.full_name,
+            "cpf": owner.cpf,
+            "email": owner.email,
+            "address": {
+                "cep": owner.cep,
+                "street": owner.street,
+                "number": owner.number,
+                "complement": "",
+                "district": "Centro",
+                "city": "Guarulhos",
+                "state": "SP",
+            },
+        },
+        "rabies_vaccination": {
+            "date": (today - timedelta(days=3)).isoformat(),
+            "vaccine": "Rabisin",
+            "batch": "L9",
+            "vet_name": "Dr. Vet",
+            "vet_crmv": "CRMV-SP 4321",
+        },
     }
 
 
@@ -169,16 +257,33 @@ def test_gru_37_par1_iii_api_answers_422_licence_new_acquisition(client, app, to
     pets = [adult(owner, today) for _ in range(6)]
     staff = factories.user(roles=("agent",))
     with app.test_request_context():
-        licence = services.request_licence(owner, services.RequestData(
-            animals_requested=6, housing_description="Quintal amplo, coberto e limpo todo dia.",
-            listed=[services.ListedAnimal(p.id, True, sterilisation_proof=services.Upload(
-                io.BytesIO(b"%PDF-1.4"), "s.pdf")) for p in pets]), profile=prof, today=today)
-        services.approve(licence, staff, max_animals=6, covered_ids=None, reason=None,
-                         profile=prof, today=today)
+        licence = services.request_licence(
+            owner,
+            services.RequestData(
+                animals_requested=6,
+                housing_description="Quintal amplo, coberto e limpo todo dia.",
+                listed=[
+                    services.ListedAnimal(
+                        p.id,
+                        True,
+                        sterilisation_proof=services.Upload(io.BytesIO(b"%PDF-1.4"), "s.pdf"),
+                    )
+                    for p in pets
+                ],
+            ),
+            profile=prof,
+            today=today,
+        )
+        services.approve(
+            licence, staff, max_animals=6, covered_ids=None, reason=None, profile=prof, today=today
+        )
     _client, token = issue_client("establishment", "Clínica")
     db.session.commit()
-    response = client.post("/api/v1/registrations", json=_api_payload(owner, today),
-                           headers={"Authorization": f"Bearer {token}"})
+    response = client.post(
+        "/api/v1/registrations",
+        json=_api_payload(owner, today),
+        headers={"Authorization": f"Bearer {token}"},
+    )
     assert response.status_code == 422
     error = response.get_json()["errors"][0]
     assert error["code"] == "licence_new_acquisition" and error["field"] == "owner.address"
@@ -188,8 +293,9 @@ def test_gru_37_par1_iii_api_answers_422_licence_new_acquisition(client, app, to
 def test_bjp_17_api_refusal_for_the_cap_keeps_household_limit(client, make_app) -> None:
     app = make_app(PORTAL_PROFILE="bjp")
     prof = app.extensions["portal_profile"]
-    prof = prof.model_copy(update={"licence": prof.licence.model_copy(
-        update={"requests_accepted_until": None})})
+    prof = prof.model_copy(
+        update={"licence": prof.licence.model_copy(update={"requests_accepted_until": None})}
+    )
     app.extensions["portal_profile"] = prof
     client = app.test_client()
     with app.app_context(), app.test_request_context():
@@ -197,15 +303,26 @@ def test_bjp_17_api_refusal_for_the_cap_keeps_household_limit(client, make_app) 
         owner = factories.user()
         pets = [adult(owner, today) for _ in range(13)]
         staff = factories.user(roles=("agent",))
-        licence = services.request_licence(owner, services.RequestData(
-            animals_requested=13, housing_description="Sítio urbano com canil coberto e limpo.",
-            listed=[services.ListedAnimal(p.id, True) for p in pets]), profile=prof, today=today)
-        services.approve(licence, staff, max_animals=13, covered_ids=None, reason=None,
-                         profile=prof, today=today)
+        licence = services.request_licence(
+            owner,
+            services.RequestData(
+                animals_requested=13,
+                housing_description="Sítio urbano com canil coberto e limpo.",
+                listed=[services.ListedAnimal(p.id, True) for p in pets],
+            ),
+            profile=prof,
+            today=today,
+        )
+        services.approve(
+            licence, staff, max_animals=13, covered_ids=None, reason=None, profile=prof, today=today
+        )
         _client, token = issue_client("establishment", "Clínica")
         db.session.commit()
-        response = client.post("/api/v1/registrations", json=_api_payload(owner, today),
-                               headers={"Authorization": f"Bearer {token}"})
+        response = client.post(
+            "/api/v1/registrations",
+            json=_api_payload(owner, today),
+            headers={"Authorization": f"Bearer {token}"},
+        )
         assert response.status_code == 422
         assert response.get_json()["errors"][0]["code"] == "household_limit"
 
@@ -231,11 +348,23 @@ def test_lgpd_download_includes_the_licences(client, auth, app, today) -> None:
     owner = auth.login()
     pets = [adult(owner, today) for _ in range(6)]
     with app.test_request_context():
-        services.request_licence(owner, services.RequestData(
-            animals_requested=6, housing_description="Quintal amplo, coberto e limpo todo dia.",
-            listed=[services.ListedAnimal(p.id, True, sterilisation_proof=services.Upload(
-                io.BytesIO(b"%PDF-1.4"), "s.pdf")) for p in pets]),
-            profile=app.extensions["portal_profile"], today=today)
+        services.request_licence(
+            owner,
+            services.RequestData(
+                animals_requested=6,
+                housing_description="Quintal amplo, coberto e limpo todo dia.",
+                listed=[
+                    services.ListedAnimal(
+                        p.id,
+                        True,
+                        sterilisation_proof=services.Upload(io.BytesIO(b"%PDF-1.4"), "s.pdf"),
+                    )
+                    for p in pets
+                ],
+            ),
+            profile=app.extensions["portal_profile"],
+            today=today,
+        )
     db.session.commit()
     import json
 

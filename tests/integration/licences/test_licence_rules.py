@@ -42,22 +42,41 @@ def pdf() -> services.Upload:
 def adult(owner, *, on: date = TODAY, vaccinated: bool = True, **fields):
     pet = factories.animal(owner, birth_date=on - timedelta(days=500), registered_on=on, **fields)
     if vaccinated:
-        pet.vaccinations.append(Vaccination(
-            vaccine_name="Rabisin", batch="L1", vet_name="Dra. Ana", vet_crmv="CRMV-SP 1",
-            applied_on=on - timedelta(days=30), next_due_on=on + timedelta(days=330)))
+        pet.vaccinations.append(
+            Vaccination(
+                vaccine_name="Rabisin",
+                batch="L1",
+                vet_name="Dra. Ana",
+                vet_crmv="CRMV-SP 1",
+                applied_on=on - timedelta(days=30),
+                next_due_on=on + timedelta(days=330),
+            )
+        )
     db.session.flush()
     return pet
 
 
 def new_animal(name: str, on: date = TODAY) -> services.NewAnimal:
     return services.NewAnimal(
-        data=animals.AnimalData(name=name, species="dog", sex="female",
-                                birth_date=on - timedelta(days=400), breed="SRD",
-                                color="Preta", size="medium", sterilized=True),
-        vaccination=animals.VaccinationData(applied_on=on - timedelta(days=10),
-                                            vaccine_name="Rabisin", batch="L2",
-                                            vet_name="Dr. Vet", vet_crmv="CRMV-SP 2"),
-        sterilisation_proof=pdf())
+        data=animals.AnimalData(
+            name=name,
+            species="dog",
+            sex="female",
+            birth_date=on - timedelta(days=400),
+            breed="SRD",
+            color="Preta",
+            size="medium",
+            sterilized=True,
+        ),
+        vaccination=animals.VaccinationData(
+            applied_on=on - timedelta(days=10),
+            vaccine_name="Rabisin",
+            batch="L2",
+            vet_name="Dr. Vet",
+            vet_crmv="CRMV-SP 2",
+        ),
+        sterilisation_proof=pdf(),
+    )
 
 
 def request_data(prof, pets, *, asked: int, new=()) -> services.RequestData:
@@ -65,28 +84,59 @@ def request_data(prof, pets, *, asked: int, new=()) -> services.RequestData:
     return services.RequestData(
         animals_requested=asked,
         housing_description="Quintal coberto de 200 m², canis limpos diariamente, ração e água.",
-        listed=[services.ListedAnimal(p.id, True, sterilisation_proof=pdf()
-                                      if needs_sterilisation else None) for p in pets],
-        new=list(new))
+        listed=[
+            services.ListedAnimal(
+                p.id, True, sterilisation_proof=pdf() if needs_sterilisation else None
+            )
+            for p in pets
+        ],
+        new=list(new),
+    )
 
 
-def licensed_household(prof, *, base: int, new: int = 0, asked: int | None = None,
-                       approve: int | None = None, on: date = TODAY):
+def licensed_household(
+    prof,
+    *,
+    base: int,
+    new: int = 0,
+    asked: int | None = None,
+    approve: int | None = None,
+    on: date = TODAY,
+):
     owner = factories.user()
     pets = [adult(owner, on=on) for _ in range(base)]
     staff = factories.user(roles=("agent",))
     licence = services.request_licence(
-        owner, request_data(prof, pets, asked=asked or base + new,
-                            new=[new_animal(f"Nova {i}", on) for i in range(new)]),
-        profile=prof, today=on)
-    services.record_inspection(licence, staff, inspected_on=on, checklist={"space": True},
-                               findings="Espaço adequado.", satisfactory=True, profile=prof,
-                               today=on)
+        owner,
+        request_data(
+            prof,
+            pets,
+            asked=asked or base + new,
+            new=[new_animal(f"Nova {i}", on) for i in range(new)],
+        ),
+        profile=prof,
+        today=on,
+    )
+    services.record_inspection(
+        licence,
+        staff,
+        inspected_on=on,
+        checklist={"space": True},
+        findings="Espaço adequado.",
+        satisfactory=True,
+        profile=prof,
+        today=on,
+    )
     count = approve or licence.animals_requested
-    services.approve(licence, staff, max_animals=count, covered_ids=None if approve is None
-                     else [link.id for link in licence.animals][:count],
-                     reason="Laudo técnico: espaço para menos animais." if approve else None,
-                     profile=prof, today=on)
+    services.approve(
+        licence,
+        staff,
+        max_animals=count,
+        covered_ids=None if approve is None else [link.id for link in licence.animals][:count],
+        reason="Laudo técnico: espaço para menos animais." if approve else None,
+        profile=prof,
+        today=on,
+    )
     return owner, licence, staff
 
 
@@ -99,18 +149,19 @@ def test_gru_37_par1_cap_is_10_and_bjp_17_par3_cap_is_15(gru, make_app) -> None:
     owner = factories.user()
     pets = [adult(owner) for _ in range(6)]
     with pytest.raises(services.LicenceError) as err:
-        services.request_licence(owner, request_data(gru, pets, asked=11), profile=gru,
-                                 today=TODAY)
+        services.request_licence(owner, request_data(gru, pets, asked=11), profile=gru, today=TODAY)
     assert any(e.code == "above_cap" and "10" in e.message for e in err.value.errors)
     with profile_of(make_app, "bjp", requests_accepted_until=None) as bjp:
         owner = factories.user()
         pets = [adult(owner) for _ in range(11)]
         with pytest.raises(services.LicenceError) as err:
-            services.request_licence(owner, request_data(bjp, pets, asked=16), profile=bjp,
-                                     today=TODAY)
+            services.request_licence(
+                owner, request_data(bjp, pets, asked=16), profile=bjp, today=TODAY
+            )
         assert any(e.code == "above_cap" and "15" in e.message for e in err.value.errors)
-        licence = services.request_licence(owner, request_data(bjp, pets, asked=15),
-                                           profile=bjp, today=TODAY)
+        licence = services.request_licence(
+            owner, request_data(bjp, pets, asked=15), profile=bjp, today=TODAY
+        )
         assert licence.status == LicenceStatus.REQUESTED and len(licence.animals) == 11
 
 
@@ -150,8 +201,9 @@ def test_bjp_17_par5_licensed_animal_above_10_never_replaced_after_a_death(make_
         with pytest.raises(animals.HouseholdLimitExceeded) as err:
             animals.check_household_limit(bjp, owner, on=TODAY)
         assert err.value.code == "household_limit"
-        animals.report_death(licence.animals[-1].animal, reported_by=owner, died_on=TODAY,
-                             today=TODAY)
+        animals.report_death(
+            licence.animals[-1].animal, reported_by=owner, died_on=TODAY, today=TODAY
+        )
         # the allowance drops with the animal: 12 left, 12 allowed, no room for a replacement
         assert services.household_allowance(bjp, key, TODAY).limit == 12
         with pytest.raises(animals.HouseholdLimitExceeded) as err:
@@ -162,8 +214,7 @@ def test_bjp_17_par5_licensed_animal_above_10_never_replaced_after_a_death(make_
 def test_gru_37_par1_ii_never_replaced_after_a_death(gru) -> None:
     owner, licence, _staff = licensed_household(gru, base=5, new=2)
     key = licence.residence_key
-    animals.report_death(licence.animals[0].animal, reported_by=owner, died_on=TODAY,
-                         today=TODAY)
+    animals.report_death(licence.animals[0].animal, reported_by=owner, died_on=TODAY, today=TODAY)
     assert services.household_allowance(gru, key, TODAY).limit == 6
 
 
@@ -224,20 +275,44 @@ def test_gru_37_par1_v_renewal_window_with_real_dates(gru) -> None:
     owner, licence, staff = licensed_household(gru, base=6, on=leap)
     pets = [link.animal for link in licence.covered]
     for pet in pets:  # the shots were renewed during the year
-        pet.vaccinations.append(Vaccination(
-            vaccine_name="Rabisin", batch="L3", vet_name="Dra. Ana", vet_crmv="CRMV-SP 1",
-            applied_on=date(2029, 1, 2), next_due_on=date(2030, 1, 2)))
+        pet.vaccinations.append(
+            Vaccination(
+                vaccine_name="Rabisin",
+                batch="L3",
+                vet_name="Dra. Ana",
+                vet_crmv="CRMV-SP 1",
+                applied_on=date(2029, 1, 2),
+                next_due_on=date(2030, 1, 2),
+            )
+        )
     window = services.renewal_window(licence, gru)
     assert (window.opens, window.closes) == (date(2029, 1, 29), date(2029, 2, 28))
     with pytest.raises(services.LicenceError) as err:
-        services.request_licence(owner, request_data(gru, pets, asked=6), profile=gru,
-                                 today=date(2029, 1, 28), renews=licence)
+        services.request_licence(
+            owner,
+            request_data(gru, pets, asked=6),
+            profile=gru,
+            today=date(2029, 1, 28),
+            renews=licence,
+        )
     assert err.value.code == "outside_renewal_window"
-    renewal = services.request_licence(owner, request_data(gru, pets, asked=6), profile=gru,
-                                       today=date(2029, 1, 29), renews=licence)
+    renewal = services.request_licence(
+        owner,
+        request_data(gru, pets, asked=6),
+        profile=gru,
+        today=date(2029, 1, 29),
+        renews=licence,
+    )
     # decided before the old one ends: starts the day after it
-    services.approve(renewal, staff, max_animals=6, covered_ids=None, reason=None, profile=gru,
-                     today=date(2029, 2, 20))
+    services.approve(
+        renewal,
+        staff,
+        max_animals=6,
+        covered_ids=None,
+        reason=None,
+        profile=gru,
+        today=date(2029, 2, 20),
+    )
     assert (renewal.valid_from, renewal.valid_until) == (date(2029, 3, 1), date(2030, 3, 1))
 
 
@@ -245,13 +320,28 @@ def test_gru_37_par1_v_renewal_decided_after_expiry_starts_on_the_decision_day(g
     owner, licence, staff = licensed_household(gru, base=6, on=date(2027, 3, 10))
     pets = [link.animal for link in licence.covered]
     for pet in pets:
-        pet.vaccinations.append(Vaccination(
-            vaccine_name="Rabisin", batch="L3", vet_name="Dra. Ana", vet_crmv="CRMV-SP 1",
-            applied_on=date(2028, 2, 1), next_due_on=date(2029, 2, 1)))
-    renewal = services.request_licence(owner, request_data(gru, pets, asked=6), profile=gru,
-                                       today=date(2028, 3, 1), renews=licence)
-    services.approve(renewal, staff, max_animals=6, covered_ids=None, reason=None, profile=gru,
-                     today=date(2028, 3, 20))
+        pet.vaccinations.append(
+            Vaccination(
+                vaccine_name="Rabisin",
+                batch="L3",
+                vet_name="Dra. Ana",
+                vet_crmv="CRMV-SP 1",
+                applied_on=date(2028, 2, 1),
+                next_due_on=date(2029, 2, 1),
+            )
+        )
+    renewal = services.request_licence(
+        owner, request_data(gru, pets, asked=6), profile=gru, today=date(2028, 3, 1), renews=licence
+    )
+    services.approve(
+        renewal,
+        staff,
+        max_animals=6,
+        covered_ids=None,
+        reason=None,
+        profile=gru,
+        today=date(2028, 3, 20),
+    )
     assert (renewal.valid_from, renewal.valid_until) == (date(2028, 3, 20), date(2029, 3, 20))
 
 
@@ -265,22 +355,51 @@ def test_bjp_17_par1_agent_approves_a_reduced_number_after_the_report(make_app) 
         owner = factories.user()
         pets = [adult(owner) for _ in range(13)]
         staff = factories.user(roles=("agent",))
-        licence = services.request_licence(owner, request_data(bjp, pets, asked=13),
-                                           profile=bjp, today=TODAY)
+        licence = services.request_licence(
+            owner, request_data(bjp, pets, asked=13), profile=bjp, today=TODAY
+        )
         with pytest.raises(services.LicenceError) as err:
-            services.approve(licence, staff, max_animals=12, covered_ids=None, reason="x",
-                             profile=bjp, today=TODAY)
+            services.approve(
+                licence,
+                staff,
+                max_animals=12,
+                covered_ids=None,
+                reason="x",
+                profile=bjp,
+                today=TODAY,
+            )
         assert err.value.code == "report_required"
-        services.record_inspection(licence, staff, inspected_on=TODAY, checklist={},
-                                   findings="Espaço para 12.", satisfactory=True, profile=bjp,
-                                   today=TODAY)
+        services.record_inspection(
+            licence,
+            staff,
+            inspected_on=TODAY,
+            checklist={},
+            findings="Espaço para 12.",
+            satisfactory=True,
+            profile=bjp,
+            today=TODAY,
+        )
         with pytest.raises(services.LicenceError) as err:
-            services.approve(licence, staff, max_animals=12, covered_ids=None, reason="",
-                             profile=bjp, today=TODAY)
+            services.approve(
+                licence,
+                staff,
+                max_animals=12,
+                covered_ids=None,
+                reason="",
+                profile=bjp,
+                today=TODAY,
+            )
         assert err.value.code in ("required", "too_many")
         ids = [link.id for link in licence.animals][:12]
-        services.approve(licence, staff, max_animals=12, covered_ids=ids,
-                         reason="Laudo: porte grande, espaço para 12.", profile=bjp, today=TODAY)
+        services.approve(
+            licence,
+            staff,
+            max_animals=12,
+            covered_ids=ids,
+            reason="Laudo: porte grande, espaço para 12.",
+            profile=bjp,
+            today=TODAY,
+        )
         assert licence.max_animals == 12 and len(licence.covered) == 12
         assert licence.reduction_reason.startswith("Laudo")
 
@@ -291,8 +410,9 @@ def test_bjp_17_par6_requests_closed_twelve_months_after_publication(make_app) -
         owner = factories.user()
         pets = [adult(owner) for _ in range(11)]
         with pytest.raises(services.LicenceError) as err:
-            services.request_licence(owner, request_data(bjp, pets, asked=11), profile=bjp,
-                                     today=TODAY)
+            services.request_licence(
+                owner, request_data(bjp, pets, asked=11), profile=bjp, today=TODAY
+            )
         assert err.value.code == "requests_closed" and "BJP 17 §6" in err.value.message
 
 
@@ -301,18 +421,34 @@ def test_cab_31_par2_kennel_laudo_needs_the_inspection_and_is_yearly(make_app) -
         owner = factories.user()
         pets = [adult(owner) for _ in range(12)]
         staff = factories.user(roles=("agent",))
-        licence = services.request_licence(owner, request_data(cab, pets, asked=12),
-                                           profile=cab, today=TODAY)
+        licence = services.request_licence(
+            owner, request_data(cab, pets, asked=12), profile=cab, today=TODAY
+        )
         assert licence.kind == "kennel"
         with pytest.raises(services.LicenceError) as err:
-            services.approve(licence, staff, max_animals=12, covered_ids=None, reason=None,
-                             profile=cab, today=TODAY)
+            services.approve(
+                licence,
+                staff,
+                max_animals=12,
+                covered_ids=None,
+                reason=None,
+                profile=cab,
+                today=TODAY,
+            )
         assert err.value.code == "inspection_required" and "CAB 31 §2" in err.value.message
-        services.record_inspection(licence, staff, inspected_on=TODAY, checklist={},
-                                   findings="Canil adequado.", satisfactory=True, profile=cab,
-                                   today=TODAY)
-        services.approve(licence, staff, max_animals=12, covered_ids=None, reason=None,
-                         profile=cab, today=TODAY)
+        services.record_inspection(
+            licence,
+            staff,
+            inspected_on=TODAY,
+            checklist={},
+            findings="Canil adequado.",
+            satisfactory=True,
+            profile=cab,
+            today=TODAY,
+        )
+        services.approve(
+            licence, staff, max_animals=12, covered_ids=None, reason=None, profile=cab, today=TODAY
+        )
         assert licence.valid_until == date(2027, 6, 10)
         assert services.household_allowance(cab, licence.residence_key, TODAY).limit == 12
 
@@ -334,8 +470,11 @@ def test_gru_37_rgas_registered_inside_stay_provisional_until_approved(gru) -> N
     pets = [adult(owner) for _ in range(5)]
     staff = factories.user(roles=("agent",))
     licence = services.request_licence(
-        owner, request_data(gru, pets, asked=7, new=[new_animal("Mel"), new_animal("Bia")]),
-        profile=gru, today=TODAY)
+        owner,
+        request_data(gru, pets, asked=7, new=[new_animal("Mel"), new_animal("Bia")]),
+        profile=gru,
+        today=TODAY,
+    )
     inside = [link.animal for link in licence.animals if link.registered_inside]
     assert len(inside) == 2 and all(a.provisional and a.rga for a in inside)
     from portal.blueprints.animals import provisional
@@ -345,8 +484,9 @@ def test_gru_37_rgas_registered_inside_stay_provisional_until_approved(gru) -> N
         provisional.accept_proof(pet, staff)
         pet.fee_item_id = None
     assert all(a.provisional for a in inside)
-    services.approve(licence, staff, max_animals=7, covered_ids=None, reason=None, profile=gru,
-                     today=TODAY)
+    services.approve(
+        licence, staff, max_animals=7, covered_ids=None, reason=None, profile=gru, today=TODAY
+    )
     assert not any(a.provisional for a in inside)
 
 
@@ -355,14 +495,13 @@ def test_gru_37_refused_request_leaves_inside_rgas_refused_and_household_queued(
     pets = [adult(owner) for _ in range(5)]
     staff = factories.user(roles=("agent",))
     licence = services.request_licence(
-        owner, request_data(gru, pets, asked=6, new=[new_animal("Mel")]), profile=gru,
-        today=TODAY)
+        owner, request_data(gru, pets, asked=6, new=[new_animal("Mel")]), profile=gru, today=TODAY
+    )
     services.refuse(licence, staff, "Alojamento inadequado.", today=TODAY)
     inside = next(link.animal for link in licence.animals if link.registered_inside)
     from portal.blueprints.animals import provisional
 
-    assert inside.provisional and "licence_refused" in {m.code
-                                                        for m in provisional.missing(inside)}
+    assert inside.provisional and "licence_refused" in {m.code for m in provisional.missing(inside)}
     queue = db.session.scalars(services.households_above_limit(gru, TODAY)).all()
     assert [a.residence_key for a in queue] == [licence.residence_key]
 
@@ -398,21 +537,27 @@ def test_licence_fee_becomes_a_payment_item_where_the_price_list_has_one(app) ->
     from portal.profiles.schema import Price
 
     prof = app.extensions["portal_profile"]
-    priced = prof.model_copy(update={"prices": {**prof.prices, "licence": Price(
-        amount_cents=4000, article="GRU 22 I")}})
+    priced = prof.model_copy(
+        update={"prices": {**prof.prices, "licence": Price(amount_cents=4000, article="GRU 22 I")}}
+    )
     with app.test_request_context():
         owner = factories.user()
         pets = [adult(owner) for _ in range(6)]
-        licence = services.request_licence(owner, request_data(priced, pets, asked=6),
-                                           profile=priced, today=TODAY)
+        licence = services.request_licence(
+            owner, request_data(priced, pets, asked=6), profile=priced, today=TODAY
+        )
         item = db.session.get(PaymentItem, licence.fee_item_id)
         assert item.kind == "licence" and item.amount_cents == 4000
         assert item.payer_id == owner.id and item.subject_id == licence.id
         # the shipped profiles have no licence price: no item
         other = factories.user()
         more = [adult(other) for _ in range(6)]
-        assert services.request_licence(other, request_data(prof, more, asked=6), profile=prof,
-                                        today=TODAY).fee_item_id is None
+        assert (
+            services.request_licence(
+                other, request_data(prof, more, asked=6), profile=prof, today=TODAY
+            ).fee_item_id
+            is None
+        )
 
 
 def test_ccz_asks_for_more_and_the_citizen_answers(gru) -> None:
@@ -421,17 +566,20 @@ def test_ccz_asks_for_more_and_the_citizen_answers(gru) -> None:
     owner = factories.user()
     pets = [adult(owner) for _ in range(6)]
     staff = factories.user(roles=("agent",))
-    licence = services.request_licence(owner, request_data(gru, pets, asked=6), profile=gru,
-                                       today=TODAY)
+    licence = services.request_licence(
+        owner, request_data(gru, pets, asked=6), profile=gru, today=TODAY
+    )
     services.ask_info(licence, staff, "Envie fotos do canil dos fundos.")
     assert licence.status == LicenceStatus.INFO_REQUESTED
     with pytest.raises(services.LicenceError) as err:  # only the holder answers
         services.answer_info(licence, factories.user(), "Não é meu.")
     assert err.value.code == "not_allowed"
-    services.answer_info(licence, owner, "Fotos enviadas.", [services.Upload(
-        factories.png_bytes(), "canil.png")])
+    services.answer_info(
+        licence, owner, "Fotos enviadas.", [services.Upload(factories.png_bytes(), "canil.png")]
+    )
     assert licence.status == LicenceStatus.REQUESTED and licence.info_answer == "Fotos enviadas."
     assert [f.kind for f in licence.files] == ["answer"]
-    subjects = set(db.session.scalars(db.select(OutboxMessage.subject).where(
-        OutboxMessage.to == owner.email)))
+    subjects = set(
+        db.session.scalars(db.select(OutboxMessage.subject).where(OutboxMessage.to == owner.email))
+    )
     assert "O CCZ precisa de mais informações" in subjects

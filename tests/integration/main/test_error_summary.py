@@ -9,11 +9,15 @@ from tests.integration.adoption.helpers import ngo_user
 
 
 def _summary_links_and_ids(html: str) -> tuple[list[str], set[str]]:
-    summary = re.search(r'<div class="br-message danger"[^>]*id="erros-formulario"[^>]*>(.*?)</ul>',
-                        html, flags=re.S)
+    summary = re.search(
+        r'<div class="br-message danger"[^>]*id="erros-formulario"[^>]*>(.*?)</ul>',
+        html,
+        flags=re.S,
+    )
     assert summary, "no error summary"
-    return re.findall(r'href="#([^"]+)"', summary.group(1)), set(re.findall(r'\bid="([^"]+)"',
-                                                                            html))
+    return re.findall(r'href="#([^"]+)"', summary.group(1)), set(
+        re.findall(r'\bid="([^"]+)"', html)
+    )
 
 
 def test_registration_wizard_summary_links_reach_the_radio_groups(client, auth) -> None:
@@ -30,8 +34,9 @@ def test_ngo_listing_form_summary_links_reach_the_radio_groups(app, client, auth
     user, org = ngo_user()
     db.session.commit()
     auth.login(user)
-    html = client.post("/adocao/gestao/novo",
-                       data={"name": "Bidu", "owner": str(org.id)}).get_data(as_text=True)
+    html = client.post("/adocao/gestao/novo", data={"name": "Bidu", "owner": str(org.id)}).get_data(
+        as_text=True
+    )
     links, ids = _summary_links_and_ids(html)
     assert {"species-0", "sex-0", "size-0"} <= set(links), links
     assert not [link for link in links if link not in ids], (links, ids)

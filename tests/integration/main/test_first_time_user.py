@@ -19,8 +19,9 @@ RGA = format_rga("dog", 2026, 123)  # C-2026-000123-0
 # -- the home search box --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("typed", [RGA, RGA.lower().replace("-", " "),
-                                   RGA.replace("-", "", 2).replace("-", ".")])
+@pytest.mark.parametrize(
+    "typed", [RGA, RGA.lower().replace("-", " "), RGA.replace("-", "", 2).replace("-", ".")]
+)
 def test_home_search_sends_an_rga_number_to_its_page(client, typed) -> None:
     response = client.get("/busca", query_string={"q": typed})
     assert response.status_code == 302
@@ -33,8 +34,9 @@ def test_home_search_sends_an_rga_with_a_wrong_check_digit_to_the_rga_page(clien
     assert "/rga/" in response.headers["Location"]  # that page explains the typo
 
 
-@pytest.mark.parametrize("typed", ["gato", "gato 2 anos", "cachorro porte pequeno", "Rex",
-                                   "filhote vila galvão"])
+@pytest.mark.parametrize(
+    "typed", ["gato", "gato 2 anos", "cachorro porte pequeno", "Rex", "filhote vila galvão"]
+)
 def test_home_search_sends_words_to_adoption_search(client, typed) -> None:
     response = client.get("/busca", query_string={"q": typed})
     assert response.status_code == 302
@@ -53,8 +55,11 @@ def test_without_stripe_the_home_does_not_offer_card_boleto_or_pix(client) -> No
 
 
 def test_with_stripe_the_home_offers_card_boleto_and_pix(make_app) -> None:
-    app = make_app(STRIPE_SECRET_KEY="sk_test_x", STRIPE_PUBLISHABLE_KEY="pk_test_x",
-                   STRIPE_WEBHOOK_SECRET="whsec_x")
+    app = make_app(
+        STRIPE_SECRET_KEY="sk_test_x",
+        STRIPE_PUBLISHABLE_KEY="pk_test_x",
+        STRIPE_WEBHOOK_SECRET="whsec_x",
+    )
     html = app.test_client().get("/").get_data(as_text=True)
     assert "Pague com cartão, boleto, PIX ou guia no balcão" in html
 
@@ -73,8 +78,9 @@ def _guia(app) -> bytes:  # type: ignore[no-untyped-def]
     from portal.models.base import utcnow
 
     with app.test_request_context():
-        item = create_payment_item(kind="registration", amount_cents=2500, description="Registro",
-                                   payer=factories.user())
+        item = create_payment_item(
+            kind="registration", amount_cents=2500, description="Registro", payer=factories.user()
+        )
         return guia_pdf(item, date.today(), utcnow())
 
 
@@ -85,8 +91,11 @@ def test_the_guia_offers_only_the_counter_without_stripe(app) -> None:
 
 
 def test_the_guia_mentions_online_payment_with_stripe(make_app) -> None:
-    app = make_app(STRIPE_SECRET_KEY="sk_test_x", STRIPE_PUBLISHABLE_KEY="pk_test_x",
-                   STRIPE_WEBHOOK_SECRET="whsec_x")
+    app = make_app(
+        STRIPE_SECRET_KEY="sk_test_x",
+        STRIPE_PUBLISHABLE_KEY="pk_test_x",
+        STRIPE_WEBHOOK_SECRET="whsec_x",
+    )
     with app.app_context():
         pdf = _guia(app)
     assert b"banco conveniado" not in pdf and b"pague online pelo portal" in pdf
@@ -112,8 +121,9 @@ def test_privacy_page_names_only_the_services_installed(app, client) -> None:
 
 def test_general_leaflet_names_the_portal_report_form_only_when_it_exists(app, client) -> None:
     html = client.get("/adocao/folheto").get_data(as_text=True)
-    assert ('pelo portal ("Denunciar maus-tratos")' in html.replace("&#34;", '"')
-            .replace("&quot;", '"')) == ("reports.new" in app.view_functions)
+    assert (
+        'pelo portal ("Denunciar maus-tratos")' in html.replace("&#34;", '"').replace("&quot;", '"')
+    ) == ("reports.new" in app.view_functions)
     assert "Centro de Controle de Zoonoses de Guarulhos, pessoalmente" in html
 
 
@@ -125,8 +135,10 @@ def test_readme_promises_nothing_missing_and_points_inside_the_repository(app) -
     assert "Python ≥ 3.11" in readme and "npm" in readme and "chromium" in readme
     assert "`UPLOAD_DIR`" in readme.split("`DATABASE_URL`", 1)[1].split("\n", 2)[1]
     quick = readme.split("## Quick start", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
-    assert [line.split()[:2] for line in quick.strip().splitlines()] == [["make", "run"],
-                                                                          ["make", "test"]]
+    assert [line.split()[:2] for line in quick.strip().splitlines()] == [
+        ["make", "run"],
+        ["make", "test"],
+    ]
 
 
 # -- the adopter leaflet and the rules page (item 6) ----------------------------------------------
@@ -154,14 +166,17 @@ def test_rules_page_says_once_which_adoption_rules_are_programme_policy(client) 
 # -- greetings and numbers (item 10) --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("full_name,short", [
-    ("Dr. Carlos Vet", "Dr. Carlos"),
-    ("ONG Patas Amigas", "ONG Patas"),
-    ("Maria da Silva", "Maria"),
-    ("ANA SILVA", "ANA"),
-    ("Dra Helena Souza", "Dra Helena"),
-    ("Dr.", "Dr"),
-])
+@pytest.mark.parametrize(
+    "full_name,short",
+    [
+        ("Dr. Carlos Vet", "Dr. Carlos"),
+        ("ONG Patas Amigas", "ONG Patas"),
+        ("Maria da Silva", "Maria"),
+        ("ANA SILVA", "ANA"),
+        ("Dra Helena Souza", "Dra Helena"),
+        ("Dr.", "Dr"),
+    ],
+)
 def test_short_name_keeps_titles_and_acronyms_with_the_name(full_name, short) -> None:
     from portal.models import User
 
@@ -171,9 +186,11 @@ def test_short_name_keeps_titles_and_acronyms_with_the_name(full_name, short) ->
 def test_login_greets_a_doctor_without_a_double_dot(client) -> None:
     vet = factories.user(full_name="Dr. Carlos Vet")
     db.session.commit()
-    response = client.post("/conta/entrar", data={"email": vet.email,
-                                                  "password": factories.PASSWORD},
-                           follow_redirects=True)
+    response = client.post(
+        "/conta/entrar",
+        data={"email": vet.email, "password": factories.PASSWORD},
+        follow_redirects=True,
+    )
     html = response.get_data(as_text=True)
     assert "Bem-vindo(a), Dr. Carlos." in html and "Dr.." not in html
 
@@ -210,8 +227,10 @@ def test_no_template_prints_a_raw_status_role_or_audit_code(app) -> None:
     import re
     from pathlib import Path
 
-    raw = re.compile(r"\{\{\s*[\w.]+\.(status|state|payment_status|role|subject_type)\s*\}\}"
-                     r"|\{\{\s*[\w.]+\.roles\s*\|\s*(sort|join)")
+    raw = re.compile(
+        r"\{\{\s*[\w.]+\.(status|state|payment_status|role|subject_type)\s*\}\}"
+        r"|\{\{\s*[\w.]+\.roles\s*\|\s*(sort|join)"
+    )
     attribute = re.compile(r'[\w-]+="[^"]*"')  # data-status="{{ item.status }}" is for machines
     offenders = []
     for path in Path(app.root_path, "templates").rglob("*.html"):

@@ -22,13 +22,19 @@ def test_home_in_english_on_request(client) -> None:
 def test_healthz_reports_db_and_profile(client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok", "db": "ok", "profile": "guarulhos",
-                                   "uploads": "ok"}
+    assert response.get_json() == {
+        "status": "ok",
+        "db": "ok",
+        "profile": "guarulhos",
+        "uploads": "ok",
+    }
 
 
 def test_healthz_is_503_when_the_database_is_unreachable(client) -> None:
-    with patch("portal.blueprints.main.routes.db.session.execute",
-               side_effect=OperationalError("SELECT 1", {}, Exception("down"))):
+    with patch(
+        "portal.blueprints.main.routes.db.session.execute",
+        side_effect=OperationalError("SELECT 1", {}, Exception("down")),
+    ):
         response = client.get("/healthz")
     assert response.status_code == 503
     assert response.get_json()["db"] == "unreachable"
@@ -67,8 +73,12 @@ def test_high_contrast_toggle_works_without_javascript(client) -> None:
 
 
 def test_each_profile_boots_and_names_its_municipality(make_app) -> None:
-    for key, name in [("cabo", "Cabo de Santo Agostinho"), ("bjp", "Bom Jesus dos Perdões"),
-                      ("vilavelha", "Vila Velha"), ("cabeceira", "Cabeceira Grande")]:
+    for key, name in [
+        ("cabo", "Cabo de Santo Agostinho"),
+        ("bjp", "Bom Jesus dos Perdões"),
+        ("vilavelha", "Vila Velha"),
+        ("cabeceira", "Cabeceira Grande"),
+    ]:
         app = make_app(PORTAL_PROFILE=key)
         html = app.test_client().get("/").get_data(as_text=True)
         assert name in html, key

@@ -34,8 +34,9 @@ def test_pages_link_the_reduced_design_system_not_the_whole_of_it(client) -> Non
 
 
 def test_static_urls_carry_a_content_hash_and_are_cached_for_a_year(client) -> None:
-    link = next(u for u in _static_links(client.get("/").get_data(as_text=True))
-                if "portal.css" in u)
+    link = next(
+        u for u in _static_links(client.get("/").get_data(as_text=True)) if "portal.css" in u
+    )
     assert re.search(r"\?v=[0-9a-f]{12}$", link)
     with client.get(link) as response:  # a file response: closed, or the file stays open
         assert response.status_code == 200
@@ -61,8 +62,9 @@ def test_anonymous_html_is_revalidated_and_private(client) -> None:
     assert response.headers["Cache-Control"] == "no-cache, private"
 
 
-@pytest.mark.parametrize(("encoding", "decode"), [("br", brotli.decompress),
-                                                  ("gzip", gzip.decompress)])
+@pytest.mark.parametrize(
+    ("encoding", "decode"), [("br", brotli.decompress), ("gzip", gzip.decompress)]
+)
 def test_html_css_and_json_are_compressed(client, encoding, decode) -> None:
     headers = {"Accept-Encoding": encoding}
     page = client.get("/regras", headers=headers)
@@ -86,6 +88,7 @@ def test_nothing_is_compressed_for_a_client_that_does_not_ask(client) -> None:
 
 
 # --- Listing photos -----------------------------------------------------------------------------
+
 
 def _imgs(html: str) -> list[str]:
     return re.findall(r"<img\b[^>]*>", html, flags=re.S)
@@ -130,10 +133,13 @@ def public_pages(app) -> list[str]:  # type: ignore[no-untyped-def]
     pages = []
     for rule in app.url_map.iter_rules():
         view = app.view_functions[rule.endpoint]
-        if ("GET" in (rule.methods or ()) and not rule.arguments
-                and getattr(view, "access_policy", None) == "public"
-                and not rule.rule.startswith(NOT_PAGES) and not rule.rule.endswith((".json",
-                                                                                      ".pdf"))):
+        if (
+            "GET" in (rule.methods or ())
+            and not rule.arguments
+            and getattr(view, "access_policy", None) == "public"
+            and not rule.rule.startswith(NOT_PAGES)
+            and not rule.rule.endswith((".json", ".pdf"))
+        ):
             pages.append(rule.rule)
     return sorted(pages)
 
@@ -144,14 +150,19 @@ def test_every_public_page_has_a_meta_description(app, client) -> None:
     user, org = ngo_user()
     listing = make_listing(org, author=user, name="Paçoca", story="Carinhosa e brincalhona.")
     db.session.commit()
-    paths = [*public_pages(app), f"/adocao/animal/{listing.id}", f"/rga/{pet.rga}",
-             "/pagina-que-nao-existe"]
+    paths = [
+        *public_pages(app),
+        f"/adocao/animal/{listing.id}",
+        f"/rga/{pet.rga}",
+        "/pagina-que-nao-existe",
+    ]
     assert {"/", "/regras", "/adocao", "/conta/cadastro"} <= set(paths)
     missing, descriptions = [], {}
     for path in paths:
         response = client.get(path)
         if response.status_code in (301, 302, 303) or "text/html" not in response.headers.get(
-                "Content-Type", ""):
+            "Content-Type", ""
+        ):
             continue  # a redirect (its target is on the list) or not a page
         found = DESCRIPTION.findall(response.get_data(as_text=True))
         if len(found) != 1 or len(found[0].strip()) < 20:
@@ -160,8 +171,17 @@ def test_every_public_page_has_a_meta_description(app, client) -> None:
             descriptions[path] = found[0]
     assert not missing, missing
     # The pages of the issue describe themselves from their own content, each differently.
-    own = {p: descriptions[p] for p in ("/", "/regras", "/adocao", "/conta/cadastro",
-                                        f"/adocao/animal/{listing.id}", f"/rga/{pet.rga}")}
+    own = {
+        p: descriptions[p]
+        for p in (
+            "/",
+            "/regras",
+            "/adocao",
+            "/conta/cadastro",
+            f"/adocao/animal/{listing.id}",
+            f"/rga/{pet.rga}",
+        )
+    }
     assert len(set(own.values())) == len(own), own
     assert "Paçoca" in own[f"/adocao/animal/{listing.id}"]
     assert "Carinhosa e brincalhona." in own[f"/adocao/animal/{listing.id}"]

@@ -17,8 +17,17 @@ TODAY = date(2026, 12, 1)
 
 def _vaccinated(owner, *, applied: date, next_due: date):  # type: ignore[no-untyped-def]
     animal = factories.animal(owner)
-    db.session.add(Vaccination(animal=animal, vaccine_name="Raiva", batch="L1", applied_on=applied,
-                               next_due_on=next_due, vet_name="Dra. Ana", vet_crmv="SP-1"))
+    db.session.add(
+        Vaccination(
+            animal=animal,
+            vaccine_name="Raiva",
+            batch="L1",
+            applied_on=applied,
+            next_due_on=next_due,
+            vet_name="Dra. Ana",
+            vet_crmv="SP-1",
+        )
+    )
     db.session.flush()
     return animal
 
@@ -51,12 +60,20 @@ def test_vaccine_window_is_30_days_inclusive(app) -> None:
 
 def test_a_newer_vaccination_supersedes_the_old_due_date(app) -> None:
     owner = factories.user()
-    animal = _vaccinated(owner, applied=TODAY - timedelta(days=400),
-                         next_due=TODAY - timedelta(days=35))
-    db.session.add(Vaccination(animal=animal, vaccine_name="Raiva", batch="L2",
-                               applied_on=TODAY - timedelta(days=30),
-                               next_due_on=TODAY + timedelta(days=335), vet_name="Dra. Ana",
-                               vet_crmv="SP-1"))
+    animal = _vaccinated(
+        owner, applied=TODAY - timedelta(days=400), next_due=TODAY - timedelta(days=35)
+    )
+    db.session.add(
+        Vaccination(
+            animal=animal,
+            vaccine_name="Raiva",
+            batch="L2",
+            applied_on=TODAY - timedelta(days=30),
+            next_due_on=TODAY + timedelta(days=335),
+            vet_name="Dra. Ana",
+            vet_crmv="SP-1",
+        )
+    )
     db.session.commit()
     result = run_reminders(TODAY)
     assert result.sent["vacina-antirrabica-vencida"] == 0
@@ -80,8 +97,12 @@ def test_a_person_can_turn_a_courtesy_reminder_off(app, client, auth) -> None:
     assert "Vacina antirrábica a vencer" in page
     response = client.post("/conta/lembretes", data={"receber": ["vacina-antirrabica-vencida"]})
     assert response.status_code == 302
-    assert db.session.scalar(select(ReminderOptOut.reminder_key)
-                             .where(ReminderOptOut.user_id == owner.id)) is not None
+    assert (
+        db.session.scalar(
+            select(ReminderOptOut.reminder_key).where(ReminderOptOut.user_id == owner.id)
+        )
+        is not None
+    )
     result = run_reminders(TODAY)
     assert result.skipped_opt_out == 1
     assert _outbox_to(owner.email) == []

@@ -17,16 +17,23 @@ from portal.models import MaltreatmentReport
 from tests import factories
 
 # Somebody the tests look for in every output that must not name the reporter.
-REPORTER = {"name": "Genoveva Quitéria Sigilosa", "email": "genoveva.sigilosa@example.com",
-            "phone": "11 98765-4321"}
+REPORTER = {
+    "name": "Genoveva Quitéria Sigilosa",
+    "email": "genoveva.sigilosa@example.com",
+    "phone": "11 98765-4321",
+}
 
 
 def form_data(**overrides: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
         "category": "no_shelter",
         "description": "Cachorro preso no quintal, sem água e sem sombra há dias.",
-        "cep": "07000-000", "street": "Rua das Flores", "number": "10",
-        "district": "Centro", "species": "dog", "animal_count": "1",
+        "cep": "07000-000",
+        "street": "Rua das Flores",
+        "number": "10",
+        "district": "Centro",
+        "species": "dog",
+        "animal_count": "1",
         "identity": "anonymous",
     }
     data.update(overrides)
@@ -40,8 +47,9 @@ def jpeg_bytes(gps: bool = False, size: tuple[int, int] = (60, 40)) -> bytes:
     exif[0x010F] = "MarcaDoCelular"
     if gps:
         r = TiffImagePlugin.IFDRational
-        exif.get_ifd(0x8825).update({1: "S", 2: (r(23), r(27), r(1368, 100)), 3: "W",
-                                     4: (r(46), r(32), r(0))})
+        exif.get_ifd(0x8825).update(
+            {1: "S", 2: (r(23), r(27), r(1368, 100)), 3: "W", 4: (r(46), r(32), r(0))}
+        )
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", exif=exif)
     return buffer.getvalue()
@@ -56,8 +64,11 @@ def pdf_text(data: bytes) -> str:
     chunks = []
     for raw in re.findall(rb"stream\r?\n(.*?)endstream", data, re.S):
         raw = raw.strip()
-        for decode in (lambda b: zlib.decompress(base64.a85decode(b, adobe=True)),
-                       zlib.decompress, lambda b: b):
+        for decode in (
+            lambda b: zlib.decompress(base64.a85decode(b, adobe=True)),
+            zlib.decompress,
+            lambda b: b,
+        ):
             try:
                 chunks.append(decode(raw))
                 break
@@ -68,15 +79,17 @@ def pdf_text(data: bytes) -> str:
 
 def submit(client, **overrides: Any):  # type: ignore[no-untyped-def]
     """Post the public form; return (response, report or None, tracking code or None)."""
-    response = client.post("/denuncias/nova", data=form_data(**overrides),
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/denuncias/nova", data=form_data(**overrides), content_type="multipart/form-data"
+    )
     if response.status_code != 302:
         return response, None, None
     protocol = response.headers["Location"].rsplit("/", 1)[-1]
     receipt = client.get(response.headers["Location"]).get_data(as_text=True)
     match = re.search(r'id="codigo">([^<]+)<', receipt)
-    report = db.session.scalar(select(MaltreatmentReport)
-                               .where(MaltreatmentReport.protocol == protocol))
+    report = db.session.scalar(
+        select(MaltreatmentReport).where(MaltreatmentReport.protocol == protocol)
+    )
     return response, report, match.group(1) if match else None
 
 

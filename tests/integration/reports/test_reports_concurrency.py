@@ -15,7 +15,8 @@ from portal.models import ReportCounter
 pytestmark = [
     pytest.mark.skipif(
         not os.environ.get("TEST_DATABASE_URL", "").startswith("postgres"),
-        reason="needs PostgreSQL: SQLite serialises all writers, so there is no race to test"),
+        reason="needs PostgreSQL: SQLite serialises all writers, so there is no race to test",
+    ),
     pytest.mark.real_commits,
 ]
 

@@ -17,8 +17,13 @@ from tests.integration.reports.helpers import submit
 def test_lgpd_export_lists_own_confidential_reports_only(client, auth) -> None:
     person = auth.login()
     submit(client)  # anonymous: linked to nobody
-    _r, mine, _c = submit(client, category="poisoning", identity="confidential",
-                          name=person.full_name, email=person.email)
+    _r, mine, _c = submit(
+        client,
+        category="poisoning",
+        identity="confidential",
+        name=person.full_name,
+        email=person.email,
+    )
     exported = export_reports(person)
     assert [e["protocolo"] for e in exported] == [mine.protocol]
     assert exported[0]["contato"]["email"] == person.email

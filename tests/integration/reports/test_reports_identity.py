@@ -36,16 +36,18 @@ def confidential(app, client, coordinator, agent):  # type: ignore[no-untyped-de
     return report, reporter
 
 
-def test_allowed_roles_see_the_reporter_and_each_view_is_audited(client, auth, confidential,
-                                                                 coordinator, agent) -> None:
+def test_allowed_roles_see_the_reporter_and_each_view_is_audited(
+    client, auth, confidential, coordinator, agent
+) -> None:
     report, _reporter = confidential
     for person in (coordinator, agent):
         auth.login(person)
         html = client.get(f"/ccz/denuncias/{report.protocol}").get_data(as_text=True)
         assert REPORTER["name"] in html and REPORTER["email"] in html
         auth.logout()
-    views = db.session.scalars(select(AuditEvent).where(
-        AuditEvent.action == "report.reporter_viewed")).all()
+    views = db.session.scalars(
+        select(AuditEvent).where(AuditEvent.action == "report.reporter_viewed")
+    ).all()
     assert sorted(v.actor_id for v in views) == sorted([coordinator.id, agent.id])
 
 
@@ -56,8 +58,12 @@ def test_other_staff_do_not_see_the_reporter(client, auth, confidential, roles) 
     html = client.get(f"/ccz/denuncias/{report.protocol}").get_data(as_text=True)
     assert report.protocol in html
     _clean(html)
-    assert db.session.scalars(select(AuditEvent).where(
-        AuditEvent.action == "report.reporter_viewed")).all() == []
+    assert (
+        db.session.scalars(
+            select(AuditEvent).where(AuditEvent.action == "report.reporter_viewed")
+        ).all()
+        == []
+    )
 
 
 def test_police_letter_has_no_reporter(client, auth, confidential, coordinator) -> None:
@@ -86,13 +92,16 @@ def test_open311_has_no_reporter_for_anyone(client, auth, confidential, coordina
     _clean(client.get("/open311/v2/requests.json").get_data(as_text=True))
 
 
-def test_emails_to_anyone_else_have_no_reporter(client, auth, confidential, coordinator,
-                                                agent) -> None:
+def test_emails_to_anyone_else_have_no_reporter(
+    client, auth, confidential, coordinator, agent
+) -> None:
     report, _reporter = confidential
     auth.login(agent)
-    client.post(f"/ccz/denuncias/{report.protocol}/vistoria", data={
-        "visited_on": svc.local_today().isoformat(), "outcome": "orientation"},
-        content_type="multipart/form-data")
+    client.post(
+        f"/ccz/denuncias/{report.protocol}/vistoria",
+        data={"visited_on": svc.local_today().isoformat(), "outcome": "orientation"},
+        content_type="multipart/form-data",
+    )
     mails = db.session.scalars(select(OutboxMessage)).all()
     to_reporter = [m for m in mails if m.to == REPORTER["email"]]
     to_others = [m for m in mails if m.to != REPORTER["email"]]
@@ -119,8 +128,9 @@ def test_audit_details_have_no_reporter(client, auth, confidential, coordinator)
         _clean(str(event.detail))
 
 
-def test_reassigning_takes_the_reporter_away_from_the_old_agent(client, auth, confidential,
-                                                                coordinator, agent) -> None:
+def test_reassigning_takes_the_reporter_away_from_the_old_agent(
+    client, auth, confidential, coordinator, agent
+) -> None:
     report, _r = confidential
     newcomer = factories.user(roles=("agent",))
     db.session.commit()

@@ -9,13 +9,17 @@ from portal.extensions import db
 from portal.models import ApiClient, MaltreatmentReport, ReporterContact
 from portal.profiles import load_profile
 
-GOOD = {"service_code": "no_shelter", "description": "Cachorro sem água no quintal há dias.",
-        "address_string": "Rua das Flores, 10 - Centro"}
+GOOD = {
+    "service_code": "no_shelter",
+    "description": "Cachorro sem água no quintal há dias.",
+    "address_string": "Rua das Flores, 10 - Centro",
+}
 
 
 def _token(app) -> str:  # type: ignore[no-untyped-def]
-    result = app.test_cli_runner().invoke(args=["create-api-client", "--kind", "open311",
-                                                "--name", "App da Cidade"])
+    result = app.test_cli_runner().invoke(
+        args=["create-api-client", "--kind", "open311", "--name", "App da Cidade"]
+    )
     assert result.exit_code == 0, result.output
     return result.output.strip().splitlines()[-1]
 
@@ -30,8 +34,9 @@ def test_services_are_the_profiles_categories(client) -> None:
 
 
 def test_post_form_encoded_creates_an_anonymous_report(client) -> None:
-    response = client.post("/open311/v2/requests.json", data={
-        **GOOD, "media_url": "http://example.com/x.jpg"})
+    response = client.post(
+        "/open311/v2/requests.json", data={**GOOD, "media_url": "http://example.com/x.jpg"}
+    )
     assert response.status_code == 200
     [answer] = response.get_json()
     report = db.session.scalars(select(MaltreatmentReport)).one()
@@ -39,24 +44,37 @@ def test_post_form_encoded_creates_an_anonymous_report(client) -> None:
     assert report.source == "open311" and report.identity == "anonymous"
     assert report.photos == [] and db.session.scalars(select(ReporterContact)).all() == []
     # The token is the private tracking code.
-    track = client.post("/denuncias/acompanhar", data={"protocol": report.protocol,
-                                                       "code": answer["token"]})
+    track = client.post(
+        "/denuncias/acompanhar", data={"protocol": report.protocol, "code": answer["token"]}
+    )
     assert track.status_code == 302
 
 
 def test_post_with_contact_is_confidential(client) -> None:
-    response = client.post("/open311/v2/requests.json", data={
-        **GOOD, "first_name": "Ana", "last_name": "Souza", "email": "ana@example.com",
-        "lat": "-23.45", "long": "-46.53"})
+    response = client.post(
+        "/open311/v2/requests.json",
+        data={
+            **GOOD,
+            "first_name": "Ana",
+            "last_name": "Souza",
+            "email": "ana@example.com",
+            "lat": "-23.45",
+            "long": "-46.53",
+        },
+    )
     assert response.status_code == 200
     contact = db.session.scalars(select(ReporterContact)).one()
     assert contact.name == "Ana Souza" and contact.email == "ana@example.com"
 
 
 def test_post_errors_follow_the_spec(client) -> None:
-    for data in ({**GOOD, "service_code": "nope"}, {**GOOD, "description": ""},
-                 {"service_code": "no_shelter", "description": GOOD["description"]},
-                 {**GOOD, "lat": "abc", "long": "1"}, {**GOOD, "lat": "-23.4"}):
+    for data in (
+        {**GOOD, "service_code": "nope"},
+        {**GOOD, "description": ""},
+        {"service_code": "no_shelter", "description": GOOD["description"]},
+        {**GOOD, "lat": "abc", "long": "1"},
+        {**GOOD, "lat": "-23.4"},
+    ):
         response = client.post("/open311/v2/requests.json", data=data)
         assert response.status_code == 400, data
         errors = response.get_json()
@@ -77,14 +95,17 @@ def test_api_key_lifts_the_public_rate_limit(make_app) -> None:
         assert db.session.scalars(select(ApiClient)).one().kind == "open311"
         client = app.test_client()
         assert client.post("/open311/v2/requests.json", data=GOOD).status_code == 200
-        limited = client.post("/open311/v2/requests.json",
-                              data={**GOOD, "service_code": "poisoning"})
+        limited = client.post(
+            "/open311/v2/requests.json", data={**GOOD, "service_code": "poisoning"}
+        )
         assert limited.status_code == 429 and limited.get_json()[0]["code"] == 429
-        keyed = client.post("/open311/v2/requests.json",
-                            data={**GOOD, "service_code": "fights", "api_key": token})
+        keyed = client.post(
+            "/open311/v2/requests.json", data={**GOOD, "service_code": "fights", "api_key": token}
+        )
         assert keyed.status_code == 200
-        report = db.session.scalars(select(MaltreatmentReport).where(
-            MaltreatmentReport.category == "fights")).one()
+        report = db.session.scalars(
+            select(MaltreatmentReport).where(MaltreatmentReport.category == "fights")
+        ).one()
         assert report.api_client is not None and report.api_client.name == "App da Cidade"
 
 
@@ -95,11 +116,18 @@ def test_csrf_does_not_apply(make_app) -> None:
 
 
 def test_get_one_shows_only_status_and_dates_without_staff_rights(client) -> None:
-    [answer] = client.post("/open311/v2/requests.json", data={
-        **GOOD, "lat": "-23.45", "long": "-46.53"}).get_json()
+    [answer] = client.post(
+        "/open311/v2/requests.json", data={**GOOD, "lat": "-23.45", "long": "-46.53"}
+    ).get_json()
     [item] = client.get(f"/open311/v2/requests/{answer['service_request_id']}.json").get_json()
-    assert set(item) == {"service_request_id", "status", "service_code", "service_name",
-                         "requested_datetime", "updated_datetime"}
+    assert set(item) == {
+        "service_request_id",
+        "status",
+        "service_code",
+        "service_name",
+        "requested_datetime",
+        "updated_datetime",
+    }
     assert item["status"] == "open" and item["requested_datetime"].endswith("Z")
 
 

@@ -32,8 +32,12 @@ def _all_rows_text() -> str:
     parts = []
     for model in (MaltreatmentReport, ReportEvent, ReportPhoto, StoredFile, AuditEvent):
         for row in db.session.scalars(select(model)):
-            parts.append(json.dumps({c.name: getattr(row, c.key, None)
-                                     for c in model.__table__.columns}, default=str))
+            parts.append(
+                json.dumps(
+                    {c.name: getattr(row, c.key, None) for c in model.__table__.columns},
+                    default=str,
+                )
+            )
     return "\n".join(parts)
 
 
@@ -48,17 +52,22 @@ def test_first_screen_says_call_190_and_that_it_is_a_federal_crime(client) -> No
 
 def test_anonymous_report_stores_nothing_about_the_reporter(client, auth) -> None:
     person = auth.login(factories.user(full_name="Heleno Anonimato", phone="11 91234-0000"))
-    response, report, code = submit(client, photos=[photo(name="heleno-casa.jpg")],
-                                    name="Heleno Anonimato", email=person.email,
-                                    phone="11 91234-0000")
+    response, report, code = submit(
+        client,
+        photos=[photo(name="heleno-casa.jpg")],
+        name="Heleno Anonimato",
+        email=person.email,
+        phone="11 91234-0000",
+    )
     assert response.status_code == 302 and report is not None and code
     assert report.identity == "anonymous"
     assert db.session.scalars(select(ReporterContact)).all() == []
     stored = db.session.scalars(select(StoredFile)).all()
     assert len(stored) == 1 and stored[0].owner_id is None and stored[0].original_name is None
     assert all(e.actor_id is None for e in db.session.scalars(select(ReportEvent)))
-    assert db.session.scalars(select(AuditEvent).where(
-        AuditEvent.actor_id == person.id)).all() == []
+    assert (
+        db.session.scalars(select(AuditEvent).where(AuditEvent.actor_id == person.id)).all() == []
+    )
     text = _all_rows_text()
     for trace in ("Heleno", person.email, "91234", person.cpf, "127.0.0.1", "heleno-casa"):
         assert trace not in text, trace
@@ -73,7 +82,8 @@ def test_confidential_report_keeps_contact_apart_and_emails_the_code(client) -> 
     contact = db.session.scalars(select(ReporterContact)).one()
     assert contact.report_id == report.id and contact.name == REPORTER["name"]
     assert REPORTER["name"] not in json.dumps(
-        {c.name: getattr(report, c.key) for c in MaltreatmentReport.__table__.columns}, default=str)
+        {c.name: getattr(report, c.key) for c in MaltreatmentReport.__table__.columns}, default=str
+    )
     mail = db.session.scalars(select(OutboxMessage)).one()
     assert mail.to == REPORTER["email"] and code in mail.body and report.protocol in mail.body
 
@@ -90,8 +100,9 @@ def test_signed_in_citizen_sees_confidential_reports_in_minhas_denuncias(client,
     person = auth.login()
     html = client.get("/denuncias/nova").get_data(as_text=True)
     assert person.full_name in html  # pre-filled contact
-    _r, report, _c = submit(client, identity="confidential", name=person.full_name,
-                            email=person.email)
+    _r, report, _c = submit(
+        client, identity="confidential", name=person.full_name, email=person.email
+    )
     mine = client.get("/denuncias/minhas").get_data(as_text=True)
     assert report.protocol in mine
     page = client.get(f"/denuncias/acompanhar/{report.protocol}")
@@ -113,8 +124,9 @@ def test_photos_are_reencoded_without_exif_or_gps(client, app) -> None:
 def test_photo_gps_places_the_pin_only_with_consent(client) -> None:
     _r, without, _c = submit(client, photos=[photo(gps=True)])
     assert without.lat is None and without.lng is None
-    _r, with_consent, _c = submit(client, category="poisoning", photos=[photo(gps=True)],
-                                  use_photo_gps="y")
+    _r, with_consent, _c = submit(
+        client, category="poisoning", photos=[photo(gps=True)], use_photo_gps="y"
+    )
     assert round(with_consent.lat, 3) == -23.454 and round(with_consent.lng, 3) == -46.533
 
 
@@ -138,8 +150,7 @@ def test_text_size_limit(client) -> None:
 def test_where_is_required_address_or_point(client) -> None:
     response, report, _c = submit(client, street="", number="", cep="")
     assert response.status_code == 400 and "Diga onde" in response.get_data(as_text=True)
-    response, report, _c = submit(client, street="", number="", cep="", lat="-23.45",
-                                  lng="-46.53")
+    response, report, _c = submit(client, street="", number="", cep="", lat="-23.45", lng="-46.53")
     assert report is not None and report.lat == -23.45
 
 
@@ -179,8 +190,11 @@ def test_same_address_typed_differently_is_offered_to_join(client) -> None:
 
 def test_joining_creates_a_merged_protocol_followed_with_its_own_code(client) -> None:
     _r, first, _c = submit(client)
-    response, joined, code = submit(client, join_protocol=first.protocol, description="Vi de novo "
-                                    "hoje: o cachorro continua sem água.")
+    response, joined, code = submit(
+        client,
+        join_protocol=first.protocol,
+        description="Vi de novo hoje: o cachorro continua sem água.",
+    )
     assert joined is not None and joined.state == "merged" and joined.merged_into_id == first.id
     assert code
     page = client.get(f"/denuncias/acompanhar/{joined.protocol}").get_data(as_text=True)
@@ -189,18 +203,23 @@ def test_joining_creates_a_merged_protocol_followed_with_its_own_code(client) ->
 
 def test_a_typed_join_protocol_cannot_join_an_unrelated_report(client) -> None:
     _r, first, _c = submit(client)
-    _r, other, _c = submit(client, category="poisoning", street="Avenida Brasil", number="500",
-                           join_protocol=first.protocol)
+    _r, other, _c = submit(
+        client,
+        category="poisoning",
+        street="Avenida Brasil",
+        number="500",
+        join_protocol=first.protocol,
+    )
     assert other.state == "triage" and other.merged_into_id is None
 
 
 def test_within_50_metres_is_a_duplicate_but_100_metres_is_not(client) -> None:
-    _r, first, _c = submit(client, street="", number="", cep="", lat="-23.450000",
-                           lng="-46.530000")
+    _r, first, _c = submit(client, street="", number="", cep="", lat="-23.450000", lng="-46.530000")
     near = submit(client, street="", number="", cep="", lat="-23.450300", lng="-46.530000")
     assert near[1] is None and first.protocol in near[0].get_data(as_text=True)  # ~33 m
-    _r, far, _c = submit(client, street="", number="", cep="", lat="-23.451000",
-                         lng="-46.530000")  # ~111 m
+    _r, far, _c = submit(
+        client, street="", number="", cep="", lat="-23.451000", lng="-46.530000"
+    )  # ~111 m
     assert far is not None and far.state == "triage"
 
 

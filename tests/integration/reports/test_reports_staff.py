@@ -21,16 +21,25 @@ def _today():  # type: ignore[no-untyped-def]
 
 
 def _assign(client, report, agent, day=None):  # type: ignore[no-untyped-def]
-    return client.post(f"/ccz/denuncias/{report.protocol}/atribuir",
-                       data={"agent_id": agent.id, "inspection_on": (day or _today()).isoformat()})
+    return client.post(
+        f"/ccz/denuncias/{report.protocol}/atribuir",
+        data={"agent_id": agent.id, "inspection_on": (day or _today()).isoformat()},
+    )
 
 
 def _inspect(client, report, outcome="nothing_found", **extra):  # type: ignore[no-untyped-def]
-    data = {"visited_on": _today().isoformat(), "outcome": outcome, "notes": "Sem água no pote.",
-            "people_present": "O morador", "finding_water": "problem", "finding_shelter": "ok"}
+    data = {
+        "visited_on": _today().isoformat(),
+        "outcome": outcome,
+        "notes": "Sem água no pote.",
+        "people_present": "O morador",
+        "finding_water": "problem",
+        "finding_shelter": "ok",
+    }
     data.update(extra)
-    return client.post(f"/ccz/denuncias/{report.protocol}/vistoria", data=data,
-                       content_type="multipart/form-data")
+    return client.post(
+        f"/ccz/denuncias/{report.protocol}/vistoria", data=data, content_type="multipart/form-data"
+    )
 
 
 def test_full_flow_triage_assign_inspect_close(client, auth, coordinator, agent) -> None:
@@ -55,12 +64,15 @@ def test_full_flow_triage_assign_inspect_close(client, auth, coordinator, agent)
     assert [p.stage for p in report.photos] == ["inspection"]
     moves = db.session.scalars(select(AuditEvent).where(AuditEvent.action == "report.state")).all()
     assert [(m.detail["from"], m.detail["to"]) for m in moves] == [
-        ("triage", "assigned"), ("assigned", "closed")]
+        ("triage", "assigned"),
+        ("assigned", "closed"),
+    ]
 
 
 @pytest.mark.parametrize("outcome", ["notice_needed", "capture_needed"])
-def test_notice_or_capture_keeps_the_protocol_open_in_its_queue(client, auth, coordinator, agent,
-                                                                outcome) -> None:
+def test_notice_or_capture_keeps_the_protocol_open_in_its_queue(
+    client, auth, coordinator, agent, outcome
+) -> None:
     _r, report, _c = submit(client)
     auth.login(coordinator)
     _assign(client, report, agent)
@@ -73,8 +85,10 @@ def test_notice_or_capture_keeps_the_protocol_open_in_its_queue(client, auth, co
     auth.login(coordinator)
     waiting = client.get("/ccz/denuncias?fila=waiting").get_data(as_text=True)
     assert report.protocol in waiting
-    response = client.post(f"/ccz/denuncias/{report.protocol}/encerrar",
-                           data={"text": "Notificação entregue ao responsável."})
+    response = client.post(
+        f"/ccz/denuncias/{report.protocol}/encerrar",
+        data={"text": "Notificação entregue ao responsável."},
+    )
     assert response.status_code == 302
     db.session.refresh(report)
     assert report.state == ReportState.CLOSED
@@ -84,9 +98,13 @@ def test_state_machine_refuses_illegal_moves(app, coordinator, agent, other_agen
     admin = factories.user(roles=("admin",))
     vet = factories.user(roles=("vet",))
     db.session.commit()
-    report, _code = svc.create_report(svc.current_profile(), svc.ReportData(
-        category="no_shelter", description="Cachorro sem água há dias.", street="Rua A"),
-        today=_today())
+    report, _code = svc.create_report(
+        svc.current_profile(),
+        svc.ReportData(
+            category="no_shelter", description="Cachorro sem água há dias.", street="Rua A"
+        ),
+        today=_today(),
+    )
     # An agent does not triage; a vet moves nothing.
     for actor in (agent, vet):
         with pytest.raises(svc.IllegalMove):
@@ -100,16 +118,38 @@ def test_state_machine_refuses_illegal_moves(app, coordinator, agent, other_agen
     # Only the assigned agent records the inspection; admin does not inspect.
     for actor in (other_agent, admin):
         with pytest.raises(svc.IllegalMove):
-            svc.record_inspection(svc.current_profile(), report, actor, visited_on=_today(),
-                                  findings={}, notes=None, people_present=None,
-                                  outcome="nothing_found", photos=[], today=_today())
-    svc.record_inspection(svc.current_profile(), report, agent, visited_on=_today(), findings={},
-                          notes=None, people_present=None, outcome="nothing_found", photos=[],
-                          today=_today())
+            svc.record_inspection(
+                svc.current_profile(),
+                report,
+                actor,
+                visited_on=_today(),
+                findings={},
+                notes=None,
+                people_present=None,
+                outcome="nothing_found",
+                photos=[],
+                today=_today(),
+            )
+    svc.record_inspection(
+        svc.current_profile(),
+        report,
+        agent,
+        visited_on=_today(),
+        findings={},
+        notes=None,
+        people_present=None,
+        outcome="nothing_found",
+        photos=[],
+        today=_today(),
+    )
     assert report.state == ReportState.CLOSED
     # Closed is an end here: no re-assignment, no merge, no police.
-    for to_state in (ReportState.ASSIGNED, ReportState.MERGED, ReportState.FORWARDED,
-                     ReportState.TRIAGE):
+    for to_state in (
+        ReportState.ASSIGNED,
+        ReportState.MERGED,
+        ReportState.FORWARDED,
+        ReportState.TRIAGE,
+    ):
         with pytest.raises(svc.IllegalMove):
             svc.move(report, to_state, coordinator)
     db.session.rollback()
@@ -118,8 +158,10 @@ def test_state_machine_refuses_illegal_moves(app, coordinator, agent, other_agen
 def test_illegal_move_over_http_is_refused_and_changes_nothing(client, auth, agent) -> None:
     _r, report, _c = submit(client)
     auth.login(agent)
-    response = client.post(f"/ccz/denuncias/{report.protocol}/atribuir",
-                           data={"agent_id": agent.id, "inspection_on": _today().isoformat()})
+    response = client.post(
+        f"/ccz/denuncias/{report.protocol}/atribuir",
+        data={"agent_id": agent.id, "inspection_on": _today().isoformat()},
+    )
     assert response.status_code == 403  # the route is for coordinators
     response = _inspect(client, report)
     assert response.status_code == 302
@@ -131,23 +173,27 @@ def test_out_of_scope_answers_the_reporter_with_the_reason(app, client, auth, co
     reporter = app.test_client()
     _r, report, code = submit(reporter, identity="confidential", **REPORTER)
     auth.login(coordinator)
-    response = client.post(f"/ccz/denuncias/{report.protocol}/fora-de-escopo",
-                           data={"reason": "Animal silvestre: procure a Polícia Ambiental."})
+    response = client.post(
+        f"/ccz/denuncias/{report.protocol}/fora-de-escopo",
+        data={"reason": "Animal silvestre: procure a Polícia Ambiental."},
+    )
     assert response.status_code == 302
     db.session.refresh(report)
     assert report.state == ReportState.CLOSED
     page = reporter.get(f"/denuncias/acompanhar/{report.protocol}").get_data(as_text=True)
     assert "Encerrada" in page and "Polícia Ambiental" in page
-    mails = db.session.scalars(select(OutboxMessage).where(
-        OutboxMessage.to == REPORTER["email"])).all()
+    mails = db.session.scalars(
+        select(OutboxMessage).where(OutboxMessage.to == REPORTER["email"])
+    ).all()
     assert len(mails) == 2 and "Polícia Ambiental" in mails[-1].body
 
 
 def test_out_of_scope_needs_a_reason(client, auth, coordinator) -> None:
     _r, report, _c = submit(client)
     auth.login(coordinator)
-    response = client.post(f"/ccz/denuncias/{report.protocol}/fora-de-escopo",
-                           data={"reason": "não"})
+    response = client.post(
+        f"/ccz/denuncias/{report.protocol}/fora-de-escopo", data={"reason": "não"}
+    )
     assert response.status_code == 302
     db.session.refresh(report)
     assert report.state == ReportState.TRIAGE
@@ -157,16 +203,16 @@ def test_staff_merge_moves_photos_and_history(client, auth, coordinator) -> None
     _r, main, _c = submit(client)
     _r, dup, dup_code = submit(client, street="Rua Outra", number="5", photos=[photo()])
     auth.login(coordinator)
-    response = client.post(f"/ccz/denuncias/{dup.protocol}/juntar",
-                           data={"target": main.protocol.lower()})
+    response = client.post(
+        f"/ccz/denuncias/{dup.protocol}/juntar", data={"target": main.protocol.lower()}
+    )
     assert response.status_code == 302
     db.session.refresh(dup)
     db.session.refresh(main)
     assert dup.state == ReportState.MERGED and dup.merged_into_id == main.id
     assert len(main.photos) == 1
     # Merging into itself or into a closed report is refused.
-    response = client.post(f"/ccz/denuncias/{main.protocol}/juntar",
-                           data={"target": main.protocol})
+    response = client.post(f"/ccz/denuncias/{main.protocol}/juntar", data={"target": main.protocol})
     db.session.refresh(main)
     assert main.state == ReportState.TRIAGE
 
@@ -214,7 +260,8 @@ def test_filters_by_category_district_state_and_period(client, auth, coordinator
     html = client.get(f"/ccz/denuncias?fila=all&since={future}").get_data(as_text=True)
     assert a.protocol not in html and b.protocol not in html
     html = client.get(f"/ccz/denuncias?fila=all&until={_today().isoformat()}").get_data(
-        as_text=True)
+        as_text=True
+    )
     assert a.protocol in html and b.protocol in html
 
 
@@ -235,19 +282,25 @@ def test_map_uses_own_leaflet_and_the_configured_tiles(make_app) -> None:
         html = response.get_data(as_text=True)
         assert "/static/vendor/leaflet/leaflet.js" in html and "unpkg" not in html
         assert 'data-tiles="https://tiles.ccz.example/{z}/{x}/{y}.png"' in html
-        assert "img-src 'self' data: https://tiles.ccz.example" in \
-            response.headers["Content-Security-Policy"]
+        assert (
+            "img-src 'self' data: https://tiles.ccz.example"
+            in response.headers["Content-Security-Policy"]
+        )
 
 
-def test_public_reply_reaches_the_reporter_internal_note_does_not(app, client, auth,
-                                                                 coordinator) -> None:
+def test_public_reply_reaches_the_reporter_internal_note_does_not(
+    app, client, auth, coordinator
+) -> None:
     reporter = app.test_client()
     _r, report, _c = submit(reporter)
     auth.login(coordinator)
-    client.post(f"/ccz/denuncias/{report.protocol}/mensagem",
-                data={"text": "Recebemos fotos novas, obrigado.", "public": "y"})
-    client.post(f"/ccz/denuncias/{report.protocol}/mensagem",
-                data={"text": "Vizinho briguento, cuidado."})
+    client.post(
+        f"/ccz/denuncias/{report.protocol}/mensagem",
+        data={"text": "Recebemos fotos novas, obrigado.", "public": "y"},
+    )
+    client.post(
+        f"/ccz/denuncias/{report.protocol}/mensagem", data={"text": "Vizinho briguento, cuidado."}
+    )
     page = reporter.get(f"/denuncias/acompanhar/{report.protocol}").get_data(as_text=True)
     assert "Recebemos fotos novas" in page and "briguento" not in page
 
@@ -262,18 +315,30 @@ def test_staff_tile_and_pages_need_a_staff_role(client, auth) -> None:
     assert "/ccz/denuncias" in client.get("/admin/").get_data(as_text=True)
 
 
-def test_reporters_of_joined_reports_hear_of_the_main_ones_progress(app, client, auth,
-                                                                     coordinator, agent) -> None:
-    _r, main, _c = submit(app.test_client(), identity="confidential", name="Ana",
-                          email="ana@example.com")
-    _r, joined, _c = submit(app.test_client(), identity="confidential", name="Bia",
-                            email="bia@example.com", join_protocol=main.protocol)
+def test_reporters_of_joined_reports_hear_of_the_main_ones_progress(
+    app, client, auth, coordinator, agent
+) -> None:
+    _r, main, _c = submit(
+        app.test_client(), identity="confidential", name="Ana", email="ana@example.com"
+    )
+    _r, joined, _c = submit(
+        app.test_client(),
+        identity="confidential",
+        name="Bia",
+        email="bia@example.com",
+        join_protocol=main.protocol,
+    )
     assert joined.merged_into_id == main.id
     auth.login(coordinator)
     _assign(client, main, agent)
-    for address, protocol in (("ana@example.com", main.protocol),
-                              ("bia@example.com", joined.protocol)):
-        last = db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == address)
-                                  .order_by(OutboxMessage.id.desc())).first()
+    for address, protocol in (
+        ("ana@example.com", main.protocol),
+        ("bia@example.com", joined.protocol),
+    ):
+        last = db.session.scalars(
+            select(OutboxMessage)
+            .where(OutboxMessage.to == address)
+            .order_by(OutboxMessage.id.desc())
+        ).first()
         assert protocol in last.subject and "Vistoria programada" in last.body
         assert agent.full_name not in last.body

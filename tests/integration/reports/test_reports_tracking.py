@@ -21,8 +21,13 @@ def test_wrong_code_and_unknown_protocol_get_the_same_answer(app) -> None:
     wrong = _track(stranger, report.protocol, "AAAA-BBBB-CCCC")
     unknown = _track(stranger, "DEN-2026-999999", "AAAA-BBBB-CCCC")
     assert wrong.status_code == unknown.status_code == 400
-    strip = lambda r: r.get_data(as_text=True).replace(report.protocol, "X").replace(  # noqa: E731
-        "DEN-2026-999999", "X")
+    strip = lambda r: (
+        r.get_data(as_text=True)
+        .replace(report.protocol, "X")
+        .replace(  # noqa: E731
+            "DEN-2026-999999", "X"
+        )
+    )
     assert strip(wrong) == strip(unknown)
     assert "Protocolo ou código não conferem" in wrong.get_data(as_text=True)
     # Without the proof, the status page sends the stranger to the form.
@@ -40,9 +45,15 @@ def test_right_code_shows_the_status_in_any_case_and_spacing(app) -> None:
 
 
 def test_the_code_is_shown_once(client) -> None:
-    response = client.post("/denuncias/nova", data={
-        "category": "no_shelter", "description": "Gato abandonado na praça há uma semana.",
-        "street": "Praça Central", "identity": "anonymous"})
+    response = client.post(
+        "/denuncias/nova",
+        data={
+            "category": "no_shelter",
+            "description": "Gato abandonado na praça há uma semana.",
+            "street": "Praça Central",
+            "identity": "anonymous",
+        },
+    )
     receipt_url = response.headers["Location"]
     first = client.get(receipt_url).get_data(as_text=True)
     assert 'id="codigo"' in first
@@ -52,9 +63,11 @@ def test_the_code_is_shown_once(client) -> None:
 
 def test_reporter_adds_information_and_photos(client) -> None:
     _r, report, _code = submit(client)
-    response = client.post(f"/denuncias/acompanhar/{report.protocol}", data={
-        "text": "Hoje o cachorro parecia mais fraco.", "photos": [photo()]},
-        content_type="multipart/form-data")
+    response = client.post(
+        f"/denuncias/acompanhar/{report.protocol}",
+        data={"text": "Hoje o cachorro parecia mais fraco.", "photos": [photo()]},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 302
     db.session.refresh(report)
     assert len(report.photos) == 1
@@ -71,7 +84,6 @@ def test_adding_nothing_is_refused_with_a_message(client) -> None:
 
 
 def test_tracking_page_is_rate_limited(client) -> None:
-    statuses = [_track(client, "DEN-2026-000001", "AAAA-BBBB-CCCC").status_code
-                for _ in range(11)]
+    statuses = [_track(client, "DEN-2026-000001", "AAAA-BBBB-CCCC").status_code for _ in range(11)]
     assert statuses[-1] == 429 and statuses[0] == 400
     assert db.session.scalars(select(MaltreatmentReport)).all() == []

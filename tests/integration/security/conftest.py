@@ -47,22 +47,45 @@ def build_world(app) -> World:  # type: ignore[no-untyped-def]
     neighbour = db.session.scalar(select(User).where(User.email == "vizinho@demo.ccz"))
     animals = db.session.scalars(select(Animal).where(Animal.owner_id == victim.id)).all()
     thor = animals[0]
-    db.session.add(OwnershipTransfer(animal_id=thor.id, from_owner_id=victim.id,
-                                     to_owner_id=neighbour.id))
-    db.session.add(DocumentCopyRequest(animal_id=thor.id, kind="card", requested_on=date.today(),
-                                       requested_by_id=victim.id, valid_until=date.today()))
+    db.session.add(
+        OwnershipTransfer(animal_id=thor.id, from_owner_id=victim.id, to_owner_id=neighbour.id)
+    )
+    db.session.add(
+        DocumentCopyRequest(
+            animal_id=thor.id,
+            kind="card",
+            requested_on=date.today(),
+            requested_by_id=victim.id,
+            valid_until=date.today(),
+        )
+    )
     item = db.session.scalars(select(PaymentItem).where(PaymentItem.payer_id == victim.id)).first()
-    proof = store_document(io.BytesIO(b"%PDF-1.4\n/JS (app.alert(1))\n"), purpose="exemption_proof",
-                           owner_id=None, filename="prova.pdf")
-    db.session.add(ExemptionRequest(item_id=item.id, requester_id=victim.id, code="x",
-                                    label="Isenção", article="GRU 23", proof_file_id=proof.id))
+    proof = store_document(
+        io.BytesIO(b"%PDF-1.4\n/JS (app.alert(1))\n"),
+        purpose="exemption_proof",
+        owner_id=None,
+        filename="prova.pdf",
+    )
+    db.session.add(
+        ExemptionRequest(
+            item_id=item.id,
+            requester_id=victim.id,
+            code="x",
+            label="Isenção",
+            article="GRU 23",
+            proof_file_id=proof.id,
+        )
+    )
     from tests.factories import make_item
 
     paid = make_item(victim)
     paid.status = "paid"
     listing = db.session.scalars(select(Listing)).first()
-    db.session.add(AdoptionApplication(listing_id=listing.id, applicant_id=victim.id,
-                                       answers={}, eligibility=[]))
+    db.session.add(
+        AdoptionApplication(
+            listing_id=listing.id, applicant_id=victim.id, answers={}, eligibility=[]
+        )
+    )
     add_document(victim, "identity")
     add_document(victim, "proof_of_address")
     db.session.commit()
@@ -72,8 +95,14 @@ def build_world(app) -> World:  # type: ignore[no-untyped-def]
         if "id" in table.c:
             ids.update(db.session.scalars(select(table.c.id)).all())
     max_id = max(ids, default=0)
-    return World(victim=victim, victim_cpf=victim.cpf, rgas=[a.rga for a in animals if a.rga],
-                 private_files=list(files), max_id=max_id, ids=sorted(ids))
+    return World(
+        victim=victim,
+        victim_cpf=victim.cpf,
+        rgas=[a.rga for a in animals if a.rga],
+        private_files=list(files),
+        max_id=max_id,
+        ids=sorted(ids),
+    )
 
 
 @pytest.fixture

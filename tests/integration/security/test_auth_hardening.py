@@ -13,17 +13,30 @@ from portal.extensions import db, limiter
 from portal.models import Animal, User
 from tests import factories
 
-BAD_NEXT = ["//evil.example", "/\\evil.example", "\\\\evil.example", "https://evil.example/",
-            "/\t/evil.example", "/\n/evil.example", "javascript:alert(1)", "http:/evil.example",
-            "/%5Cevil.example", "\\/evil.example", " //evil.example"]
+BAD_NEXT = [
+    "//evil.example",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "https://evil.example/",
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "javascript:alert(1)",
+    "http:/evil.example",
+    "/%5Cevil.example",
+    "\\/evil.example",
+    " //evil.example",
+]
 
 
 @pytest.mark.parametrize("target", BAD_NEXT)
 def test_login_next_never_leaves_the_site(client, target):
     person = factories.user()
     db.session.commit()
-    response = client.post("/conta/entrar", query_string={"next": target},
-                           data={"email": person.email, "password": factories.PASSWORD})
+    response = client.post(
+        "/conta/entrar",
+        query_string={"next": target},
+        data={"email": person.email, "password": factories.PASSWORD},
+    )
     assert response.status_code == 302
     location = response.headers["Location"]
     assert location.startswith("/") and not location.startswith("//")
@@ -33,13 +46,18 @@ def test_login_next_never_leaves_the_site(client, target):
 def test_login_next_keeps_a_local_path(client):
     person = factories.user()
     db.session.commit()
-    response = client.post("/conta/entrar", query_string={"next": "/animais/?x=1"},
-                           data={"email": person.email, "password": factories.PASSWORD})
+    response = client.post(
+        "/conta/entrar",
+        query_string={"next": "/animais/?x=1"},
+        data={"email": person.email, "password": factories.PASSWORD},
+    )
     assert response.headers["Location"] == "/animais/?x=1"
 
 
-@pytest.mark.parametrize("referrer", ["http://localhost//evil.example", "http://localhost/\\evil.example",
-                                      "https://evil.example/x"])
+@pytest.mark.parametrize(
+    "referrer",
+    ["http://localhost//evil.example", "http://localhost/\\evil.example", "https://evil.example/x"],
+)
 def test_contrast_and_language_toggles_never_redirect_off_site(client, referrer):
     for url in ("/contraste", "/idioma/en"):
         response = client.get(url, headers={"Referer": referrer})
@@ -76,8 +94,9 @@ def test_reset_request_says_the_same_for_known_and_unknown_emails(client):
     person = factories.user()
     db.session.commit()
     known = client.post("/conta/senha/esqueci", data={"email": person.email}, follow_redirects=True)
-    unknown = client.post("/conta/senha/esqueci", data={"email": "ninguem@example.com"},
-                          follow_redirects=True)
+    unknown = client.post(
+        "/conta/senha/esqueci", data={"email": "ninguem@example.com"}, follow_redirects=True
+    )
     assert known.status_code == unknown.status_code == 200
     assert known.get_data(as_text=True) == unknown.get_data(as_text=True)
 
@@ -86,8 +105,9 @@ def test_login_says_the_same_for_unknown_email_and_wrong_password(client):
     person = factories.user()
     db.session.commit()
     wrong = client.post("/conta/entrar", data={"email": person.email, "password": "x" * 12})
-    unknown = client.post("/conta/entrar",
-                          data={"email": "ninguem@example.com", "password": "x" * 12})
+    unknown = client.post(
+        "/conta/entrar", data={"email": "ninguem@example.com", "password": "x" * 12}
+    )
     assert "E-mail ou senha incorretos." in wrong.get_data(as_text=True)
     assert "E-mail ou senha incorretos." in unknown.get_data(as_text=True)
 
@@ -144,7 +164,6 @@ def test_finder_form_and_transfer_by_cpf_are_rate_limited(app, client, auth):
     finder = _hammer(client, f"/rga/{rga}", {"message": "Achei"}, 6)
     assert finder[-1] == 429 and 429 not in finder[:5]
     auth.login(owner, password="demo12345")
-    transfer = _hammer(client, f"/animais/{rga}/transferir",
-                       {"cpf": factories.make_cpf(4242)}, 21)
+    transfer = _hammer(client, f"/animais/{rga}/transferir", {"cpf": factories.make_cpf(4242)}, 21)
     assert transfer[-1] == 429 and 429 not in transfer[:20]
     limiter.reset()

@@ -11,9 +11,12 @@ CPF = factories.make_cpf(4242)
 
 
 def _shapes(cpf: str) -> list[str]:
-    return [cpf, f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}",
-            f"{cpf[:3]} {cpf[3:6]} {cpf[6:9]} {cpf[9:]}",
-            cpf[:-1] + str((int(cpf[-1]) + 1) % 10)]  # the last one fails the check digit
+    return [
+        cpf,
+        f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}",
+        f"{cpf[:3]} {cpf[3:6]} {cpf[6:9]} {cpf[9:]}",
+        cpf[:-1] + str((int(cpf[-1]) + 1) % 10),
+    ]  # the last one fails the check digit
 
 
 def _assert_not_passed_on(response, cpf: str) -> None:  # type: ignore[no-untyped-def]

@@ -34,8 +34,11 @@ def _boss():  # type: ignore[no-untyped-def]
 
 def _get_pages(app, client, world):  # type: ignore[no-untyped-def]
     """Every page without arguments plus every object page, as whoever is signed in."""
-    plain = [r.rule for r in app.url_map.iter_rules()
-             if "GET" in (r.methods or ()) and not r.arguments and r.endpoint != "static"]
+    plain = [
+        r.rule
+        for r in app.url_map.iter_rules()
+        if "GET" in (r.methods or ()) and not r.arguments and r.endpoint != "static"
+    ]
     with_args = [url for _e, method, url in _urls(app, world) if method == "GET"]
     for url in plain + with_args:
         g.pop("_login_user", None)
@@ -114,10 +117,19 @@ def test_cpf_never_reaches_a_log_line(app, client, auth, world, log_records):
     cpf = world.victim_cpf
     # Sign-up attempts with the CPF taken, malformed, and by someone else's e-mail.
     for data in ({"cpf": cpf}, {"cpf": cpf[:-1] + "0"}, {"cpf": _formatted(cpf)}):
-        client.post("/conta/cadastro", data={
-            "full_name": "Outra Pessoa", "birth_date": "1990-01-01", "email": "outra@example.com",
-            "phone": "11 98888-0000", "password": "senha-forte-123",
-            "password_confirm": "senha-forte-123", "accept_privacy": "y", **data})
+        client.post(
+            "/conta/cadastro",
+            data={
+                "full_name": "Outra Pessoa",
+                "birth_date": "1990-01-01",
+                "email": "outra@example.com",
+                "phone": "11 98888-0000",
+                "password": "senha-forte-123",
+                "password_confirm": "senha-forte-123",
+                "accept_privacy": "y",
+                **data,
+            },
+        )
     client.post("/conta/senha/esqueci", data={"email": "cidada@demo.ccz"})  # mail to the log
     victim_page = client.get("/busca", query_string={"q": cpf})
     assert victim_page.status_code == 200 and "Location" not in victim_page.headers
@@ -127,16 +139,20 @@ def test_cpf_never_reaches_a_log_line(app, client, auth, world, log_records):
     client.post("/pagamentos/ccz/", data={"q": cpf})
     client.post("/adocao/gestao/impedimentos", data={"cpf": cpf})
     client.post(f"/animais/{world.rgas[0]}/transferir", data={"cpf": cpf, "confirm": "y"})
-    client.post("/api/v1/registrations", json={"owner": {"cpf": cpf, "name": "X"}},
-                headers={"Authorization": "Bearer ccz_nope"})
+    client.post(
+        "/api/v1/registrations",
+        json={"owner": {"cpf": cpf, "name": "X"}},
+        headers={"Authorization": "Bearer ccz_nope"},
+    )
     for _page in _get_pages(app, client, world):
         pass
     auth.logout()
     auth.login(world.victim, password="demo12345")
     g.pop("_login_user", None)
     client.post(f"/animais/{world.rgas[0]}/transferir", data={"cpf": _formatted(cpf)})
-    client.post(f"/animais/{world.rgas[0]}/transferir",
-                data={"cpf": _formatted(factories.make_cpf(999))})
+    client.post(
+        f"/animais/{world.rgas[0]}/transferir", data={"cpf": _formatted(factories.make_cpf(999))}
+    )
     client.get("/minha-conta/meus-dados.json")
     leaked = [line for line in log_records if cpf in line or _formatted(cpf) in line]
     assert not leaked, leaked

@@ -37,7 +37,8 @@ class _WriteWatcher:
     def __call__(self, conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
         verb = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else ""
         if verb in {"INSERT", "UPDATE", "DELETE"} and not any(
-                t in statement for t in IGNORED_TABLES):
+            t in statement for t in IGNORED_TABLES
+        ):
             self.writes.append(statement.split("\n", 1)[0][:80])
 
 
@@ -47,21 +48,24 @@ def _login(client, user):  # type: ignore[no-untyped-def]
     g.pop("csrf_token", None)
     page = client.get("/conta/entrar").get_data(as_text=True)
     token = TOKEN_RE.search(page).group(1)
-    response = client.post("/conta/entrar", data={"email": user.email, "password": user._pw,
-                                                  "csrf_token": token})
+    response = client.post(
+        "/conta/entrar", data={"email": user.email, "password": user._pw, "csrf_token": token}
+    )
     assert response.status_code == 302
 
 
 def _post_urls(app, world):  # type: ignore[no-untyped-def]
     for rule in app.url_map.iter_rules():
-        if "POST" not in (rule.methods or ()) or rule.rule.startswith("/api/") \
-                or rule.endpoint in EXEMPT:
+        if (
+            "POST" not in (rule.methods or ())
+            or rule.rule.startswith("/api/")
+            or rule.endpoint in EXEMPT
+        ):
             continue
         kwargs = {}
         for arg in rule.arguments:
             conv = isinstance(rule._converters.get(arg), IntegerConverter)
-            kwargs[arg] = 1 if conv else (
-                world.rgas[0] if arg in ("rga", "number") else "endereco")
+            kwargs[arg] = 1 if conv else (world.rgas[0] if arg in ("rga", "number") else "endereco")
         yield rule.endpoint, rule.build(kwargs, append_unknown=False)[1]
 
 
@@ -103,8 +107,10 @@ def _walk(csrf_app, world, boss, victim, watcher, failures):  # type: ignore[no-
                 g.pop("_login_user", None)
                 limiter.reset()
                 watcher.writes.clear()
-                response = client.post(url, data={"name": "x", "confirm": "y",
-                                                  "cpf": world.victim_cpf})
+                response = client.post(
+                    url, data={"name": "x", "confirm": "y", "cpf": world.victim_cpf}
+                )
                 if response.status_code not in (400, 403, 404) or watcher.writes:
-                    failures.append((person.email, endpoint, url, response.status_code,
-                                     watcher.writes[:3]))
+                    failures.append(
+                        (person.email, endpoint, url, response.status_code, watcher.writes[:3])
+                    )

@@ -20,12 +20,23 @@ from tests.integration.security.conftest import named_argument_values
 # maus-tratos protocol is public by design too: Open311 answers its status and nothing else, and
 # the tracking pages send whoever lacks the private code back to the code form; a licence's public
 # check page shows its validity and nothing about the holder.
-PUBLIC_OBJECT_ENDPOINTS = {"adoption.listing", "adoption.apply", "animals.public_rga",
-                           "open311.show_request", "reports.receipt", "reports.tracked",
-                           "licences.public_check"}
-SKIP = {"static", "auth.confirm_email", "auth.reset_password", "auth.claim_account",
-        "main.set_language",
-        "animals.register"}
+PUBLIC_OBJECT_ENDPOINTS = {
+    "adoption.listing",
+    "adoption.apply",
+    "animals.public_rga",
+    "open311.show_request",
+    "reports.receipt",
+    "reports.tracked",
+    "licences.public_check",
+}
+SKIP = {
+    "static",
+    "auth.confirm_email",
+    "auth.reset_password",
+    "auth.claim_account",
+    "main.set_language",
+    "animals.register",
+}
 
 
 def _urls(app, world):  # type: ignore[no-untyped-def]
@@ -83,8 +94,9 @@ def _walk(client, app, world):  # type: ignore[no-untyped-def]
     return leaks
 
 
-def test_second_citizen_gets_404_or_403_on_every_object_of_the_first(app, client, auth, world,
-                                                                    stranger):
+def test_second_citizen_gets_404_or_403_on_every_object_of_the_first(
+    app, client, auth, world, stranger
+):
     auth.login(stranger)
     leaks = _walk(client, app, world)
     assert not leaks, "\n".join(map(str, leaks))
@@ -117,15 +129,17 @@ def test_api_tokens_only_reach_their_own_objects(app, client, world):
         assert client.get(f"/api/v1/payments/{item_id}", headers=clinic).status_code == 404
     for rga in world.rgas:
         for doc in ("card.pdf", "tag.pdf"):
-            assert client.get(f"/api/v1/registrations/{rga}/{doc}",
-                              headers=clinic).status_code == 404
+            assert (
+                client.get(f"/api/v1/registrations/{rga}/{doc}", headers=clinic).status_code == 404
+            )
         public = client.get(f"/api/v1/rga/{rga}").get_data(as_text=True)
         assert world.victim.full_name not in public and world.victim_cpf not in public
     listing_ids = db.session.scalars(select(Listing.id)).all()
     assert listing_ids
     for listing_id in listing_ids:
-        response = client.patch(f"/api/v1/listings/{listing_id}", json={"name": "Roubado"},
-                                headers=ngo)
+        response = client.patch(
+            f"/api/v1/listings/{listing_id}", json={"name": "Roubado"}, headers=ngo
+        )
         assert response.status_code in (403, 404)
     listed = client.get("/api/v1/registrations", headers=clinic).get_data(as_text=True)
     assert world.victim_cpf not in listed and world.victim.full_name not in listed

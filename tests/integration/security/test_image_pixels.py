@@ -38,8 +38,10 @@ def png_6000() -> bytes:
 @pytest.fixture
 def no_decoding(monkeypatch):  # type: ignore[no-untyped-def]
     """Fail the test if any image is decoded (its header may be read)."""
+
     def refuse(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         raise AssertionError("an image was decoded")
+
     monkeypatch.setattr(ImageFile.ImageFile, "load", refuse)
 
 
@@ -55,12 +57,17 @@ def ngo(app):  # type: ignore[no-untyped-def]
 
 def _post_photo(client, headers, listing_id: int, data: bytes, name: str = "foto.png"):  # type: ignore[no-untyped-def]
     boundary, body = encode_multipart(MultiDict({"photo": FileStorage(io.BytesIO(data), name)}))
-    return client.post(f"/api/v1/listings/{listing_id}/photos", headers=headers, data=body,
-                       content_type=f"multipart/form-data; boundary={boundary}")
+    return client.post(
+        f"/api/v1/listings/{listing_id}/photos",
+        headers=headers,
+        data=body,
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
 
 
 def test_a_small_file_of_36_megapixels_is_refused_as_a_photo_before_decoding(
-        client, ngo, png_6000, no_decoding) -> None:
+    client, ngo, png_6000, no_decoding
+) -> None:
     listing, headers = ngo
     assert len(png_6000) < 100_000 and 6000 * 6000 > MAX_PHOTO_PIXELS
     response = _post_photo(client, headers, listing.id, png_6000)
@@ -80,8 +87,12 @@ def test_every_photo_upload_has_the_pixel_cap(app, png_6000, no_decoding) -> Non
 def test_documents_allow_more_pixels_but_not_without_limit(app, no_decoding) -> None:
     assert MAX_PIXELS == 40_000_000
     with pytest.raises(ImageTooLarge) as refused:
-        store_document(io.BytesIO(_blank_png(7000, 6000)), purpose="adoption_document",
-                       owner_id=None, filename="rg.png")
+        store_document(
+            io.BytesIO(_blank_png(7000, 6000)),
+            purpose="adoption_document",
+            owner_id=None,
+            filename="rg.png",
+        )
     assert "40 megapixels" in refused.value.message  # not the generic "envie um PDF" message
 
 
@@ -93,8 +104,9 @@ def test_an_ordinary_phone_photo_is_still_accepted(client, ngo) -> None:
 
 def test_photo_api_is_rate_limited_per_token(client, ngo, app) -> None:
     listing, headers = ngo
-    codes = [_post_photo(client, headers, listing.id, b"nao e imagem").status_code
-             for _ in range(21)]
+    codes = [
+        _post_photo(client, headers, listing.id, b"nao e imagem").status_code for _ in range(21)
+    ]
     assert codes[:20] == [422] * 20
     assert codes[20] == 429
     limited = _post_photo(client, headers, listing.id, b"nao e imagem")
@@ -105,5 +117,9 @@ def test_photo_api_is_rate_limited_per_token(client, ngo, app) -> None:
     org.api_client = other
     mine = make_listing(org, state="draft", photos=0, author=user)
     db.session.commit()
-    assert _post_photo(client, {"Authorization": f"Bearer {token}"}, mine.id,
-                       b"nao e imagem").status_code == 422
+    assert (
+        _post_photo(
+            client, {"Authorization": f"Bearer {token}"}, mine.id, b"nao e imagem"
+        ).status_code
+        == 422
+    )

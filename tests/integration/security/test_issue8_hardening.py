@@ -56,8 +56,13 @@ def _dispose_production_apps(monkeypatch):  # type: ignore[no-untyped-def]
 
 
 def _last_mail(to: str) -> str:
-    return db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == to)
-                              .order_by(OutboxMessage.id.desc())).first().body
+    return (
+        db.session.scalars(
+            select(OutboxMessage).where(OutboxMessage.to == to).order_by(OutboxMessage.id.desc())
+        )
+        .first()
+        .body
+    )
 
 
 def test_reset_link_follows_public_base_url_not_the_host_header(make_app) -> None:
@@ -66,8 +71,9 @@ def test_reset_link_follows_public_base_url_not_the_host_header(make_app) -> Non
         person = factories.user()
         db.session.commit()
         client = app.test_client()
-        client.post("/conta/senha/esqueci", data={"email": person.email},
-                    headers={"Host": "evil.example"})
+        client.post(
+            "/conta/senha/esqueci", data={"email": person.email}, headers={"Host": "evil.example"}
+        )
         body = _last_mail(person.email)
     assert "https://ccz.example/conta/senha/nova/" in body
     assert "evil.example" not in body
@@ -76,11 +82,20 @@ def test_reset_link_follows_public_base_url_not_the_host_header(make_app) -> Non
 def test_confirmation_link_follows_public_base_url_not_the_host_header(make_app) -> None:
     app = make_app(PUBLIC_BASE_URL="https://ccz.example")
     with app.app_context():
-        app.test_client().post("/conta/cadastro", base_url="http://evil.example", data={
-            "full_name": "Maria da Silva", "cpf": factories.make_cpf(8801),
-            "birth_date": "1985-04-12", "email": "maria8801@example.com", "phone": "",
-            "password": "abacate-987", "password_confirm": "abacate-987",
-            "accept_privacy": "y"})
+        app.test_client().post(
+            "/conta/cadastro",
+            base_url="http://evil.example",
+            data={
+                "full_name": "Maria da Silva",
+                "cpf": factories.make_cpf(8801),
+                "birth_date": "1985-04-12",
+                "email": "maria8801@example.com",
+                "phone": "",
+                "password": "abacate-987",
+                "password_confirm": "abacate-987",
+                "accept_privacy": "y",
+            },
+        )
         body = _last_mail("maria8801@example.com")
     assert "https://ccz.example/conta/confirmar/" in body and "evil" not in body
 
@@ -96,8 +111,12 @@ def test_production_answers_400_to_a_host_it_does_not_serve(production_env) -> N
     prod = create_app(ProductionConfig)
     client = prod.test_client()
     assert client.get("/healthz", base_url="https://evil.example").status_code == 400
-    assert client.post("/conta/senha/esqueci", base_url="https://evil.example",
-                       data={"email": "a@example.com"}).status_code == 400
+    assert (
+        client.post(
+            "/conta/senha/esqueci", base_url="https://evil.example", data={"email": "a@example.com"}
+        ).status_code
+        == 400
+    )
     assert client.get("/healthz", base_url="https://ccz.example").status_code == 200
     assert client.get("/healthz", base_url="https://www.ccz.example").status_code == 200
 
@@ -110,15 +129,25 @@ def test_production_refuses_a_per_process_limiter_store_unless_allowed(productio
     assert ProductionConfig().RATELIMIT_STORAGE_URI.startswith("redis://")
 
 
-def _login_attempts(client, email: str, addresses: list[str],  # type: ignore[no-untyped-def]
-                    forwarded: bool = False) -> list[int]:
+def _login_attempts(
+    client,
+    email: str,
+    addresses: list[str],  # type: ignore[no-untyped-def]
+    forwarded: bool = False,
+) -> list[int]:
     codes = []
     for address in addresses:
         g.pop("_login_user", None)
-        kwargs = ({"headers": {"X-Forwarded-For": address}} if forwarded
-                  else {"environ_base": {"REMOTE_ADDR": address}})
-        codes.append(client.post("/conta/entrar", data={"email": email, "password": "x1"},
-                                 **kwargs).status_code)
+        kwargs = (
+            {"headers": {"X-Forwarded-For": address}}
+            if forwarded
+            else {"environ_base": {"REMOTE_ADDR": address}}
+        )
+        codes.append(
+            client.post(
+                "/conta/entrar", data={"email": email, "password": "x1"}, **kwargs
+            ).status_code
+        )
     return codes
 
 
@@ -135,8 +164,13 @@ def test_a_client_supplied_x_forwarded_for_does_not_dodge_the_ip_limit(client) -
     codes = []
     for i, email in enumerate(emails):
         g.pop("_login_user", None)
-        codes.append(client.post("/conta/entrar", data={"email": email, "password": "x1"},
-                                 headers={"X-Forwarded-For": f"10.3.0.{i}"}).status_code)
+        codes.append(
+            client.post(
+                "/conta/entrar",
+                data={"email": email, "password": "x1"},
+                headers={"X-Forwarded-For": f"10.3.0.{i}"},
+            ).status_code
+        )
     assert codes[-1] == 429
 
 
@@ -151,14 +185,24 @@ def test_a_configured_proxy_hop_gives_the_real_client_address(make_app) -> None:
     assert seen == ["203.0.113.9"]
 
 
-@pytest.mark.parametrize("password", ["senha123", "12345678", "password", "Brasil2024",
-                                      "abc12345", "qwerty123"])
+@pytest.mark.parametrize(
+    "password", ["senha123", "12345678", "password", "Brasil2024", "abc12345", "qwerty123"]
+)
 def test_common_passwords_are_refused(client, password) -> None:
     assert is_common_password(password)
-    response = client.post("/conta/cadastro", data={
-        "full_name": "Maria da Silva", "cpf": factories.make_cpf(8802), "birth_date": "1985-04-12",
-        "email": "maria8802@example.com", "phone": "", "password": password,
-        "password_confirm": password, "accept_privacy": "y"})
+    response = client.post(
+        "/conta/cadastro",
+        data={
+            "full_name": "Maria da Silva",
+            "cpf": factories.make_cpf(8802),
+            "birth_date": "1985-04-12",
+            "email": "maria8802@example.com",
+            "phone": "",
+            "password": password,
+            "password_confirm": password,
+            "accept_privacy": "y",
+        },
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "mais usadas" in html or "letras e números" in html
@@ -170,8 +214,16 @@ def test_the_common_password_list_is_shipped_and_large() -> None:
 
     import portal.blueprints.auth as auth_pkg
 
-    words = [w for w in (Path(auth_pkg.__file__).with_name("common_passwords.txt")
-                         .read_text(encoding="utf-8").splitlines()) if w and w[0] != "#"]
+    words = [
+        w
+        for w in (
+            Path(auth_pkg.__file__)
+            .with_name("common_passwords.txt")
+            .read_text(encoding="utf-8")
+            .splitlines()
+        )
+        if w and w[0] != "#"
+    ]
     assert len(words) >= 300 and "senha123" in words
     assert not is_common_password("tigre-azul-do-cerrado-9")
 
@@ -181,15 +233,17 @@ def test_statement_parameters_never_reach_an_error_message(app) -> None:
     (PostgreSQL's own DETAIL of a unique violation still quotes the key: see the report.)"""
     cpf = factories.make_cpf(8803)
     with pytest.raises(DBAPIError) as err:
-        db.session.execute(text("SELECT * FROM tabela_que_nao_existe WHERE cpf = :cpf"),
-                           {"cpf": cpf})
+        db.session.execute(
+            text("SELECT * FROM tabela_que_nao_existe WHERE cpf = :cpf"), {"cpf": cpf}
+        )
     db.session.rollback()
     assert cpf not in str(err.value)
     assert "parameters hidden" in str(err.value)
 
 
-def test_unwritable_upload_dir_is_reported_at_start_and_by_healthz(make_app, tmp_path,
-                                                                  caplog) -> None:
+def test_unwritable_upload_dir_is_reported_at_start_and_by_healthz(
+    make_app, tmp_path, caplog
+) -> None:
     blocked = tmp_path / "a-file"
     blocked.write_text("not a directory")
     app = make_app(UPLOAD_DIR=str(blocked))
@@ -199,8 +253,9 @@ def test_unwritable_upload_dir_is_reported_at_start_and_by_healthz(make_app, tmp
     assert response.status_code == 503 and response.get_json()["uploads"] == "unwritable"
 
 
-def test_production_refuses_to_start_with_an_unwritable_upload_dir(production_env,
-                                                                   tmp_path) -> None:
+def test_production_refuses_to_start_with_an_unwritable_upload_dir(
+    production_env, tmp_path
+) -> None:
     blocked = tmp_path / "a-file"
     blocked.write_text("x")
     production_env.setenv("UPLOAD_DIR", str(blocked))
@@ -218,19 +273,38 @@ BIDI = ["\u202e", "\u202a", "\u2066", "\u2069", "\u200f", "\u200e"]
 
 @pytest.mark.parametrize("char", BIDI)
 def test_names_with_bidirectional_controls_are_refused_at_sign_up(client, char) -> None:
-    response = client.post("/conta/cadastro", data={
-        "full_name": f"Maria {char}avliS", "cpf": factories.make_cpf(8804),
-        "birth_date": "1985-04-12", "email": "maria8804@example.com", "phone": "",
-        "password": "abacate-987", "password_confirm": "abacate-987", "accept_privacy": "y"})
+    response = client.post(
+        "/conta/cadastro",
+        data={
+            "full_name": f"Maria {char}avliS",
+            "cpf": factories.make_cpf(8804),
+            "birth_date": "1985-04-12",
+            "email": "maria8804@example.com",
+            "phone": "",
+            "password": "abacate-987",
+            "password_confirm": "abacate-987",
+            "accept_privacy": "y",
+        },
+    )
     assert "caracteres invisíveis" in response.get_data(as_text=True)
     assert db.session.scalar(select(User).where(User.email == "maria8804@example.com")) is None
 
 
 def test_address_with_bidirectional_controls_is_refused_on_the_profile(client, auth) -> None:
     auth.login()
-    response = client.post("/minha-conta/", data={
-        "email": "x@example.com", "cep": "07010-000", "street": "Rua \u202eUm", "number": "1",
-        "district": "Centro", "city": "Guarulhos", "state": "SP", "housing_type": "house"})
+    response = client.post(
+        "/minha-conta/",
+        data={
+            "email": "x@example.com",
+            "cep": "07010-000",
+            "street": "Rua \u202eUm",
+            "number": "1",
+            "district": "Centro",
+            "city": "Guarulhos",
+            "state": "SP",
+            "housing_type": "house",
+        },
+    )
     assert "caracteres invisíveis" in response.get_data(as_text=True)
 
 

@@ -26,8 +26,9 @@ def _png(extra: bytes = b"") -> bytes:
 
 
 def test_polyglot_image_is_re_encoded_and_loses_the_script(app):
-    stored = store_image(io.BytesIO(_png(SCRIPT)), purpose="test", owner_id=None, public=True,
-                         filename="gato.png")
+    stored = store_image(
+        io.BytesIO(_png(SCRIPT)), purpose="test", owner_id=None, public=True, filename="gato.png"
+    )
     for variant in stored.variants:
         data = file_path(stored, variant).read_bytes()
         assert data.startswith(b"\xff\xd8") and b"<script" not in data and b"onload" not in data
@@ -40,12 +41,15 @@ def test_script_hidden_in_jpeg_metadata_is_dropped(app):
     assert all(b"<script" not in file_path(stored, v).read_bytes() for v in stored.variants)
 
 
-@pytest.mark.parametrize("data", [
-    b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
-    b"<html><script>alert(1)</script></html>",
-    b"GIF89a" + SCRIPT,
-    b"MZ\x90\x00 executable",
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
+        b"<html><script>alert(1)</script></html>",
+        b"GIF89a" + SCRIPT,
+        b"MZ\x90\x00 executable",
+    ],
+)
 def test_svg_html_gif_and_executables_are_refused(app, data):
     with pytest.raises(UploadError):
         store_image(io.BytesIO(data), purpose="test", owner_id=None, public=True)
@@ -56,21 +60,24 @@ def test_svg_html_gif_and_executables_are_refused(app, data):
 def test_path_traversal_in_the_filename_never_reaches_the_disk_path(app):
     upload_dir = Path(app.config["UPLOAD_DIR"]).resolve()
     for name in ("../../../../tmp/evil.pdf", "..\\..\\evil.pdf", "/etc/passwd", "a\x00b.pdf"):
-        stored = store_document(io.BytesIO(b"%PDF-1.4\n"), purpose="test", owner_id=None,
-                                filename=name)
+        stored = store_document(
+            io.BytesIO(b"%PDF-1.4\n"), purpose="test", owner_id=None, filename=name
+        )
         path = file_path(stored, "original").resolve()
         assert path.is_relative_to(upload_dir) and ".." not in stored.variants["original"]
         assert name.split("/")[-1] not in path.name
 
 
-def test_pdf_with_javascript_is_kept_but_only_served_as_attachment_to_owner_and_staff(app, client,
-                                                                                      auth):
+def test_pdf_with_javascript_is_kept_but_only_served_as_attachment_to_owner_and_staff(
+    app, client, auth
+):
     owner = factories.user()
     stranger = factories.user()
     staff = factories.user(roles=("agent",))
     pdf = b"%PDF-1.4\n1 0 obj << /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >>\n" + SCRIPT
-    stored = store_document(io.BytesIO(pdf), purpose="adoption_document", owner_id=owner.id,
-                            filename="comprovante.pdf")
+    stored = store_document(
+        io.BytesIO(pdf), purpose="adoption_document", owner_id=owner.id, filename="comprovante.pdf"
+    )
     db.session.commit()
     url = f"/arquivos/{stored.token}/original"
     assert client.get(url).status_code == 404  # anonymous
@@ -109,9 +116,11 @@ def test_public_image_has_nosniff_and_sandbox(app, client):
 def test_upload_over_the_request_limit_is_a_friendly_413(app, client, auth):
     app.config["MAX_CONTENT_LENGTH"] = 1024
     auth.login()
-    response = client.post("/adocao/meus-documentos",
-                           data={"file": (io.BytesIO(b"x" * 4096), "a.pdf")},
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/adocao/meus-documentos",
+        data={"file": (io.BytesIO(b"x" * 4096), "a.pdf")},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 413
     assert "Arquivo grande demais." in response.get_data(as_text=True)
 
@@ -163,13 +172,21 @@ def test_production_headers_and_secure_cookies(production_env):
     # A CSRF token is needed in production: fetch it from the page.
     import re
 
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"',
-                      page.get_data(as_text=True)).group(1)
+    token = re.search(
+        r'name="csrf_token" type="hidden" value="([^"]+)"', page.get_data(as_text=True)
+    ).group(1)
     g.pop("_login_user", None)
-    response = client.post("/conta/entrar", base_url="https://localhost",
-                           data={"email": person.email, "password": factories.PASSWORD,
-                                 "remember": "y", "csrf_token": token},
-                           headers={"Referer": "https://localhost/conta/entrar"})
+    response = client.post(
+        "/conta/entrar",
+        base_url="https://localhost",
+        data={
+            "email": person.email,
+            "password": factories.PASSWORD,
+            "remember": "y",
+            "csrf_token": token,
+        },
+        headers={"Referer": "https://localhost/conta/entrar"},
+    )
     assert response.status_code == 302
     cookies = response.headers.getlist("Set-Cookie")
     assert cookies

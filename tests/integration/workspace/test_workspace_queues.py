@@ -16,9 +16,13 @@ from tests import factories
 
 def _copy(animal, *, requested_days_ago: int, valid_for: int = 45) -> DocumentCopyRequest:
     requested = date.today() - timedelta(days=requested_days_ago)
-    copy = DocumentCopyRequest(animal=animal, kind="card", requested_on=requested,
-                               requested_at=utcnow() - timedelta(days=requested_days_ago),
-                               valid_until=requested + timedelta(days=valid_for))
+    copy = DocumentCopyRequest(
+        animal=animal,
+        kind="card",
+        requested_on=requested,
+        requested_at=utcnow() - timedelta(days=requested_days_ago),
+        valid_until=requested + timedelta(days=valid_for),
+    )
     db.session.add(copy)
     db.session.flush()
     return copy
@@ -44,9 +48,15 @@ def test_a_transfer_enters_the_stuck_queue_only_after_30_days(app) -> None:
     old, new = factories.user(), factories.user()
     animal = factories.animal(old)
     for days in (29, 31):
-        db.session.add(OwnershipTransfer(animal=animal, from_owner_id=old.id, to_owner_id=new.id,
-                                         status=TransferStatus.PENDING,
-                                         requested_at=utcnow() - timedelta(days=days)))
+        db.session.add(
+            OwnershipTransfer(
+                animal=animal,
+                from_owner_id=old.id,
+                to_owner_id=new.id,
+                status=TransferStatus.PENDING,
+                requested_at=utcnow() - timedelta(days=days),
+            )
+        )
     db.session.commit()
     card = stats(registry().get("rga-transferencias-paradas"))
     assert (card.count, card.overdue) == (1, 1)
@@ -117,16 +127,21 @@ def test_bulk_action_issues_the_selected_second_copies(app, client, auth) -> Non
     copies = [_copy(animal, requested_days_ago=d) for d in (1, 2, 3)]
     db.session.commit()
     auth.login(roles=("agent",))
-    response = client.post("/ccz/filas/rga-segundas-vias/lote",
-                           data={"ids": [copies[0].id, copies[2].id]})
+    response = client.post(
+        "/ccz/filas/rga-segundas-vias/lote", data={"ids": [copies[0].id, copies[2].id]}
+    )
     assert response.status_code == 302
     db.session.expire_all()
     assert [db.session.get(DocumentCopyRequest, c.id).status for c in copies] == [
-        CopyStatus.ISSUED, CopyStatus.REQUESTED, CopyStatus.ISSUED]
+        CopyStatus.ISSUED,
+        CopyStatus.REQUESTED,
+        CopyStatus.ISSUED,
+    ]
 
 
 def test_staff_search_finds_a_person_by_cpf_and_their_animal_by_rga_without_cpf_in_url(
-        app, client, auth) -> None:
+    app, client, auth
+) -> None:
     from portal.models import AuditEvent
 
     owner = factories.user(full_name="Maria Aparecida Souza")
@@ -141,8 +156,9 @@ def test_staff_search_finds_a_person_by_cpf_and_their_animal_by_rga_without_cpf_
     assert "Totó" in html  # a CPF also finds the owner's animals
     html = client.post("/ccz/busca", data={"q": animal.rga}).get_data(as_text=True)
     assert animal.rga in html and "Animais (1)" in html
-    events = db.session.scalars(select(AuditEvent).where(
-        AuditEvent.action == "workspace.searched")).all()
+    events = db.session.scalars(
+        select(AuditEvent).where(AuditEvent.action == "workspace.searched")
+    ).all()
     assert len(events) == 2
     assert all(owner.cpf not in str(e.detail) for e in events)
 
@@ -164,17 +180,20 @@ def test_dashboard_counts_registrations_by_species_and_channel(app, client, auth
     period = Period(date(2026, 3, 1), date(2026, 4, 30))
     by_species = charts["registros-por-especie"].compute(period)
     assert by_species.rows == [("2026-03", [2, 1]), ("2026-04", [0, 1])]
-    by_channel = charts["registros-por-canal"].compute(Period(date(2026, 3, 1),
-                                                              date(2026, 3, 31), "centro"))
+    by_channel = charts["registros-por-canal"].compute(
+        Period(date(2026, 3, 1), date(2026, 3, 31), "centro")
+    )
     assert by_channel.rows == [("2026-03", [3, 0, 0])]  # online
     assert charts["registros-por-especie"].compute(
-        Period(date(2026, 3, 1), date(2026, 3, 31), "Outro bairro")).rows == [("2026-03", [0, 0])]
+        Period(date(2026, 3, 1), date(2026, 3, 31), "Outro bairro")
+    ).rows == [("2026-03", [0, 0])]
 
     auth.login(roles=("coordinator",))
     html = client.get("/ccz/indicadores?de=2026-03-01&ate=2026-04-30").get_data(as_text=True)
     assert "<svg" in html and "Registros (RGA) por mês e espécie" in html
-    csv_text = client.get("/ccz/indicadores/registros-por-especie.csv?de=2026-03-01"
-                          "&ate=2026-04-30").get_data(as_text=True)
+    csv_text = client.get(
+        "/ccz/indicadores/registros-por-especie.csv?de=2026-03-01&ate=2026-04-30"
+    ).get_data(as_text=True)
     assert "2026-03;2;1" in csv_text
 
 
@@ -191,8 +210,11 @@ def test_queue_snapshot_feeds_the_backlog_chart(app) -> None:
     db.session.commit()
     snapshot_queues(date(2026, 11, 30))
     snapshot_queues(date(2026, 11, 30))  # a second run that day updates, never duplicates
-    data = registry().charts["filas-ao-longo-do-tempo"].compute(
-        Period(date(2026, 11, 1), date(2026, 11, 30)))
+    data = (
+        registry()
+        .charts["filas-ao-longo-do-tempo"]
+        .compute(Period(date(2026, 11, 1), date(2026, 11, 30)))
+    )
     assert data.rows == [("30/11/2026", [1, 1])]
 
 
@@ -202,9 +224,17 @@ def test_reports_plug_into_queue_search_and_charts(app, client, auth) -> None:
     from portal.workspace import Period
 
     profile = app.extensions["portal_profile"]
-    report, _code = reports.create_report(profile, reports.ReportData(
-        category=profile.reports.categories[0].code, description="Cão preso sem água.",
-        street="Rua A", number="1", district="Centro"), today=local_today())
+    report, _code = reports.create_report(
+        profile,
+        reports.ReportData(
+            category=profile.reports.categories[0].code,
+            description="Cão preso sem água.",
+            street="Rua A",
+            number="1",
+            district="Centro",
+        ),
+        today=local_today(),
+    )
     db.session.commit()
     assert stats(registry().get("denuncias-triagem")).count == 1
     auth.login(roles=("agent",))
