@@ -53,6 +53,12 @@ from portal.services.mail import send_email
 from portal.services.municipal_holidays import municipal_holidays
 from portal.urls import absolute_url
 
+from .apprehension import (  # noqa: F401 (re-exported: staff views and tests use services.*)
+    decide_definitive_apprehension,
+    definitive_upheld,
+    open_definitive_apprehension,
+)
+
 SPECIES = ("dog", "cat", "other")
 SIZES = ("small", "medium", "large")
 SEXES = ("male", "female", "unknown")
@@ -474,78 +480,6 @@ def _email_owner_captured(profile: Profile, capture: Capture) -> None:
         "\n".join(lines),
     )
     audit.record("impound.owner_notified", capture, detail={"protocol": capture.protocol})
-
-
-# ---------------------------------------------------------------------------------------------
-# Definitive apprehension (GRU 87; CABO 39 §4) — the entry points for the enforcement domain
-# ---------------------------------------------------------------------------------------------
-
-
-def open_definitive_apprehension(
-    capture: Capture, *, article: str, reason: str, actor: User | None, notify: bool = True
-) -> Capture:
-    """Open a definitive apprehension: the animal stays in custody and cannot be reclaimed until
-    the final decision (GRU 87 §ú). The enforcement domain (issue 13) issues the auto de
-    apreensão and calls :func:`decide_definitive_apprehension` with the final decision."""
-    if capture.status not in (CaptureStatus.IN_CUSTODY, CaptureStatus.DEFINITIVE_PENDING):
-        raise DomainError(None, "not_in_custody", _("Este animal não está sob a guarda do CCZ."))
-    capture.status = CaptureStatus.DEFINITIVE_PENDING
-    capture.definitive_article = article
-    capture.definitive_reason = reason
-    capture.definitive_opened_at = utcnow()
-    db.session.flush()
-    audit.record(
-        "impound.definitive_opened",
-        capture,
-        detail={"article": article},
-        actor_id=actor.id if actor else None,
-    )
-    if notify and capture.owner is not None and capture.owner.email:
-        send_email(
-            capture.owner.email,
-            _("Apreensão definitiva em andamento (%(protocol)s)", protocol=capture.protocol),
-            _(
-                "O animal do protocolo %(protocol)s fica sob a guarda do CCZ e não pode ser "
-                "resgatado até a decisão final do procedimento de apreensão definitiva "
-                "(%(article)s). Motivo: %(reason)s",
-                protocol=capture.protocol,
-                article=article,
-                reason=reason,
-            ),
-        )
-    return capture
-
-
-def decide_definitive_apprehension(
-    capture: Capture, *, upheld: bool, actor: User | None, note: str = ""
-) -> Capture:
-    """The final decision of the enforcement procedure (GRU 87 §ú).
-
-    Upheld: the animal is the municipality's; it waits for a destination (GRU 88) and, once
-    destined, its capture count ends (GRU 84 §4). Not upheld: back to ordinary custody,
-    reclaimable again.
-    """
-    if capture.status != CaptureStatus.DEFINITIVE_PENDING:
-        raise DomainError(
-            None, "not_pending", _("Não há apreensão definitiva em andamento para este animal.")
-        )
-    capture.status = CaptureStatus.IN_CUSTODY
-    if upheld:
-        capture.count_reset = True  # GRU 84 §4: takes effect with the destination below
-    else:
-        capture.definitive_article = None
-    db.session.flush()
-    audit.record(
-        "impound.definitive_decided",
-        capture,
-        detail={"upheld": upheld, "note": note},
-        actor_id=actor.id if actor else None,
-    )
-    return capture
-
-
-def definitive_upheld(capture: Capture) -> bool:
-    return capture.count_reset and capture.definitive_article is not None
 
 
 # ---------------------------------------------------------------------------------------------
