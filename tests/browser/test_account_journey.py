@@ -1,5 +1,6 @@
-"""A citizen's account from end to end in a real browser: sign up, confirm the e-mail through the
-dev mailbox, log out and in again; the same without JavaScript; and a sign-up whose CSRF token went
+"""A citizen's account from end to end in a real browser: sign up (the same "check your e-mail"
+answer for everyone, nobody signed in), resend the e-mail, activate the account through the dev
+mailbox, log in, out and in again; the same without JavaScript; and a sign-up whose CSRF token went
 stale, which must come back with what was typed instead of a dead end.
 """
 
@@ -9,39 +10,14 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.factories import make_cpf
-
-PASSWORD = "gato-e-cachorro-2024"
-
-
-def password_field(page: Page):  # type: ignore[no-untyped-def]
-    # A password input has no ARIA role to look it up by name; its label reads "Senha *".
-    return page.get_by_label(re.compile("^Senha"))
-
-
-def fill_signup(page: Page, *, cpf: str, email: str, name: str = "Maria da Silva Souza") -> None:
-    """Fill the sign-up form the way a person does: by the Portuguese labels."""
-    page.get_by_role("textbox", name="Nome completo").fill(name)
-    page.get_by_role("textbox", name="CPF", exact=True).fill(
-        f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}"
-    )
-    page.get_by_label("Data de nascimento").fill("1985-03-21")
-    page.get_by_role("textbox", name="E-mail").fill(email)
-    page.get_by_role("textbox", name="Telefone").fill("(11) 98765-4321")
-    password_field(page).fill(PASSWORD)
-    page.get_by_label(re.compile("^Repita a senha")).fill(PASSWORD)
-    # gov.br DS draws the box on the label (the input itself is transparent): click what shows.
-    page.get_by_text("Li e aceito o aviso de privacidade (LGPD)").click()
-    expect(
-        page.get_by_role("checkbox", name="Li e aceito o aviso de privacidade (LGPD)")
-    ).to_be_checked()
-
-
-def log_in(page: Page, base: str, email: str) -> None:
-    page.goto(base + "/conta/entrar")
-    page.get_by_role("textbox", name="E-mail").fill(email)
-    password_field(page).fill(PASSWORD)
-    page.get_by_role("main").get_by_role("button", name="Entrar").click()
+from tests.factories import BROWSER_PASSWORD as PASSWORD
+from tests.factories import (
+    fill_signup,
+    log_in,
+    make_cpf,
+    password_field,
+    run_axe,
+)
 
 
 def log_out(page: Page) -> None:
@@ -58,19 +34,30 @@ def test_sign_up_confirm_email_log_out_log_in_log_out(live_server, page: Page) -
 
     fill_signup(page, cpf=make_cpf(9101), email="maria.souza@example.com")
     page.get_by_role("button", name="Criar conta").click()
-    expect(page.locator("#mensagens")).to_contain_text(
-        "Conta criada. Enviamos um link de confirmação para maria.souza@example.com."
-    )
-    expect(page.get_by_role("banner").get_by_role("button", name="Sair")).to_be_visible()
+    # The same answer whatever the CPF: check your e-mail. Nobody is signed in yet.
+    expect(page.get_by_role("heading", level=1)).to_have_text("Confira seu e-mail")
+    expect(page.get_by_role("main")).to_contain_text("maria.souza@example.com")
+    expect(page.get_by_role("banner").get_by_role("link", name="Entrar")).to_be_visible()
+    assert run_axe(page) == []
+    page.get_by_role("button", name="Reenviar e-mail").click()
+    expect(page.locator("#mensagens")).to_contain_text("Enviamos o e-mail de novo.")
+    # The password alone does not open an account that was never activated.
+    log_in(page, base, "maria.souza@example.com")
+    expect(page.get_by_role("main")).to_contain_text("E-mail ou senha incorretos.")
 
     # The confirmation link arrives in the dev mailbox (no SMTP in tests); follow it.
     page.get_by_role("link", name="Caixa de e-mail (desenvolvimento)").click()
     mail = page.locator("article.portal-mail", has_text="maria.souza@example.com").first
     expect(mail).to_be_visible()
-    link = mail.locator("a[href*='/conta/confirmar/']")
-    assert link.get_attribute("href").startswith(base + "/conta/confirmar/")
+    link = mail.locator("a[href*='/conta/confirmar/']").first
+    assert (link.get_attribute("href") or "").startswith(base + "/conta/confirmar/")
     link.click()
-    expect(page.locator("#mensagens")).to_contain_text("E-mail confirmado. Obrigado!")
+    expect(page.locator("#mensagens")).to_contain_text(
+        "E-mail confirmado. Entre com seu e-mail e sua senha."
+    )
+    log_in(page, base, "maria.souza@example.com")
+    expect(page.locator("#mensagens")).to_contain_text("Bem-vindo(a), Maria.")
+    page.goto(base + "/minha-conta/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Minha conta")
     expect(page.get_by_text("confirmado", exact=True)).to_be_visible()
     # The CPF is shown masked, never in full.
@@ -138,9 +125,8 @@ def test_csrf_failure_shows_the_signup_form_again_with_what_was_typed(
     password_field(page).fill(PASSWORD)
     page.get_by_label(re.compile("^Repita a senha")).fill(PASSWORD)
     page.get_by_role("button", name="Criar conta").click()
-    expect(page.locator("#mensagens")).to_contain_text(
-        "Conta criada. Enviamos um link de confirmação para ana.lima@example.com."
-    )
+    expect(page.get_by_role("heading", level=1)).to_have_text("Confira seu e-mail")
+    expect(page.get_by_role("main")).to_contain_text("ana.lima@example.com")
 
 
 def test_csrf_failure_on_login_keeps_the_email(live_server, page: Page) -> None:

@@ -82,7 +82,7 @@ def profile():
             for name in PROFILE_FIELDS:
                 setattr(user, name, getattr(form, name).data)
             user.cep = clean_cep(form.cep.data)
-            move_animals_with_owner(user)  # DOMAIN §4: counted where they now live
+            move_animals_with_owner(user)  # GRU 37; BJP 17: counted where they now live
             if email_changed:
                 change_email(user, new_email)  # confirmation to the new, notice to the old
             audit.record("account.updated", user)
@@ -124,9 +124,9 @@ def accept_suggestion(suggestion_id: int):
                 suggestion, password=form.current_password.data or ""
             )
         except account_services.SuggestionError as err:
+            db.session.rollback()
             flash(err.message, "danger")
         else:
-            audit.record("account.suggestion_accepted", user)
             db.session.commit()
             flash(_("Dados de contato atualizados."), "success")
     return redirect(url_for("account.profile"))

@@ -78,6 +78,7 @@ def recent_password(view: F) -> F:
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         minutes = int(current_app.config.get("REAUTH_MINUTES") or 15)
         if current_user.is_authenticated and _older_than("password_at", minutes):
+            back: str | None
             if request.method == "GET":
                 back = request.full_path.rstrip("?")
             else:  # a form cannot be replayed: go back to the page it came from

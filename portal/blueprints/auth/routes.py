@@ -63,12 +63,15 @@ def _forget_browser() -> None:
 @public
 @limiter.limit("20/hour", methods=["POST"])
 def signup():
+    """One answer for every sign-up (new CPF, known CPF, known e-mail): "we sent you an e-mail".
+
+    Nobody is signed in here; a new account opens through the link mailed to it."""
     if current_user.is_authenticated:
         return redirect(url_for("main.home"))
     form = SignupForm()
     if form.validate_on_submit():
         try:
-            user = services.register_citizen(
+            services.register_citizen(
                 full_name=form.full_name.data,
                 cpf=form.cpf.data,
                 birth_date=form.birth_date.data,
@@ -78,30 +81,43 @@ def signup():
             )
         except services.AccountError as err:
             db.session.rollback()
-            getattr(form, err.field or "cpf").errors.append(err.message)
+            if not err.show_on(form):
+                form.cpf.errors.append(err.message)
         else:
             db.session.commit()
-            if user is None:
-                # The CPF or the e-mail is already known: one answer for every case, the
-                # explanation (or the claim link, at the e-mail on file) goes by e-mail.
-                flash(
-                    _(
-                        "Recebemos seu pedido. Enviamos por e-mail as instruções para continuar: "
-                        "confira a caixa de entrada (e o spam)."
-                    ),
-                    "info",
-                )
-                return redirect(url_for("auth.login"))
-            sign_in(user)
-            flash(
-                _(
-                    "Conta criada. Enviamos um link de confirmação para %(email)s.",
-                    email=user.email,
-                ),
-                "success",
-            )
-            return redirect(_safe_next(request.args.get("next")))
+            session["signup_email"] = form.email.data.strip().lower()
+            return redirect(url_for("auth.signup_sent"))
     return render_template("auth/signup.html", form=form)
+
+
+@bp.get("/cadastro/enviado")
+@public
+def signup_sent():
+    email = session.get("signup_email")
+    if not email:
+        return redirect(url_for("auth.signup"))
+    return render_template("auth/signup_sent.html", email=email, resend_form=EmptyForm())
+
+
+def _signup_email_key() -> str:
+    """Resending is also counted per address: one inbox is not flooded from many sessions."""
+    return "signup-resend:" + str(session.get("signup_email") or "")[:254]
+
+
+@bp.post("/cadastro/reenviar")
+@public
+@limiter.limit("3/hour;10/day")
+@limiter.limit("3/hour", key_func=_signup_email_key)
+def resend_signup_email():
+    """Send sign-up's e-mail again, to the address typed in this browser (kept in its session)."""
+    email = session.get("signup_email")
+    if not email:
+        return redirect(url_for("auth.signup"))
+    if EmptyForm().validate_on_submit():
+        services.resend_signup_email(email)
+        db.session.commit()
+        flash(_("Enviamos o e-mail de novo. Confira também a caixa de spam."), "info")
+    return redirect(url_for("auth.signup_sent"))
 
 
 @bp.route("/entrar", methods=["GET", "POST"])
@@ -185,17 +201,20 @@ def claim_account(token: str):
 @bp.get("/confirmar/<token>")
 @public
 def confirm_email(token: str):
+    """Confirms the address (and activates a new account); it never signs anyone in: the
+    password is asked next, so a link read by someone else, or opened by a mail scanner, is not
+    enough to enter the account."""
+    back = url_for("account.profile") if current_user.is_authenticated else url_for("auth.login")
     user = services.confirm_email(token)
     if user is None:
         flash(_("Link de confirmação inválido ou expirado. Peça um novo."), "danger")
-        return redirect(
-            url_for("account.profile") if current_user.is_authenticated else url_for("auth.login")
-        )
+        return redirect(back)
     db.session.commit()
-    flash(_("E-mail confirmado. Obrigado!"), "success")
-    return redirect(
-        url_for("account.profile") if current_user.is_authenticated else url_for("auth.login")
-    )
+    if current_user.is_authenticated:
+        flash(_("E-mail confirmado. Obrigado!"), "success")
+    else:
+        flash(_("E-mail confirmado. Entre com seu e-mail e sua senha."), "success")
+    return redirect(back)
 
 
 @bp.post("/confirmar/reenviar")

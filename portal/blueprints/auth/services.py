@@ -1,8 +1,10 @@
 """Account rules: one account per CPF, argon2 hashes, signed e-mail tokens, session versions.
 
-Sign-up never tells whether a CPF or an e-mail is already known: when either is, the answer is
-the same neutral message and the explanation goes by e-mail. A record a clinic created (no
-password yet) is claimed only through a one-time link sent to the e-mail ON FILE.
+Sign-up never tells whether a CPF or an e-mail is already known: every request gets the same page
+("we sent you an e-mail"), costs the same password hash, and what happens next is said by e-mail
+only. A new account waits unconfirmed (``activation_pending``) and nobody signs in to it until the
+confirmation link is followed. A record a clinic created (no password yet) is claimed only through
+a one-time link sent to the e-mail ON FILE.
 """
 
 from __future__ import annotations
@@ -13,31 +15,57 @@ from pathlib import Path
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from flask import current_app
+from flask import current_app, has_app_context
 from flask_babel import gettext as _
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import func, select
 
+from portal.domain import DomainError
 from portal.extensions import db
 from portal.models import Role, User
 from portal.models.base import utcnow
+from portal.services import audit
 from portal.services.identity import clean_cpf
 from portal.services.mail import send_email
 from portal.urls import absolute_url
 
-_hasher = PasswordHasher()
+
+class _ConfiguredHasher:
+    """argon2 at the cost the app's ``PASSWORD_HASH_COST`` sets ((time cost, memory in KiB,
+    parallelism)); None, as in development and production, is argon2-cffi's default (RFC 9106's
+    low-memory profile). Only the test suite lowers it: it signs people in thousands of times.
+    A hash made at another cost still verifies, and is redone at this one on the next sign-in."""
+
+    def _current(self) -> PasswordHasher:
+        cost = current_app.config.get("PASSWORD_HASH_COST") if has_app_context() else None
+        return _hasher_for(tuple(cost) if cost else None)
+
+    def hash(self, password: str) -> str:
+        return self._current().hash(password)
+
+    def verify(self, hashed: str, password: str) -> bool:
+        return self._current().verify(hashed, password)
+
+    def check_needs_rehash(self, hashed: str) -> bool:
+        return self._current().check_needs_rehash(hashed)
+
+
+@cache
+def _hasher_for(cost: tuple[int, ...] | None) -> PasswordHasher:
+    if cost is None:
+        return PasswordHasher()
+    time_cost, memory_cost, parallelism = cost
+    return PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, parallelism=parallelism)
+
+
+_hasher = _ConfiguredHasher()
 CONFIRM_MAX_AGE = 3 * 86400
 RESET_MAX_AGE = 3600
 CLAIM_MAX_AGE = 2 * 86400
 
 
-class AccountError(ValueError):
+class AccountError(DomainError):
     """A sign-up or login problem to show next to ``field``."""
-
-    def __init__(self, field: str | None, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
 
 
 def hash_password(password: str) -> str:
@@ -67,13 +95,15 @@ def check_password(user: User, password: str) -> bool:
         return False
 
 
-_DUMMY: list[str] = []
+_DUMMY: dict[object, str] = {}  # one per hashing cost
 
 
 def _dummy_hash() -> str:
-    if not _DUMMY:
-        _DUMMY.append(_hasher.hash("not-a-real-password"))
-    return _DUMMY[0]
+    cost = current_app.config.get("PASSWORD_HASH_COST") if has_app_context() else None
+    key = tuple(cost) if cost else None
+    if key not in _DUMMY:
+        _DUMMY[key] = _hasher.hash("not-a-real-password")
+    return _DUMMY[key]
 
 
 def find_by_email(email: str) -> User | None:
@@ -88,54 +118,103 @@ def find_by_cpf(cpf: str) -> User | None:
 def register_citizen(
     *, full_name: str, cpf: str, birth_date: date, email: str, phone: str | None, password: str
 ) -> User | None:
-    """Create a citizen account for a new CPF and e-mail and return it (to sign in).
+    """Record a sign-up; the caller answers with the same page whatever happened here.
 
-    When the CPF or the e-mail is already known, return None and explain by e-mail instead, so
-    the page answers the same for every known person: an account holder is told to sign in or
-    reset the password; a record a clinic created gets a one-time claim link at the e-mail on
-    file (the claimant proves control of it before seeing anything, see :func:`claim_record`).
+    A new CPF and e-mail give a new citizen account, unconfirmed: it is returned, and opens only
+    through the link mailed to it. When the CPF or the e-mail is already known, return None and
+    explain by e-mail instead: an account holder is told to sign in or reset the password; a
+    record a clinic created gets a one-time claim link at the e-mail on file (the claimant proves
+    control of it before seeing anything, see :func:`claim_record`). A sign-up not yet confirmed
+    holds neither its CPF nor its e-mail (either may have been mistyped): a new sign-up with one
+    of them takes its place, and whoever follows their link first owns the account.
 
     Raises AccountError when the CPF is invalid.
     """
     digits = clean_cpf(cpf)
     if not digits:
-        raise AccountError("cpf", _("CPF inválido: confira os 11 dígitos."))
+        raise AccountError("cpf", "cpf_invalid", _("CPF inválido: confira os 11 dígitos."))
     email = email.strip().lower()
+    # Hashed in every branch: the answer's delay must not tell a new CPF from a known one.
+    password_hash = hash_password(password)
     person = find_by_cpf(digits)
     holder = find_by_email(email)
-    if person is not None or holder is not None:
+    if person is not None and person.activation_pending and holder in (None, person):
+        user = person
+    elif person is None and holder is not None and holder.activation_pending:
+        user = holder  # the same address again, with the CPF corrected
+        user.cpf = digits
+    elif person is not None or holder is not None:
         _explain_known_signup(person, holder, email)
         return None
-    user = User(cpf=digits)
-    db.session.add(user)
+    else:
+        user = User(cpf=digits)
+        db.session.add(user)
     user.full_name = full_name.strip()
     user.birth_date = birth_date
     user.email = email
     user.phone = phone
-    user.password_hash = hash_password(password)
+    user.password_hash = password_hash
     user.privacy_accepted_at = utcnow()
+    user.email_confirmed_at = None
+    user.activation_pending = True
     user.add_role(Role.CITIZEN)
     db.session.flush()
     send_confirmation(user)
     return user
 
 
+def resend_signup_email(email: str) -> None:
+    """ "Reenviar e-mail" on sign-up's answer page: the same kind of e-mail again, for ``email``.
+
+    Only the e-mail typed at sign-up is known here (kept in the person's own session), so the
+    message is chosen by what that address is: an account waiting for activation gets its link,
+    a record a clinic created its claim link, an account its sign-in help; an address nobody
+    holds came with a CPF that is already registered."""
+    email = email.strip().lower()
+    holder = find_by_email(email)
+    if holder is None:
+        _mail_cpf_known(email)
+    elif holder.activation_pending:
+        send_confirmation(holder)
+    elif not holder.has_account:
+        send_claim_link(holder)
+    else:
+        _mail_email_known(email)
+
+
+def _mail_cpf_known(email: str) -> None:
+    send_email(
+        email,
+        _("Seu pedido de cadastro no portal do CCZ"),
+        _(
+            "Olá.\n\nRecebemos um pedido de cadastro com este e-mail, mas o CPF informado já "
+            "tem uma conta no portal do CCZ.\n\nSe a conta é sua, entre em %(login)s ou crie "
+            "uma nova senha em %(forgot)s.\nSe você não reconhece a conta, procure o CCZ com um "
+            "documento com foto.",
+            login=absolute_url("auth.login"),
+            forgot=absolute_url("auth.forgot_password"),
+        ),
+    )
+
+
+def _mail_email_known(email: str) -> None:
+    send_email(
+        email,
+        _("Seu pedido de cadastro no portal do CCZ"),
+        _(
+            "Olá.\n\nRecebemos um pedido de cadastro com este e-mail, mas ele já está ligado "
+            "a um cadastro no portal do CCZ.\n\nSe você já tem conta, entre em %(login)s ou "
+            "crie uma nova senha em %(forgot)s.\nSe não foi você, ignore esta mensagem.",
+            login=absolute_url("auth.login"),
+            forgot=absolute_url("auth.forgot_password"),
+        ),
+    )
+
+
 def _explain_known_signup(person: User | None, holder: User | None, email: str) -> None:
     """The e-mails behind sign-up's neutral answer (nothing about anyone is shown on the page)."""
-    login, forgot = absolute_url("auth.login"), absolute_url("auth.forgot_password")
     if person is not None and person.has_account:
-        send_email(
-            email,
-            _("Seu pedido de cadastro no portal do CCZ"),
-            _(
-                "Olá.\n\nRecebemos um pedido de cadastro com este e-mail, mas o CPF informado já "
-                "tem uma conta no portal do CCZ.\n\nSe a conta é sua, entre em %(login)s ou crie "
-                "uma nova senha em %(forgot)s.\nSe você não reconhece a conta, procure o CCZ com um "
-                "documento com foto.",
-                login=login,
-                forgot=forgot,
-            ),
-        )
+        _mail_cpf_known(email)
     elif person is not None:
         # A record a clinic created: only whoever reads the e-mail on file may claim it.
         if person.email:
@@ -146,24 +225,14 @@ def _explain_known_signup(person: User | None, holder: User | None, email: str) 
                 _("Seu pedido de cadastro no portal do CCZ"),
                 _(
                     "Olá.\n\nRecebemos um pedido de cadastro com este e-mail, mas o CPF informado "
-                    "já tem um cadastro no CCZ (feito, por exemplo, por uma clínica credenciada).\n\n"
-                    "Se houver um e-mail nesse cadastro, enviamos para ele um link para ativar a "
-                    "conta. Se você não tem acesso a esse e-mail, procure o CCZ com um documento com "
-                    "foto para atualizar seus dados."
+                    "já tem um cadastro no CCZ (feito, por exemplo, por uma clínica "
+                    "credenciada).\n\nSe houver um e-mail nesse cadastro, enviamos para ele um "
+                    "link para ativar a conta. Se você não tem acesso a esse e-mail, procure o CCZ "
+                    "com um documento com foto para atualizar seus dados."
                 ),
             )
     else:
-        send_email(
-            email,
-            _("Seu pedido de cadastro no portal do CCZ"),
-            _(
-                "Olá.\n\nRecebemos um pedido de cadastro com este e-mail, mas ele já está ligado "
-                "a um cadastro no portal do CCZ.\n\nSe você já tem conta, entre em %(login)s ou "
-                "crie uma nova senha em %(forgot)s.\nSe não foi você, ignore esta mensagem.",
-                login=login,
-                forgot=forgot,
-            ),
-        )
+        _mail_email_known(email)
 
 
 def send_claim_link(person: User) -> None:
@@ -174,10 +243,10 @@ def send_claim_link(person: User) -> None:
         person.email or "",
         _("Ative sua conta no portal do CCZ"),
         _(
-            "Olá, %(name)s.\n\nUm estabelecimento credenciado registrou seus dados no CCZ e alguém "
-            "pediu para criar a conta no portal com o seu CPF. Se foi você, abra o link abaixo e crie "
-            "sua senha:\n%(link)s\n\nO link vale por 2 dias e só pode ser usado uma vez. Se não foi "
-            "você, ignore esta mensagem: nada muda no seu cadastro.",
+            "Olá, %(name)s.\n\nUm estabelecimento credenciado registrou seus dados no CCZ e "
+            "alguém pediu para criar a conta no portal com o seu CPF. Se foi você, abra o link "
+            "abaixo e crie sua senha:\n%(link)s\n\nO link vale por 2 dias e só pode ser usado uma "
+            "vez. Se não foi você, ignore esta mensagem: nada muda no seu cadastro.",
             name=person.full_name,
             link=link,
         ),
@@ -272,16 +341,25 @@ def send_confirmation(user: User) -> None:
 
 
 def confirm_email(token: str) -> User | None:
-    """The user whose e-mail the token confirms, or None when it is invalid or expired."""
+    """The user whose e-mail the token confirms, or None when it is invalid or expired.
+
+    The first confirmation of a sign-up also activates the account (``activation_pending``
+    cleared): from then on the password signs in."""
     try:
         data = _serializer("confirm-email").loads(token, max_age=CONFIRM_MAX_AGE)
     except (BadSignature, SignatureExpired):
         return None
-    user = db.session.get(User, data.get("id"))
+    if not isinstance(data, dict) or not isinstance(data.get("id"), int):
+        return None
+    user = db.session.get(User, data["id"])
     if user is None or user.email != data.get("email"):
         return None
     if user.email_confirmed_at is None:
         user.email_confirmed_at = utcnow()
+    if user.activation_pending:
+        user.activation_pending = False
+        audit.record("account.activated", user, actor_id=user.id)
+    db.session.flush()
     return user
 
 
@@ -291,6 +369,9 @@ def send_password_reset(email: str) -> None:
     A record a clinic created gets the claim link instead: this is its e-mail on file."""
     user = find_by_email(email)
     if user is None:
+        return
+    if user.activation_pending:  # the way back to a lost activation link
+        send_confirmation(user)
         return
     if not user.has_account:
         send_claim_link(user)
@@ -333,7 +414,7 @@ def authenticate(email: str, password: str) -> User | None:
         except (VerificationError, InvalidHashError):
             pass
         return None
-    if not user.active or not check_password(user, password):
+    if not check_password(user, password) or not user.active or user.activation_pending:
         return None
     if _hasher.check_needs_rehash(user.password_hash or ""):
         user.password_hash = hash_password(password)
