@@ -1,17 +1,25 @@
-"""Adoption (issue #5, DOMAIN §5): public search, applications with eligibility, NGO and CCZ
-management, hand-over with RGA, fee and the VV 28 §3 leaflet.
+"""Adoption (VV 28-29; BJP 24, 28; CAB 16-17; GRU 88): public search, applications with
+eligibility, NGO and CCZ management, hand-over with RGA, fee and the VV 28 §3 leaflet.
 
-Module map: ``eligibility`` (the rules of who may adopt), ``services`` (NGOs, listings, photos,
-documents, bars), ``applications`` (submit, review, hand-over), ``search`` (keyset search),
-``leaflet`` (VV 28 §3), ``routes`` (public and applicant pages), ``manage`` (NGO and staff pages),
-``demo`` (demo data and the API-client hook). The API lives in ``portal.blueprints.api.listings``.
+Module map: ``eligibility`` (who may adopt; its rules in ``rule_results``, ``proof_rules``,
+``bar_rules``), ``services`` (re-exports ``organizations``, ``listings``, ``photos``, ``documents``,
+``bars``; errors in ``errors``), ``applications`` (submit, review; steps in ``workflow``),
+``handover``, ``search`` (keyset search), ``leaflet`` (VV 28 §3), ``routes`` (public and applicant
+pages), ``manage`` (NGO and CCZ listings), ``review`` (an application's review and hand-over),
+``staff`` (NGO registrations, bars), ``web`` (what the pages share), ``demo`` (demo data). The
+API lives in ``portal.blueprints.api.listings``.
 """
 
+from typing import TYPE_CHECKING
+
 import click
-from flask import Blueprint
+from flask import Blueprint, Flask
 from flask.cli import with_appcontext
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
+
+if TYPE_CHECKING:
+    from portal.models import ApiClient
 
 bp = Blueprint("adoption", __name__, url_prefix="/adocao")
 
@@ -26,44 +34,36 @@ def _manager() -> bool:
     )
 
 
-def _link_ngo_client(client) -> None:  # type: ignore[no-untyped-def]
+def _link_ngo_client(client: "ApiClient") -> None:
     """``create-api-client --kind ngo``: the token acts for the NGO of that name."""
     from portal.blueprints.adoption.services import link_api_client
 
     link_api_client(client)
 
 
-def _init() -> None:
-    from portal.blueprints.adoption import demo, services
+def init_app(app: Flask) -> None:
+    """Menu entries, staff tiles, the NGO document rule, LGPD section, the NGO API-client hook,
+    demo data, the reindex command and the staff queues."""
+    from portal.blueprints.adoption import demo, queues, services
     from portal.blueprints.adoption.lgpd import export_adoption
-    from portal.blueprints.files import register_file_access
-    from portal.cli import register_api_client_hook, register_command, register_demo_seeder
-    from portal.services.lgpd import register_exporter
-    from portal.templating import register_admin_link, register_nav
+    from portal.wiring import wiring
 
-    register_nav(_l("Adotar"), "adoption.search", order=30)
-    register_nav(_l("Minhas adoções"), "adoption.my_applications", order=35, visible=_signed_in)
-    register_nav(_l("Gestão de adoções"), "adoption.manage", order=70, visible=_manager)
-    register_admin_link(
-        _l("Adoção: anúncios e pedidos do CCZ"),
-        "adoption.manage",
-        ("agent", "vet", "coordinator", "admin"),
-    )
-    register_admin_link(
-        _l("Adoção: cadastro de ONGs"),
-        "adoption.organizations",
-        ("agent", "vet", "coordinator", "admin"),
-    )
-    register_admin_link(
-        _l("Adoção: impedimentos por CPF"),
-        "adoption.bars",
-        ("agent", "vet", "coordinator", "admin"),
-    )
-    register_file_access(services.DOCUMENT_PURPOSE, services.document_file_rule)
-    register_exporter("adocao", export_adoption)
-    register_api_client_hook("ngo", _link_ngo_client)
-    register_demo_seeder(demo.seed_adoption_demo)
-    register_command(_reindex_search)
+    wired = wiring(app)
+    wired.nav(_l("Adotar"), "adoption.search", order=30)
+    wired.nav(_l("Minhas adoções"), "adoption.my_applications", order=35, visible=_signed_in)
+    wired.nav(_l("Gestão de adoções"), "adoption.manage", order=70, visible=_manager)
+    for label, endpoint in (
+        (_l("Adoção: anúncios e pedidos do CCZ"), "adoption.manage"),
+        (_l("Adoção: cadastro de ONGs"), "adoption.organizations"),
+        (_l("Adoção: impedimentos por CPF"), "adoption.bars"),
+    ):
+        wired.admin_link(label, endpoint, ("agent", "vet", "coordinator", "admin"))
+    wired.file_rule(services.DOCUMENT_PURPOSE, services.document_file_rule)
+    wired.exporter("adocao", export_adoption)
+    wired.api_client_hook("ngo", _link_ngo_client)
+    wired.demo_seeder(demo.seed_adoption_demo)
+    wired.command(_reindex_search)
+    wired.queues(queues.declare_queues)
 
 
 @click.command("adoption-reindex-search")
@@ -78,6 +78,4 @@ def _reindex_search() -> None:
     click.echo(f"{count} anúncios reindexados.")
 
 
-from portal.blueprints.adoption import manage, routes  # noqa: E402,F401
-
-_init()
+from portal.blueprints.adoption import manage, review, routes, staff  # noqa: E402,F401

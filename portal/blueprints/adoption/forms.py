@@ -23,7 +23,12 @@ from wtforms import (
 from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional, ValidationError
 
 from portal.blueprints.account.forms import UF_CHOICES
-from portal.blueprints.adoption.applications import HOME_TYPES, OTHER_ANIMALS
+from portal.blueprints.adoption.applications import (
+    HOME_TYPES,
+    OTHER_ANIMALS,
+    Answers,
+    HealthRecord,
+)
 from portal.blueprints.adoption.services import (
     BAR_LABELS,
     DOCUMENT_LABELS,
@@ -222,6 +227,16 @@ class QuestionnaireMixin:
         render_kw={"rows": 2},
     )
 
+    def answers(self) -> Answers:
+        """The questionnaire for the service, which checks it (``Answers.validate``)."""
+        return Answers(
+            home_type=self.home_type.data,
+            other_animals=self.other_animals.data,
+            other_animals_detail=self.other_animals_detail.data or "",
+            caretaker=self.caretaker.data,
+            holidays=self.holidays.data,
+        )
+
 
 class ApplicationForm(QuestionnaireMixin, FlaskForm):
     accept_term = BooleanField(_l("Li e aceito o Termo de Compromisso de Adoção"))
@@ -229,6 +244,15 @@ class ApplicationForm(QuestionnaireMixin, FlaskForm):
 
 class AnswerInfoForm(QuestionnaireMixin, FlaskForm):
     note = TextAreaField(_l("Sua resposta"), validators=[Length(max=2000)], render_kw={"rows": 3})
+
+
+class AttachDocumentForm(FlaskForm):
+    document = SelectField(
+        _l("Documento já enviado"),
+        coerce=int,
+        choices=[],
+        validators=[DataRequired(_l("Escolha o documento."))],
+    )
 
 
 class DocumentReviewForm(FlaskForm):
@@ -259,6 +283,20 @@ class HandoverForm(FlaskForm):
         _l("Confirmo que o animal foi entregue à pessoa adotante"),
         validators=[DataRequired(_l("Confirme a entrega."))],
     )
+
+    def health_record(self) -> HealthRecord:
+        return HealthRecord(
+            vaccinated=bool(self.vaccinated.data),
+            vaccinated_on=self.vaccinated_on.data,
+            dewormed=bool(self.dewormed.data),
+            dewormed_on=self.dewormed_on.data,
+            sterilized=bool(self.sterilized.data),
+            sterilized_on=self.sterilized_on.data,
+            rabies_vaccine=self.rabies_vaccine.data or "",
+            rabies_batch=self.rabies_batch.data or "",
+            rabies_vet_name=self.rabies_vet_name.data or "",
+            rabies_vet_crmv=self.rabies_vet_crmv.data or "",
+        )
 
 
 class MemberForm(FlaskForm):

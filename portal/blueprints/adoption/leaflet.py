@@ -4,14 +4,15 @@ VV 28 §3 lists what it must contain: I the responsibility of adopting; II respo
 basic care, the consequences of abandonment for the animal and for public health, and the laws
 protecting animals with the penalties for abandonment; III the vaccination and sterilisation
 calendar; IV why the sterilisation already done matters; V where to report maus-tratos. The portal
-hands it to every adopter, whatever the municipality (DOMAIN §5), personalised with the animal's
-dates when an adoption is given.
+hands it to every adopter, whatever the municipality, personalised with the animal's
+dates when an adoption is given. Its sections come from the profile (``programme.leaflet_sections``)
+and cite the law only where the profile gives the item (``adoption.leaflet``).
 """
 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -27,8 +28,10 @@ class LeafletSection:
     title: str
     paragraphs: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
-    article: str = "VV 28 §3"
-    key: str = ""  # "report": where to report maus-tratos (the page adds the portal's form link)
+    article: str = ""  # the law's item, e.g. "VV 28 §3 I" (shown where the law requires it)
+    # The profile's name of the section (``LeafletSectionKey``); "report": where to report
+    # maus-tratos (the page adds the portal's form link).
+    key: str = ""
 
 
 def _fmt(day: date) -> str:
@@ -117,25 +120,28 @@ def leaflet_sections(
 ) -> list[LeafletSection]:
     """The leaflet's content, translated at call time; personalised when given an adoption."""
     profile = current_app.extensions["portal_profile"]
+    # The profile lists the sections (``programme.leaflet_sections``) and, where its law
+    # requires the leaflet, the item each one answers (``adoption.leaflet``: VV 28 §3 I-V).
+    cited = profile.adoption.leaflet
     listing = application.listing if application else None
     on = on or date.today()
     animal = listing.name if listing else _("seu animal")
-    return [
+    sections = [
         LeafletSection(
             _("A responsabilidade de adotar"),
             [
                 _(
-                    "Adotar é assumir, por toda a vida de %(animal)s (cães e gatos vivem de 10 a 20 "
-                    "anos), a responsabilidade pela saúde, pelo bem-estar e pelos atos dele.",
+                    "Adotar é assumir, por toda a vida de %(animal)s (cães e gatos vivem de 10 a "
+                    "20 anos), a responsabilidade pela saúde, pelo bem-estar e pelos atos dele.",
                     animal=animal,
                 ),
                 _(
-                    "O animal foi entregue vacinado, vermifugado, esterilizado e registrado (RGA) em "
-                    "seu nome. Mantenha o registro atualizado: mudança de endereço, transferência ou "
-                    "óbito devem ser comunicados ao CCZ."
+                    "O animal foi entregue vacinado, vermifugado, esterilizado e registrado (RGA) "
+                    "em seu nome. Mantenha o registro atualizado: mudança de endereço, "
+                    "transferência ou óbito devem ser comunicados ao CCZ."
                 ),
             ],
-            article="VV 28 §3 I",
+            key="responsibility",
         ),
         LeafletSection(
             _("Guarda responsável e cuidados básicos"),
@@ -149,54 +155,56 @@ def leaflet_sections(
                     "ferido."
                 ),
                 _(
-                    "Nunca deixe o animal solto na rua: ele pode ser atropelado, se perder, transmitir "
-                    "doenças ou ser apreendido pelo CCZ."
+                    "Nunca deixe o animal solto na rua: ele pode ser atropelado, se perder, "
+                    "transmitir doenças ou ser apreendido pelo CCZ."
                 ),
             ],
-            article="VV 28 §3 II",
+            key="care",
         ),
         LeafletSection(
             _("Abandono: consequências e penalidades"),
             [
                 _(
-                    "O animal abandonado sofre com fome, doenças, atropelamentos e maus-tratos, e se "
-                    "reproduz sem controle, aumentando a população de animais de rua."
+                    "O animal abandonado sofre com fome, doenças, atropelamentos e maus-tratos, e "
+                    "se reproduz sem controle, aumentando a população de animais de rua."
                 ),
                 _(
                     "Para a saúde pública, animais abandonados espalham zoonoses como raiva, "
                     "leishmaniose, esporotricose e verminoses."
                 ),
                 _(
-                    "Abandonar ou maltratar animais é crime (Lei Federal 9.605/1998, art. 32): para cães "
-                    "e gatos, a pena é de reclusão de 2 a 5 anos, multa e proibição da guarda (Lei "
-                    "14.064/2020). A %(law)s também prevê multas e a perda da posse do animal.",
+                    "Abandonar ou maltratar animais é crime (Lei Federal 9.605/1998, art. 32): "
+                    "para cães e gatos, a pena é de reclusão de 2 a 5 anos, multa e proibição da "
+                    "guarda (Lei 14.064/2020). A %(law)s também prevê multas e a perda da posse "
+                    "do animal.",
                     law=profile.law_title,
                 ),
             ],
-            article="VV 28 §3 II",
+            key="abandonment",
         ),
         LeafletSection(
             _("Calendário de vacinação e esterilização"),
             [],
             _calendar(listing, on),
-            article="VV 28 §3 III",
+            key="calendar",
         ),
         LeafletSection(
             _("Por que a esterilização importa"),
             [
                 _(
-                    "A esterilização já feita evita crias indesejadas que acabariam abandonadas, reduz "
-                    "fugas, brigas e marcação de território e previne doenças como tumores de mama, "
-                    "infecções do útero e problemas de próstata."
+                    "A esterilização já feita evita crias indesejadas que acabariam abandonadas, "
+                    "reduz fugas, brigas e marcação de território e previne doenças como tumores "
+                    "de mama, infecções do útero e problemas de próstata."
                 ),
             ],
-            article="VV 28 §3 IV",
+            key="sterilization",
         ),
         LeafletSection(
             _("Onde denunciar maus-tratos"),
             [],
             [
-                # The portal's own form is named only once it exists (nothing promised that does not).
+                # The portal's own form is named only once it exists (nothing promised that does
+                # not).
                 _(
                     "Centro de Controle de Zoonoses de %(city)s, pessoalmente ou pelo portal "
                     '("Denunciar maus-tratos"), com fotos e, se quiser, sem se identificar.',
@@ -210,17 +218,21 @@ def leaflet_sections(
                 _("Em flagrante de agressão: Polícia Militar, telefone 190."),
                 _("Delegacia de Polícia (crime da Lei 9.605/1998) ou o Ministério Público."),
             ],
-            article="VV 28 §3 V",
             key="report",
         ),
+    ]
+    by_key = {section.key: section for section in sections}
+    return [
+        replace(by_key[key], article=cited.get(key, ""))
+        for key in profile.programme.leaflet_sections
     ]
 
 
 def cites_own_law() -> bool:
-    """VV 28 §3 is Vila Velha's law: only there is the leaflet "required by law" and its sections
-    cited; elsewhere it is the adoption programme's own guidance (issue 8: a Guarulhos portal
-    must not cite Vila Velha)."""
-    return current_app.extensions["portal_profile"].law_key == "VV"
+    """Whether the profile's law requires the leaflet (``adoption.leaflet_required``: VV 28 §3):
+    only then is it "required by law" and its sections cited; elsewhere it is the adoption
+    programme's own guidance and cites no other city's law."""
+    return current_app.extensions["portal_profile"].adoption.leaflet_required
 
 
 def leaflet_footer() -> str:
@@ -228,9 +240,11 @@ def leaflet_footer() -> str:
     profile = current_app.extensions["portal_profile"]
     if cites_own_law():
         return _(
-            "Conteúdo exigido pela %(law)s, art. 28 §3, entregue a todo adotante pelo "
+            "Conteúdo exigido pela %(law)s, art. %(article)s, entregue a todo adotante pelo "
             "programa de adoção.",
             law=profile.law_title,
+            # "VV 28 §3" -> "28 §3": the article without the law key
+            article=profile.adoption.cite("leaflet_required").split(" ", 1)[-1],
         )
     return _(
         "Orientações do programa de adoção do CCZ de %(city)s, entregues a todo adotante.",

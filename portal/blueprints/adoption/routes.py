@@ -4,6 +4,7 @@ and the NGO registration request. Views parse input, call one service, commit on
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from flask import (
@@ -32,6 +33,7 @@ from portal.blueprints.adoption.eligibility import (
 from portal.blueprints.adoption.forms import (
     AnswerInfoForm,
     ApplicationForm,
+    AttachDocumentForm,
     DocumentForm,
     OrganizationForm,
 )
@@ -50,15 +52,16 @@ from portal.blueprints.adoption.search import (
     search_listings,
 )
 from portal.blueprints.adoption.term import TERM_VERSION, term_clauses
+from portal.blueprints.adoption.web import add_errors, profile, show_error, today
 from portal.extensions import db, limiter
-from portal.forms import EmptyForm
-from portal.models import AdoptionApplication, ApplicationStatus, Listing, ListingState
-
-today = svc.local_today
-
-
-def profile():  # type: ignore[no-untyped-def]
-    return current_app.extensions["portal_profile"]
+from portal.forms import EmptyForm, choices
+from portal.models import (
+    AdoptionApplication,
+    ApplicantDocument,
+    ApplicationStatus,
+    Listing,
+    ListingState,
+)
 
 
 def template_context() -> dict[str, object]:
@@ -81,20 +84,6 @@ def template_context() -> dict[str, object]:
 
 
 bp.context_processor(template_context)
-
-
-def add_errors(form, errors: list[tuple[str, str, str]]) -> list[str]:  # type: ignore[no-untyped-def]
-    """Put service errors next to their fields; return those without a field on the form."""
-    loose = []
-    for name, _code, message in errors:
-        target = getattr(form, name, None)
-        if target is not None and hasattr(target, "errors"):
-            if isinstance(target.errors, tuple):
-                target.errors = list(target.errors)
-            target.errors.append(message)
-        else:
-            loose.append(message)
-    return loose
 
 
 def age_label(birth: date, estimated: bool, on: date) -> str:
@@ -201,6 +190,23 @@ def listing(listing_id: int):
 # -- applying ------------------------------------------------------------------------------------
 
 
+def _submit(item: Listing, form: ApplicationForm) -> AdoptionApplication | list[str]:
+    """Submit and commit the application; when refused, roll back and return the problems no
+    field of the form shows."""
+    try:
+        application = apps.submit_application(
+            profile(), current_user, item, form.answers(), bool(form.accept_term.data), today()
+        )
+    except apps.NotEligible as err:
+        db.session.rollback()
+        return [r.message for r in err.results]
+    except svc.AdoptionError as err:
+        db.session.rollback()
+        return show_error(form, err)
+    db.session.commit()
+    return application
+
+
 @bp.route("/animal/<int:listing_id>/quero-adotar", methods=["GET", "POST"])
 @signed_in
 @limiter.limit("30/hour", methods=["POST"])
@@ -217,30 +223,11 @@ def apply(listing_id: int):
     form = ApplicationForm()
     problems: list[str] = []
     if form.validate_on_submit():
-        answers = apps.Answers(
-            home_type=form.home_type.data,
-            other_animals=form.other_animals.data,
-            other_animals_detail=form.other_animals_detail.data or "",
-            caretaker=form.caretaker.data,
-            holidays=form.holidays.data,
-        )
-        try:
-            application = apps.submit_application(
-                profile(), current_user, item, answers, bool(form.accept_term.data), today()
-            )
-        except apps.NotEligible as err:
-            db.session.rollback()
-            problems = [r.message for r in err.results]
-        except svc.InvalidData as err:
-            db.session.rollback()
-            problems = add_errors(form, err.errors)
-        except svc.AdoptionError as err:
-            db.session.rollback()
-            problems = add_errors(form, [(err.field or "", err.code, err.message)])
-        else:
-            db.session.commit()
+        outcome = _submit(item, form)
+        if isinstance(outcome, AdoptionApplication):
             flash(_("Pedido enviado! Você receberá um e-mail a cada etapa."), "success")
-            return redirect(url_for("adoption.my_application", application_id=application.id))
+            return redirect(url_for("adoption.my_application", application_id=outcome.id))
+        problems = outcome
     results = check_eligibility(profile(), current_user, item, today())
     return render_template(
         "adoption/apply.html",
@@ -249,51 +236,98 @@ def apply(listing_id: int):
         results=results,
         blockers=submission_blockers(results),
         problems=problems,
+        proofs=svc.current_proofs(current_user),
         clauses=term_clauses(),
         term_version=TERM_VERSION,
     )
+
+
+def _open_own_application(application_id: int | None) -> AdoptionApplication | None:
+    """The signed-in person's open application a document is sent for (``?pedido=``), if any."""
+    application = db.session.get(AdoptionApplication, application_id) if application_id else None
+    if application is None or application.applicant_id != current_user.id:
+        return None
+    return application if application.is_open else None
+
+
+def _upload(form: DocumentForm, application: AdoptionApplication | None) -> bool:
+    """Keep the proof (attached to ``application`` when sent for one) and commit; else roll back
+    and show the error on the form."""
+    upload = form.file.data
+    try:
+        doc = svc.upload_document(
+            current_user,
+            form.kind.data,
+            upload.stream,
+            upload.filename,
+            form.issued_on.data,
+            today(),
+        )
+        if application is not None:  # sent for this application, seen with it only
+            svc.attach_document(application, doc, current_user)
+    except svc.AdoptionError as err:
+        db.session.rollback()
+        field = err.field if err.field in ("issued_on", "kind") else "file"
+        add_errors(form, [(field, err.code, err.message)])
+        return False
+    db.session.commit()
+    return True
 
 
 @bp.route("/meus-documentos", methods=["GET", "POST"])
 @signed_in
 @limiter.limit("30/hour", methods=["POST"])
 def documents():
-    """The adopter's proofs (VV 28 §2), reused by every application until they expire."""
+    """The adopter's proofs (VV 28 §2): sent once, attached to each application they support."""
     form = DocumentForm()
     if request.method == "GET" and request.args.get("tipo") in svc.DOCUMENT_LABELS:
         form.kind.data = request.args["tipo"]
     back = request.args.get("voltar", type=int)
+    application = _open_own_application(request.args.get("pedido", type=int))
+    if form.validate_on_submit() and _upload(form, application):
+        flash(_("Documento enviado. Quem analisar seu pedido vai conferi-lo."), "success")
+        if application is not None:
+            return redirect(url_for("adoption.my_application", application_id=application.id))
+        if back:
+            return redirect(url_for("adoption.apply", listing_id=back))
+        return redirect(url_for("adoption.documents"))
+    return render_template(
+        "adoption/documents.html",
+        form=form,
+        docs=svc.documents_of(current_user),
+        back=back,
+        application=application,
+    )
+
+
+@bp.post("/minhas/<int:application_id>/documentos")
+@signed_in
+def attach(application_id: int):
+    """Attach a proof already sent to this open application, without sending it again."""
+    application = _own_application(application_id)
+    form = AttachDocumentForm()
+    form.document.choices = _attach_choices(application)
     if form.validate_on_submit():
-        upload = form.file.data
+        doc = db.session.get(ApplicantDocument, form.document.data)
         try:
-            svc.upload_document(
-                current_user,
-                form.kind.data,
-                upload.stream,
-                upload.filename,
-                form.issued_on.data,
-                today(),
-            )
+            if doc is None:
+                raise svc.AdoptionError("document", "not_found", _("Documento não encontrado."))
+            svc.attach_document(application, doc, current_user)
         except svc.AdoptionError as err:
             db.session.rollback()
-            add_errors(
-                form,
-                [
-                    (
-                        err.field if err.field in ("issued_on", "kind") else "file",
-                        err.code,
-                        err.message,
-                    )
-                ],
-            )
+            flash(err.message, "danger")
         else:
             db.session.commit()
-            flash(_("Documento enviado. Quem analisar seu pedido vai conferi-lo."), "success")
-            if back:
-                return redirect(url_for("adoption.apply", listing_id=back))
-            return redirect(url_for("adoption.documents"))
-    return render_template(
-        "adoption/documents.html", form=form, docs=svc.documents_of(current_user), back=back
+            flash(_("Documento anexado ao pedido."), "success")
+    else:
+        flash(_("Escolha o documento."), "danger")
+    return redirect(url_for("adoption.my_application", application_id=application.id))
+
+
+def _attach_choices(application: AdoptionApplication) -> list[Any]:
+    return choices(
+        (str(d.id), f"{svc.DOCUMENT_LABELS[d.kind]} – {format_date(d.uploaded_at, 'dd/MM/yyyy')}")
+        for d in svc.attachable_documents(application)
     )
 
 
@@ -327,15 +361,21 @@ def _render_my_application(
     application: AdoptionApplication, form: AnswerInfoForm, problems: list[str] | None = None
 ):  # type: ignore[no-untyped-def]
     results = (
-        check_eligibility(profile(), current_user, application.listing, today())
+        check_eligibility(
+            profile(), current_user, application.listing, today(), application=application
+        )
         if application.is_open
         else []
     )
+    attach_form = AttachDocumentForm()
+    attach_form.document.choices = _attach_choices(application)
     return render_template(
         "adoption/my_application.html",
         application=application,
         form=form,
         cancel_form=EmptyForm(),
+        attached=svc.attached_documents(application),
+        attach_form=attach_form,
         results=results,
         problems=problems or [],
     )
@@ -348,15 +388,8 @@ def answer(application_id: int):
     form = AnswerInfoForm()
     problems: list[str] = []
     if form.validate_on_submit():
-        answers = apps.Answers(
-            home_type=form.home_type.data,
-            other_animals=form.other_animals.data,
-            other_animals_detail=form.other_animals_detail.data or "",
-            caretaker=form.caretaker.data,
-            holidays=form.holidays.data,
-        )
         try:
-            apps.answer_info(application, current_user, answers, form.note.data or "")
+            apps.answer_info(application, current_user, form.answers(), form.note.data or "")
         except svc.InvalidData as err:
             db.session.rollback()
             problems = add_errors(form, err.errors)
@@ -475,7 +508,7 @@ def organization_request():
             svc.request_organization(current_user, data)
         except svc.AdoptionError as err:
             db.session.rollback()
-            add_errors(form, [(err.field or "cnpj", err.code, err.message)])
+            show_error(form, err, default_field="cnpj")
         else:
             db.session.commit()
             flash(

@@ -38,6 +38,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import selectinload
 
 from portal.blueprints.adoption.services import SEXES, SIZES, SPECIES, district_key
+from portal.domain import DomainError
 from portal.extensions import db
 from portal.models import Listing, ListingState, Organization, OrganizationStatus
 from portal.services.dates import add_months
@@ -52,12 +53,10 @@ MAX_AGE_YEARS = 30
 SORTS = ("newest", "oldest")
 
 
-class SearchError(ValueError):
+class SearchError(DomainError):
     """A filter value that makes no sense; ``field`` names the parameter."""
 
-    def __init__(self, field: str, message: str, code: str = "invalid") -> None:
-        super().__init__(message)
-        self.field, self.message, self.code = field, message, code
+    field: str
 
 
 @dataclass(frozen=True)
@@ -95,7 +94,7 @@ def _int_arg(args: Mapping[str, str], name: str, lo: int, hi: int) -> int | None
     if not raw:
         return None
     if not raw.isdigit() or not lo <= int(raw) <= hi:
-        raise SearchError(name, _("Use um número de %(lo)d a %(hi)d.", lo=lo, hi=hi))
+        raise SearchError(name, "invalid", _("Use um número de %(lo)d a %(hi)d.", lo=lo, hi=hi))
     return int(raw)
 
 
@@ -113,8 +112,8 @@ def parse_filters(args: Mapping[str, str]) -> SearchFilters:
         if raw not in choices:
             raise SearchError(
                 name,
-                _("Valor inválido: use %(values)s.", values=", ".join(choices)),
                 "invalid_choice",
+                _("Valor inválido: use %(values)s.", values=", ".join(choices)),
             )
         return raw
 
@@ -125,11 +124,13 @@ def parse_filters(args: Mapping[str, str]) -> SearchFilters:
         and owner not in ("ccz", "ngo")
         and not (owner.isascii() and owner.isdigit() and len(owner) <= 9)
     ):
-        raise SearchError("owner", _("Use ccz, ngo ou o número da ONG."), "invalid_choice")
+        raise SearchError("owner", "invalid_choice", _("Use ccz, ngo ou o número da ONG."))
     age_min = _int_arg(args, "age_min", 0, MAX_AGE_YEARS)
     age_max = _int_arg(args, "age_max", 0, MAX_AGE_YEARS)
     if age_min is not None and age_max is not None and age_min > age_max:
-        raise SearchError("age_max", _("A idade máxima deve ser maior ou igual à mínima."))
+        raise SearchError(
+            "age_max", "invalid", _("A idade máxima deve ser maior ou igual à mínima.")
+        )
     district = (args.get("district") or "").strip()[:100] or None
     q = (args.get("q") or "").strip()[:80] or None
     return SearchFilters(
@@ -166,8 +167,8 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
     except (ValueError, UnicodeDecodeError, binascii.Error) as err:
         raise SearchError(
             "cursor",
-            _("Cursor de paginação inválido; recomece pela primeira página."),
             "invalid_cursor",
+            _("Cursor de paginação inválido; recomece pela primeira página."),
         ) from err
 
 

@@ -1,0 +1,196 @@
+"""CCZ staff pages: NGO registrations and their members, and bars by CPF (the CPF travels only
+in POST bodies, never in a URL)."""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from portal.access import staff_required
+from portal.blueprints.adoption import bp
+from portal.blueprints.adoption import services as svc
+from portal.blueprints.adoption.forms import (
+    BarForm,
+    BarLookupForm,
+    MemberForm,
+    ReasonForm,
+    StateForm,
+)
+from portal.blueprints.adoption.web import (
+    show_error,
+)
+from portal.blueprints.auth.freshness import recent_password
+from portal.blueprints.auth.services import find_by_email
+from portal.extensions import db
+from portal.models import (
+    Listing,
+    Organization,
+    PersonBar,
+)
+from portal.services import audit
+
+
+@bp.get("/gestao/ongs")
+@staff_required
+def organizations():
+    orgs = svc.organizations_for_review()
+    return render_template(
+        "adoption/organizations.html",
+        organizations=orgs,
+        approve_form=StateForm(),
+        refuse_form=ReasonForm(),
+        member_form=MemberForm(),
+    )
+
+
+@bp.post("/gestao/ongs/<int:organization_id>/membros")
+@staff_required
+def organization_member(organization_id: int):
+    """Link another account (by its e-mail) to an NGO, e.g. for an NGO created with an API token."""
+    org = db.session.get(Organization, organization_id) or abort(404)
+    form = MemberForm()
+    if form.validate_on_submit():
+        user = find_by_email(form.email.data)
+        try:
+            if user is None:
+                raise svc.AdoptionError(
+                    "email",
+                    "not_found",
+                    _(
+                        "Nenhuma conta com este e-mail. Peça à pessoa que crie "
+                        "a conta no portal primeiro."
+                    ),
+                )
+            svc.add_member(org, user, current_user)
+        except svc.AdoptionError as err:
+            db.session.rollback()
+            flash(err.message, "danger")
+        else:
+            db.session.commit()
+            flash(
+                _(
+                    "%(name)s agora atua pela ONG %(org)s.",
+                    name=user.full_name,
+                    org=org.display_name,
+                ),
+                "success",
+            )
+    else:
+        flash(_("Informe um e-mail válido."), "danger")
+    return redirect(url_for("adoption.organizations"))
+
+
+@bp.post("/gestao/ongs/<int:organization_id>/aprovar")
+@staff_required
+@recent_password
+def organization_approve(organization_id: int):
+    org = db.session.get(Organization, organization_id) or abort(404)
+    if StateForm().validate_on_submit():
+        try:
+            svc.approve_organization(org, current_user)
+        except svc.AdoptionError as err:
+            db.session.rollback()
+            flash(err.message, "danger")
+        else:
+            db.session.commit()
+            flash(_("ONG %(name)s aprovada.", name=org.display_name), "success")
+    return redirect(url_for("adoption.organizations"))
+
+
+@bp.post("/gestao/ongs/<int:organization_id>/recusar")
+@staff_required
+def organization_refuse(organization_id: int):
+    org = db.session.get(Organization, organization_id) or abort(404)
+    form = ReasonForm()
+    if form.validate_on_submit():
+        try:
+            svc.refuse_organization(org, current_user, form.reason.data)
+        except svc.AdoptionError as err:
+            db.session.rollback()
+            flash(err.message, "danger")
+        else:
+            db.session.commit()
+            flash(_("Cadastro recusado; o motivo foi enviado."), "info")
+    else:
+        flash(_("Informe o motivo da recusa."), "danger")
+    return redirect(url_for("adoption.organizations"))
+
+
+def _look_up_bars(lookup: BarLookupForm) -> list[PersonBar] | None:
+    """The bars on the CPF typed (the look-up is audited), or None with the error on the field."""
+    try:
+        found = svc.bars_for_cpf(lookup.cpf.data)
+    except svc.AdoptionError as err:
+        err.show_on(lookup)
+        return None
+    audit.record("adoption.bars_viewed", None, detail={"results": len(found)})
+    db.session.commit()
+    return found
+
+
+def _record_bar(form: BarForm) -> bool:
+    """Record the bar and commit (True); else roll back and show the errors on the form."""
+    listing = db.session.get(Listing, form.listing_id.data) if form.listing_id.data else None
+    try:
+        if form.listing_id.data and listing is None:
+            raise svc.AdoptionError("listing_id", "invalid", _("Anúncio não encontrado."))
+        animal_id = svc.animal_id_for_rga(form.rga.data) if form.rga.data else None
+        svc.record_bar(
+            form.cpf.data,
+            form.kind.data,
+            form.reason.data,
+            current_user,
+            listing=listing,
+            animal_id=animal_id,
+            person_name=form.person_name.data,
+        )
+    except svc.AdoptionError as err:
+        db.session.rollback()
+        show_error(form, err, default_field="cpf")
+        return False
+    db.session.commit()
+    return True
+
+
+@bp.route("/gestao/impedimentos", methods=["GET", "POST"])
+@staff_required
+def bars():
+    """Look up and record bars by CPF. The CPF travels only in POST bodies, never in a URL."""
+    lookup = BarLookupForm(prefix="busca")
+    form = BarForm(prefix="novo")
+    found: list[PersonBar] | None = None
+    if request.method == "POST" and "busca-cpf" in request.form and lookup.validate():
+        found = _look_up_bars(lookup)
+    elif request.method == "POST" and "novo-cpf" in request.form and form.validate():
+        if _record_bar(form):
+            flash(_("Impedimento registrado."), "success")
+            return redirect(url_for("adoption.bars"))
+    return render_template(
+        "adoption/bars.html",
+        lookup=lookup,
+        form=form,
+        found=found,
+        recent=svc.recent_bars(),
+        revoke_form=ReasonForm(),
+        labels=svc.BAR_LABELS,
+    ), (400 if form.errors or lookup.errors else 200)
+
+
+@bp.post("/gestao/impedimentos/<int:bar_id>/cancelar")
+@staff_required
+def bar_revoke(bar_id: int):
+    bar = db.session.get(PersonBar, bar_id) or abort(404)
+    form = ReasonForm()
+    if form.validate_on_submit():
+        try:
+            svc.revoke_bar(bar, current_user, form.reason.data)
+        except svc.AdoptionError as err:
+            db.session.rollback()
+            flash(err.message, "danger")
+        else:
+            db.session.commit()
+            flash(_("Impedimento cancelado."), "info")
+    else:
+        flash(_("Informe o motivo do cancelamento."), "danger")
+    return redirect(url_for("adoption.bars"))
