@@ -2,7 +2,9 @@
 de infração and records its service; the citizen sees it under "Minhas notificações" and files a
 defence; the superior refuses it (the penalty notice follows, GRU 97); the citizen appeals (the
 fine is suspended, GRU 110); the second instance decides (final, GRU 103 §3); the fine is paid
-with the counter guia (no Stripe keys in tests)."""
+with the counter guia (no Stripe keys in tests). And the definitive apprehension (GRU 87 III, §ú;
+88 §4): a tagged dog captured for the third time within five years → the auto de apreensão → the
+owner appeals → the superior decides → final → the animal cannot be reclaimed."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from playwright.sync_api import Page, expect
 from portal.extensions import db
 from portal.models import UnitValue
 from tests import factories
-from tests.browser.conftest import run_axe
+from tests.factories import run_axe
 
 
 def _login(page: Page, base: str, email: str, next_path: str) -> None:
@@ -48,8 +50,12 @@ def test_notice_defence_decision_appeal_final_and_fine_paid(live_server, page: P
         director = factories.user(roles=("admin",), full_name="Davi Diretor")
         citizen = factories.user(full_name="Rui Autuado")
         db.session.commit()
-        agent_email, boss_email, director_email = agent.email, boss.email, director.email
-        citizen_email, cpf = citizen.email, citizen.cpf
+        agent_email, boss_email, director_email = (
+            str(agent.email),
+            str(boss.email),
+            str(director.email),
+        )
+        citizen_email, cpf = str(citizen.email), str(citizen.cpf)
 
     # The agent, on a phone, issues the auto de infração and records the signature.
     page.set_viewport_size({"width": 360, "height": 740})
@@ -61,7 +67,7 @@ def test_notice_defence_decision_appeal_final_and_fine_paid(live_server, page: P
     page.get_by_label("Fato constitutivo da infração").fill("Cão acorrentado sem abrigo")
     page.get_by_label("Local do fato").fill("Rua das Flores, 10")
     page.get_by_label("Data e hora do fato").fill("2026-11-02T10:00")
-    page.get_by_label("Dispositivo legal transgredido").fill("GRU 37")
+    page.get_by_label("Dispositivo legal transgredido").select_option("GRU 10 V a")
     page.get_by_label("Gravidade da infração (multa)").select_option("medio")
     page.get_by_label("Multa em unidades fiscais").fill("100")
     page.get_by_label("Motivo do valor escolhido").fill("Risco à saúde do animal")
@@ -116,8 +122,8 @@ def test_notice_defence_decision_appeal_final_and_fine_paid(live_server, page: P
 
         from portal.models import PaymentItem
 
-        reference = db.session.scalar(
-            select(PaymentItem.reference).where(PaymentItem.kind == "fine")
+        reference = str(
+            db.session.scalar(select(PaymentItem.reference).where(PaymentItem.kind == "fine"))
         )
     _logout(page)
     _login(page, base, agent_email, "/pagamentos/ccz/balcao")
@@ -130,3 +136,112 @@ def test_notice_defence_decision_appeal_final_and_fine_paid(live_server, page: P
     _login(page, base, citizen_email, "/minhas-notificacoes")
     page.get_by_role("link", name=re.compile("Auto de imposição de penalidade")).click()
     expect(page.locator("#situacao-multa")).to_have_attribute("data-fine", "paid")
+
+
+def test_gru_87_iii_third_capture_auto_de_apreensao_appeal_final_no_reclaim_at_360px(
+    live_server, page: Page, tmp_path
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import select
+
+    from portal.blueprints.enforcement import services
+    from portal.blueprints.impound import services as impound
+    from portal.models import Capture, CaptureStatus, EnforcementDocument
+    from portal.services.clock import local_today
+
+    base, app = live_server.url, live_server.app
+    with app.app_context():
+        profile = app.extensions["portal_profile"]
+        agent = factories.user(roles=("agent",), full_name="Ana Agente")
+        boss = factories.user(roles=("coordinator",), full_name="Carla Chefe")
+        owner = factories.user(full_name="Rui Dono")
+        pet = factories.animal(owner, name="Thor")
+        for back in (900, 400):  # two earlier captures, reclaimed, within five years (GRU 84 §1 II)
+            day = local_today() - timedelta(days=back)
+            data = impound.CaptureData(
+                species="dog",
+                size="small",
+                sex="male",
+                color="Caramelo",
+                place="Rua X, 10",
+                district="Centro",
+                captured_at=datetime(day.year, day.month, day.day, 13, tzinfo=UTC),
+                captured_on=day,
+                reason="loose",
+                condition="good",
+                tag_read=pet.rga,
+            )
+            impound.record_capture(
+                profile, data, agent=agent, today=day
+            ).status = CaptureStatus.RELEASED
+        db.session.commit()
+        agent_email, boss_email, owner_email, rga = (
+            str(agent.email),
+            str(boss.email),
+            str(owner.email),
+            str(pet.rga),
+        )
+    photo = tmp_path / "cao.png"
+    photo.write_bytes(factories.png_bytes().getvalue())
+
+    # The agent, on a phone, records the third capture: the capture page shows the auto.
+    page.set_viewport_size({"width": 360, "height": 740})
+    _login(page, base, agent_email, "/ccz/recolhimentos/novo")
+    page.get_by_label("Cão").check(force=True)
+    page.get_by_label("Pequeno").check(force=True)
+    page.get_by_label("Cor / pelagem").fill("Caramelo")
+    page.get_by_label("RGA lido na plaqueta").fill(rga)
+    page.get_by_label("Fotos do animal").set_input_files(str(photo))
+    page.get_by_label("Endereço ou ponto de referência da captura").fill("Rua das Acácias, 123")
+    page.locator("#district").fill("Jardim Paraíso")
+    page.get_by_role("button", name="Registrar captura").click()
+    expect(page.get_by_role("heading", name=re.compile("Captura CAP-"))).to_be_visible()
+    capture_path = page.url.replace(base, "")
+    expect(page.get_by_text(re.compile("Apreensão definitiva \\(GRU 87"))).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.get_by_role("link", name=re.compile(r"nº \d{4}-\d{6}")).click()
+    doc_path = page.url.replace(base, "")
+    page.get_by_label("Pessoalmente, com assinatura").check(force=True)
+    page.get_by_role("button", name="Registrar ciência").click()
+    expect(page.get_by_text("Ciência registrada")).to_be_visible()
+    _logout(page)
+
+    # The owner sees it under "Minhas notificações" and appeals.
+    _login(page, base, owner_email, "/minhas-notificacoes")
+    expect(page.get_by_role("heading", name="Minhas notificações")).to_be_visible()
+    page.get_by_role("link", name=re.compile("Auto de apreensão")).click()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.get_by_role("link", name="Recorrer").click()
+    page.get_by_label("Suas razões").fill("O portão foi aberto por terceiros.")
+    assert run_axe(page) == []
+    page.get_by_role("button", name="Enviar").click()
+    expect(page.get_by_text("Petição registrada")).to_be_visible()
+    _logout(page)
+
+    # The superior refuses the appeal; the term for the second instance lapses (the daily job).
+    _decide(page, base, boss_email, doc_path)
+    with app.app_context():
+        doc = db.session.scalar(
+            select(EnforcementDocument).where(EnforcementDocument.capture_id.is_not(None))
+        )
+        assert doc is not None
+        due = doc.petition_due_on
+        assert due is not None
+        services.close_lapsed(app.extensions["portal_profile"], due + timedelta(days=1))
+        db.session.commit()
+        assert doc.status == "final"
+        capture = db.session.scalar(select(Capture).where(Capture.capture_number == 3))
+        assert capture is not None
+        protocol = capture.protocol
+
+    # The capture page shows the definitive outcome; nobody can reclaim the animal.
+    _login(page, base, agent_email, capture_path)
+    expect(page.get_by_text(re.compile("mantida por decisão final"))).to_be_visible()
+    expect(page.get_by_role("heading", name="Resgate no balcão")).to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    _logout(page)
+    _login(page, base, owner_email, f"/meus-recolhimentos/{protocol}")
+    expect(page.get_by_text(re.compile("não volta à sua posse"))).to_be_visible()
+    expect(page.get_by_role("button", name="Resgatar pelo portal")).to_have_count(0)
+    assert run_axe(page) == []

@@ -1,6 +1,7 @@
 """Impound in a real browser at 360 px (issue 14): an agent records the capture of a tagged dog
 with a photo on a phone → the owner is e-mailed → reclaims online and pays → the agent releases
-it; and a dog nobody comes for → a CCZ adoption listing draft."""
+it; a dog nobody comes for → a CCZ adoption listing draft; a report whose inspection found a
+capture needed → the pre-filled capture; an NGO claiming a dog a laudo proposed to euthanise."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from portal.extensions import db
 from portal.models import Capture, Listing, OutboxMessage, ReclaimRecord, Vaccination
 from portal.services.clock import local_today
 from tests import factories
-from tests.browser.conftest import run_axe
+from tests.factories import run_axe
 
 
-def _sign_in(page: Page, base: str, email: str) -> None:
+def _sign_in(page: Page, base: str, email: str | None) -> None:
+    assert email
     page.context.clear_cookies()
     page.goto(f"{base}/conta/entrar")
     page.get_by_label("E-mail").fill(email)
@@ -67,10 +69,11 @@ def test_gru_82_capture_tagged_dog_owner_emailed_reclaims_online_pays_released_a
     assert run_axe(page) == []
     with app.app_context():
         capture = db.session.scalar(select(Capture))
+        assert capture is not None
         protocol = capture.protocol
         assert len(capture.photos) == 1
         mail = db.session.scalar(select(OutboxMessage).where(OutboxMessage.to == owner_email))
-        assert protocol in mail.body
+        assert mail is not None and protocol in mail.body
 
     _sign_in(page, base, owner_email)
     page.goto(f"{base}/meus-recolhimentos/{protocol}")
@@ -79,6 +82,7 @@ def test_gru_82_capture_tagged_dog_owner_emailed_reclaims_online_pays_released_a
     expect(page.get_by_text("Resgate iniciado")).to_be_visible()
     with app.app_context():
         reclaim = db.session.scalar(select(ReclaimRecord))
+        assert reclaim is not None
         cashier = factories.user(roles=("agent",))
         mark_paid_at_counter(
             reclaim.payment_item, receipt_number="BANCO-1", paid_on=local_today(), actor=cashier
@@ -137,4 +141,95 @@ def test_gru_88_nobody_comes_adoption_listing_draft_at_360px(live_server, page: 
     assert run_axe(page) == []
     with app.app_context():
         listing = db.session.scalar(select(Listing))
+        assert listing is not None
         assert listing.state == "draft" and listing.name == "Pretinha" and len(listing.photos) == 1
+
+
+def test_report_capture_needed_leads_to_a_prefilled_capture_at_360px(
+    live_server, page: Page
+) -> None:
+    """A maus-tratos report whose inspection found a capture needed → the capture form opens
+    pre-filled from the report → the report lists the capture and its status."""
+    from portal.models import MaltreatmentReport
+
+    base, app = live_server.url, live_server.app
+    with app.app_context():
+        agent = factories.user(roles=("agent",))
+        report = MaltreatmentReport(
+            protocol="DEN-2026-000321",
+            tracking_hash="z" * 64,
+            category="no_shelter",
+            description="Cão preso sem água",
+            state="inspected",
+            outcome="capture_needed",
+            street="Rua das Palmeiras",
+            number="77",
+            district="Vila Rio",
+            species="dog",
+        )
+        db.session.add(report)
+        db.session.commit()
+        email = agent.email
+
+    page.set_viewport_size({"width": 360, "height": 740})
+    _sign_in(page, base, email)
+    page.goto(f"{base}/ccz/denuncias/DEN-2026-000321")
+    page.get_by_role("link", name="Registrar captura").click()
+    expect(page.locator("#da-denuncia")).to_contain_text("DEN-2026-000321")
+    expect(page.locator("#district")).to_have_value("Vila Rio")
+    assert run_axe(page) == []
+    page.get_by_label("Pequeno").check(force=True)
+    page.get_by_label("Cor / pelagem").fill("Preto")
+    page.get_by_role("button", name="Registrar captura").click()
+    expect(page.get_by_role("heading", name="Captura CAP-")).to_be_visible()
+    page.goto(f"{base}/ccz/denuncias/DEN-2026-000321")
+    expect(page.locator("#capturas-da-denuncia")).to_contain_text("Sob guarda do CCZ")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_lei_14228_ngo_reads_the_laudo_and_claims_the_dog_at_360px(live_server, page: Page) -> None:
+    from portal.blueprints.impound import euthanasia
+
+    base, app = live_server.url, live_server.app
+    with app.app_context():
+        member, _org = factories.ngo_user("Patas Unidas")
+        vet = factories.user(roles=("vet",))
+        day = local_today() - timedelta(days=20)
+        profile = app.extensions["portal_profile"]
+        capture = services.record_capture(
+            profile,
+            services.CaptureData(
+                species="dog",
+                size="small",
+                sex="male",
+                color="Branco",
+                place="Praça Y",
+                district="Centro",
+                captured_at=datetime(day.year, day.month, day.day, 12, tzinfo=UTC),
+                captured_on=day,
+                reason="loose",
+                condition="serious",
+            ),
+            agent=vet,
+            today=day,
+        )
+        proposal = euthanasia.propose_euthanasia(
+            profile,
+            capture,
+            euthanasia.ProposalData(vet_report="Neoplasia metastática", vet_crmv="CRMV-SP 9"),
+            vet=vet,
+            today=local_today(),
+        )
+        db.session.commit()
+        email, number = member.email, proposal.number
+
+    page.set_viewport_size({"width": 360, "height": 740})
+    _sign_in(page, base, email)
+    page.goto(f"{base}/ong/laudos")
+    page.get_by_role("link", name=number).click()
+    expect(page.get_by_text("Neoplasia metastática")).to_be_visible()
+    assert run_axe(page) == []
+    page.get_by_label("Nossa entidade assume a guarda").check(force=True)
+    page.get_by_role("button", name="Resgatar o animal").click()
+    expect(page.get_by_text("Resgate registrado")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -1,8 +1,12 @@
-"""Enforcement (issue 13): notices, infractions, penalties, defence and appeals online.
+"""Enforcement (GRU 70-114; BJP 30; VV 23; CABO 38-40): notices, infractions, penalties,
+defence and appeals online.
 
-Modules: ``services`` (the procedure's rules), ``routes`` (the addressee's "Minhas notificações"
-and the public verification page), ``staff`` (agents issue, superiors decide, the dívida ativa
-export), ``documents`` (PDFs with a QR code), ``queues``, ``reminders`` and ``hooks`` (to-do).
+Modules: ``services`` (the procedure's rules, re-exported from ``common``, ``issuing``,
+``consequences``, ``serving``, ``fines``, ``petitions``, ``decisions``, ``review``, ``reading``;
+``codes`` derives the printed access codes), ``issue_form`` (the agent's form), ``routes`` (the
+addressee's "Minhas notificações" and the public verification page), ``staff`` (agents issue,
+superiors decide, the dívida ativa export), ``documents`` (PDFs with a QR code), ``queues``,
+``reminders`` and ``hooks`` (to-do).
 """
 
 from __future__ import annotations
@@ -16,20 +20,29 @@ from flask.cli import with_appcontext
 bp = Blueprint("enforcement", __name__)
 
 
-def init_enforcement(app: Flask) -> None:
+def init_app(app: Flask) -> None:
+    """What enforcement adds: menu entry, staff tile, label filter, the daily command, the LGPD
+    section, the citizen's to-do, queues and reminders."""
     from flask_babel import lazy_gettext as _l
 
     from portal.access import STAFF
-    from portal.templating import register_admin_link, register_nav
+    from portal.blueprints.enforcement import hooks, queues, reminders
+    from portal.wiring import wiring
 
-    register_nav(_l("Minhas notificações"), "enforcement.mine", order=60, visible=_signed_in)
-    register_admin_link(_l("Fiscalização: notificações e autos"), "enforcement.staff_list", STAFF)
+    wired = wiring(app)
+    wired.nav(_l("Minhas notificações"), "enforcement.mine", order=60, visible=_signed_in)
+    wired.admin_link(_l("Fiscalização: notificações e autos"), "enforcement.staff_list", STAFF)
     app.jinja_env.globals["enforcement_label"] = _label
-    from portal.cli import register_command
-    from portal.services.lgpd import register_exporter
+    # the capture page links its auto de apreensão (GRU 87 §ú), the document page its capture
+    from portal.blueprints.impound.apprehension import apprehension_document
 
-    register_command(_daily)
-    register_exporter("notificacoes", _export)
+    app.jinja_env.globals["apprehension_document"] = apprehension_document
+    app.jinja_env.globals["person_consequences"] = _person_consequences
+    wired.command(_daily)
+    wired.exporter("notificacoes", _export)
+    wired.todo("enforcement", hooks.todo)
+    wired.queues(queues.declare_queues)
+    wired.reminders(reminders.declare_reminders)
 
 
 @click.command("enforcement-daily")
@@ -83,10 +96,16 @@ def _label(table: str, key: str | None) -> str:
     return labels.label(tables[table], key)
 
 
+def _person_consequences(cpf: str | None) -> list[Any]:
+    from portal.blueprints.enforcement.services import consequences_for_cpf
+
+    return consequences_for_cpf(cpf)
+
+
 def _signed_in() -> bool:
     from flask_login import current_user
 
     return bool(current_user.is_authenticated)
 
 
-from portal.blueprints.enforcement import hooks, routes, staff  # noqa: E402,F401
+from portal.blueprints.enforcement import routes, staff  # noqa: E402,F401

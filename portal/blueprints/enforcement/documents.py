@@ -12,13 +12,14 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from portal.blueprints.animals.documents import _qr
+from portal.blueprints.enforcement.codes import printed_code
 from portal.blueprints.enforcement.labels import KIND_LABELS, SERVICE_LABELS, label
 from portal.models import EnforcementDocument
 from portal.profiles.schema import Profile
 from portal.services.clock import tz
 from portal.services.identity import mask_cpf
 from portal.services.money import format_brl
+from portal.services.pdf import qr_image as _qr
 from portal.urls import absolute_url
 
 
@@ -47,7 +48,14 @@ def render_pdf(doc: EnforcementDocument, profile: Profile) -> bytes:
     canvas.drawImage(_qr(verify_url(doc)), width - 55 * mm, height - 55 * mm, 35 * mm, 35 * mm)
     line(_("Centro de Controle de Zoonoses – %(city)s", city=profile.municipality), 11, True)
     line(f"{label(KIND_LABELS, doc.kind)} nº {doc.number}", 14, True)
-    line(_("Código de acesso: %(code)s", code=doc.access_code), 10, True)
+    code = printed_code(doc)
+    line(
+        _("Código de acesso: %(code)s", code=code)
+        if code
+        else _("Código de acesso: o impresso na via original entregue ao autuado."),
+        10,
+        True,
+    )
     y -= 4
     who = doc.addressee_name
     if doc.addressee_cpf:

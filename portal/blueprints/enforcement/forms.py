@@ -19,6 +19,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 REQUIRED = _l("Preencha este campo.")
+OTHER_PROVISION = "outra"  # the only free text: a provision the profile does not list
 
 
 class IssueForm(FlaskForm):
@@ -40,9 +41,11 @@ class IssueForm(FlaskForm):
         format="%Y-%m-%dT%H:%M",
         validators=[DataRequired(_l("Informe a data e a hora."))],
     )
-    legal_provision = StringField(
-        _l("Dispositivo legal transgredido"), validators=[DataRequired(REQUIRED), Length(max=200)]
+    legal_provision = SelectField(
+        _l("Dispositivo legal transgredido"),
+        validators=[DataRequired(_l("Escolha o dispositivo transgredido."))],
     )
+    provision_other = StringField(_l("Outra disposição"), validators=[Optional(), Length(max=200)])
     penalty_provision = StringField(
         _l("Dispositivo que comina a penalidade"), validators=[Optional(), Length(max=200)]
     )
@@ -60,6 +63,18 @@ class IssueForm(FlaskForm):
     animal_died = RadioField(
         _l("O animal morreu?"), default="no", choices=[("no", _l("Não")), ("yes", _l("Sim"))]
     )
+    notified_on = DateField(_l("Data em que a pessoa foi intimada"), validators=[Optional()])
+    joint_name = StringField(
+        _l("Nome da outra pessoa multada pelo mesmo fato"), validators=[Optional(), Length(max=200)]
+    )
+    joint_cpf = StringField(_l("CPF da outra pessoa"), validators=[Optional(), Length(max=20)])
+    expense_transport = StringField(_l("Despesa com transporte (R$)"), validators=[Optional()])
+    expense_food = StringField(_l("Despesa com alimentação (R$)"), validators=[Optional()])
+    expense_veterinary = StringField(
+        _l("Despesa com assistência veterinária (R$)"), validators=[Optional()]
+    )
+    expense_other = StringField(_l("Outras despesas (R$)"), validators=[Optional()])
+    consequence = SelectField(_l("Consequência da reincidência"), validators=[Optional()])
     measures = TextAreaField(_l("Medidas sanitárias aplicadas"), validators=[Optional()])
     definitive = BooleanField(_l("Apreensão definitiva / perda da posse (registrada na pessoa)"))
     agent_title = StringField(_l("Seu cargo"), validators=[DataRequired(REQUIRED), Length(max=100)])
@@ -95,6 +110,9 @@ class DecisionForm(FlaskForm):
     )
     service_on = DateField(
         _l("Data da ciência (ou da publicação)"), validators=[InputRequired(_l("Informe a data."))]
+    )
+    ar_on = DateField(
+        _l("Data do AR, se também notificado por carta (GRU 109 §2)"), validators=[Optional()]
     )
 
 

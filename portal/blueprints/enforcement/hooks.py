@@ -1,4 +1,5 @@
-"""The citizen's to-do list: deadlines of documents addressed to them (portal.services.todo)."""
+"""The citizen's to-do list: deadlines of documents addressed to them (portal.services.todo),
+wired by ``portal.blueprints.enforcement.init_app``."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ from flask_babel import gettext as _
 
 from portal.models import User
 from portal.services.clock import current_profile
-from portal.services.todo import TodoItem, register_todo_provider
+from portal.services.todo import TodoItem
 
 
-def _todo(user: User) -> Iterator[TodoItem]:
+def todo(user: User) -> Iterator[TodoItem]:
     from portal.blueprints.enforcement.services import current_deadline, documents_for
 
     profile = current_profile()
@@ -32,6 +33,3 @@ def _todo(user: User) -> Iterator[TodoItem]:
             _("Ver o documento"),
             5,
         )
-
-
-register_todo_provider("enforcement", _todo)

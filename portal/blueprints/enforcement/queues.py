@@ -140,6 +140,39 @@ def declare_queues(registry: QueueRegistry) -> None:
             description=_l("Exporte o CSV em Fiscalização › Dívida ativa (CSV)."),
         )
     )
+    registry.declare(
+        Queue(
+            key="fiscalizacao-vista",
+            title=_l("Fiscalização: deferimentos para vista do autuante (GRU 104)"),
+            roles=("agent", "coordinator"),
+            entity=Petition,
+            rows=lambda: select(Petition).where(
+                Petition.status == PetitionStatus.GRANTED, Petition.review_due_on.is_not(None)
+            ),
+            since=Petition.decided_at,
+            order=Petition.review_due_on,
+            due=lambda p: p.review_due_on,
+            link=lambda p: url_for("enforcement.staff_detail", doc_id=p.document_id),
+            columns=PETITION_COLUMNS,
+        )
+    )
+    registry.declare(
+        Queue(
+            key="fiscalizacao-ciencia",
+            title=_l("Fiscalização: documentos sem ciência registrada"),
+            roles=("agent", "coordinator"),
+            entity=EnforcementDocument,
+            rows=lambda: select(EnforcementDocument).where(EnforcementDocument.status == "issued"),
+            since=EnforcementDocument.issued_at,
+            order=EnforcementDocument.issued_at,
+            link=_doc_link,
+            columns=DOC_COLUMNS,
+            description=_l(
+                "Os prazos de defesa e recurso só correm depois da ciência (por exemplo, o auto "
+                "de apreensão de uma captura)."
+            ),
+        )
+    )
     registry.declare_chart(
         Chart("fiscalizacao-multas", _l("Multas aplicadas por mês"), JUDGES, fines_by_month)
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -11,7 +13,7 @@ from portal.blueprints.enforcement import bp, services
 from portal.blueprints.enforcement.documents import document_pdf
 from portal.blueprints.enforcement.forms import PetitionForm, VerifyForm
 from portal.extensions import db, limiter
-from portal.models import EnforcementDocument
+from portal.models import EnforcementDocument, StoredFile
 from portal.services import audit
 from portal.services.clock import current_profile, local_today
 from portal.services.uploads import UploadError, store_document
@@ -71,37 +73,31 @@ def pdf(doc_id: int):
     return document_pdf(doc, current_profile())
 
 
+def _stored(form: PetitionForm) -> tuple[list[StoredFile], StoredFile | None]:
+    """The attachments and the power of attorney as stored files (raises UploadError)."""
+
+    def store(upload: Any) -> StoredFile:
+        return store_document(
+            upload.stream,
+            purpose="enforcement_petition",
+            owner_id=current_user.id,
+            filename=upload.filename,
+        )
+
+    files = [store(f) for f in (form.attachments.data or []) if f and f.filename]
+    proxy = form.power_of_attorney.data
+    return files, store(proxy) if proxy and proxy.filename else None
+
+
 @bp.route("/minhas-notificacoes/<int:doc_id>/peticao", methods=["GET", "POST"])
 @signed_in
 def petition(doc_id: int):
     doc = _visible(doc_id)
     profile = current_profile()
-    option = services.petition_option(profile, doc)
     form = PetitionForm()
-    representative = not services.is_addressee(doc, current_user)
     if form.validate_on_submit():
         try:
-            files = [
-                store_document(
-                    f.stream,
-                    purpose="enforcement_petition",
-                    owner_id=current_user.id,
-                    filename=f.filename,
-                )
-                for f in (form.attachments.data or [])
-                if f and f.filename
-            ]
-            proxy = form.power_of_attorney.data
-            proxy_file = (
-                store_document(
-                    proxy.stream,
-                    purpose="enforcement_petition",
-                    owner_id=current_user.id,
-                    filename=proxy.filename,
-                )
-                if proxy and proxy.filename
-                else None
-            )
+            files, proxy_file = _stored(form)
             filed = services.file_petition(
                 profile,
                 doc,
@@ -120,17 +116,19 @@ def petition(doc_id: int):
                 flash(err.message, "danger")
         else:
             db.session.commit()
-            if filed.status == "refused":
-                flash(filed.decision_reason or "", "warning")
-            else:
-                flash(_("Petição registrada. Você será avisado da decisão."), "success")
+            refused = filed.status == "refused"
+            done = _("Petição registrada. Você será avisado da decisão.")
+            flash(
+                filed.decision_reason or "" if refused else done,
+                "warning" if refused else "success",
+            )
             return redirect(url_for("enforcement.detail", doc_id=doc.id))
     return render_template(
         "enforcement/petition.html",
         doc=doc,
         form=form,
-        option=option,
-        representative=representative,
+        option=services.petition_option(profile, doc),
+        representative=not services.is_addressee(doc, current_user),
         today=local_today(),
     )
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import UTC
 
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -14,15 +13,15 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from portal.access import STAFF, roles_required
-from portal.blueprints.enforcement import bp, services
+from portal.blueprints.enforcement import bp, issue_form, services
 from portal.blueprints.enforcement.documents import document_pdf
 from portal.blueprints.enforcement.forms import DecisionForm, IssueForm, ServiceForm
-from portal.blueprints.enforcement.labels import KIND_LABELS, SERVICE_LABELS
+from portal.blueprints.enforcement.labels import SERVICE_LABELS
 from portal.extensions import db
 from portal.forms import EmptyForm, choices
-from portal.models import EnforcementDocument, MaltreatmentReport, Petition, ReportState
+from portal.models import Capture, EnforcementDocument, MaltreatmentReport, Petition, ReportState
 from portal.services import audit
-from portal.services.clock import current_profile, local_today, tz
+from portal.services.clock import current_profile, local_today
 
 ISSUERS = ("agent", "coordinator")
 JUDGES = ("coordinator", "admin")
@@ -44,43 +43,7 @@ def staff_list():
     return render_template("enforcement/staff_list.html", docs=docs)
 
 
-def _fill_choices(form: IssueForm) -> None:
-    profile = current_profile()
-    form.kind.choices = choices(
-        [(k, str(v)) for k, v in KIND_LABELS.items() if k not in ("penalty",)]
-    )
-    form.comply_term.choices = choices([("", _("—"))] + services.comply_choices(profile))
-    form.severity.choices = choices(
-        [("", _("Sem multa / multa própria"))]
-        + [(k, s.label) for k, s in profile.fines.severities.items()]
-    )
-    form.specific.choices = choices(
-        [("", _("—"))] + [(f.code, f"{f.label} ({f.article})") for f in profile.fines.specific]
-    )
-
-
-def _fine_inputs(form: IssueForm) -> dict | None:
-    inputs: dict = {}
-    if form.severity.data:
-        inputs["severity"] = form.severity.data
-    if form.specific.data:
-        inputs["specific"] = form.specific.data
-    if not inputs:
-        return None
-    if form.units.data is not None:
-        inputs["units"] = str(form.units.data)
-        inputs["units_reason"] = form.units_reason.data or ""
-    if form.animals.data and form.animals.data > 1:
-        inputs["animals"] = form.animals.data
-    if form.animal_died.data == "yes":
-        inputs["animal_died"] = True
-    return inputs
-
-
-@bp.route("/ccz/fiscalizacao/novo", methods=["GET", "POST"])
-@roles_required(*ISSUERS)
-def issue():
-    profile = current_profile()
+def _issue_context() -> tuple[MaltreatmentReport | None, EnforcementDocument | None]:
     report = None
     protocol = request.args.get("denuncia")
     if protocol:
@@ -91,52 +54,21 @@ def issue():
             abort(404)
     after = request.args.get("apos", "")
     parent = _doc(int(after)) if after.isdigit() and len(after) <= 9 else None  # int4 ids
+    return report, parent
+
+
+@bp.route("/ccz/fiscalizacao/novo", methods=["GET", "POST"])
+@roles_required(*ISSUERS)
+def issue():
+    profile = current_profile()
+    report, parent = _issue_context()
     form = IssueForm()
-    _fill_choices(form)
+    issue_form.fill_choices(form, profile)
     if request.method == "GET":
-        if report is not None:
-            form.place.data = report.address_line
-            form.kind.data = "preliminary"
-        if parent is not None:
-            form.kind.data = "infraction"
-            for name in ("name", "activity", "address", "fact", "place", "legal_provision"):
-                getattr(form, name).data = getattr(parent, "addressee_" + name, None) or getattr(
-                    parent, name, None
-                )
-            form.cpf.data, form.cnpj.data = parent.addressee_cpf, parent.addressee_cnpj
+        issue_form.prefill(form, report, parent)
     if form.validate_on_submit():
         try:
-            occurred = form.occurred_at.data.replace(tzinfo=tz()).astimezone(UTC)
-            issue_fn = services.issue_document
-            extra: dict = {}
-            if form.kind.data == "apprehension":
-                issue_fn = services.issue_apprehension_notice  # type: ignore[assignment]
-                extra = {"definitive": bool(form.definitive.data)}
-            doc = issue_fn(
-                profile,
-                kind=form.kind.data,
-                agent=current_user,
-                addressee=services.Addressee(
-                    form.name.data,
-                    form.cpf.data or None,
-                    form.cnpj.data or None,
-                    form.activity.data,
-                    form.address.data,
-                ),
-                fact=form.fact.data,
-                place=form.place.data,
-                occurred_at=occurred,
-                legal_provision=form.legal_provision.data,
-                penalty_provision=form.penalty_provision.data,
-                required_action=form.required_action.data,
-                comply_term=form.comply_term.data,
-                fine_inputs=_fine_inputs(form),
-                measures=form.measures.data,
-                agent_title=form.agent_title.data,
-                parent=parent,
-                report=report,
-                **extra,
-            )
+            doc = issue_form.submit(form, profile, current_user, parent=parent, report=report)
         except services.EnforcementError as err:
             db.session.rollback()
             if not err.show_on(form):
@@ -148,7 +80,16 @@ def issue():
                 "success",
             )
             return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
-    return render_template("enforcement/issue.html", form=form, report=report, parent=parent)
+    rule = profile.expense_rule("fine")
+    return render_template(
+        "enforcement/issue.html",
+        form=form,
+        report=report,
+        parent=parent,
+        joint=issue_form.joint_fines(profile),
+        expense_kinds=issue_form.expense_kinds(profile),
+        expense_article=rule.article if rule else "",
+    )
 
 
 @bp.get("/ccz/fiscalizacao/<int:doc_id>")
@@ -174,6 +115,9 @@ def staff_detail(doc_id: int):
         may_penalty=services.may_issue_penalty(profile, doc, local_today()),
         may_decide=services.may_decide,
         fine_status=services.fine_status(doc),
+        access_code=services.printed_code(doc),
+        review=services.awaiting_review(doc),
+        doc_capture=db.session.get(Capture, doc.capture_id) if doc.capture_id else None,
     )
 
 
@@ -282,6 +226,7 @@ def decide(petition_id: int):
             reason=form.reason.data,
             method=form.method.data,
             service_on=form.service_on.data,
+            ar_on=form.ar_on.data,
         )
     except services.EnforcementError as err:
         db.session.rollback()
@@ -289,6 +234,30 @@ def decide(petition_id: int):
     else:
         db.session.commit()
         flash(_("Decisão registrada."), "success")
+    return redirect(url_for("enforcement.staff_detail", doc_id=petition.document_id))
+
+
+@bp.post("/ccz/fiscalizacao/peticoes/<int:petition_id>/vista")
+@roles_required(*ISSUERS)
+def grant_review(petition_id: int):
+    """GRU 104: the issuing agent agrees with a grant or orders its re-examination."""
+    petition = db.session.get(Petition, petition_id)
+    if petition is None or not EmptyForm().validate_on_submit():
+        abort(404 if petition is None else 400)
+    try:
+        services.answer_grant(
+            current_profile(),
+            petition,
+            current_user,
+            reexamine=request.form.get("answer") == "reexame",
+            note=request.form.get("note", ""),
+        )
+    except services.EnforcementError as err:
+        db.session.rollback()
+        flash(err.message, "danger")
+    else:
+        db.session.commit()
+        flash(_("Vista registrada."), "success")
     return redirect(url_for("enforcement.staff_detail", doc_id=petition.document_id))
 
 

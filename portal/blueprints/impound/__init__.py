@@ -1,49 +1,57 @@
-"""Impound and reclaim (issue 14; DOMAIN §6, §8, §12).
+"""Impound and reclaim (GRU 82-88, 114; Lei 14.228/2021).
 
-Modules: ``services`` (the rules), ``routes`` (public pages: "Animais recolhidos", "Perdi meu
-animal", the owner's reclaim, the certidão and its public check), ``staff`` (the field capture
-form, the kennel custody list, reclaim at the counter, release, destinations, certidão exams under
-``/ccz/recolhimentos``), ``queues`` (what it adds to the staff workspace).
+Modules: ``services`` (re-exports the rules, which live in ``labels``, ``deadlines``, ``capture``,
+``from_report``, ``reclaim``, ``destinations``, ``euthanasia``, ``alerts``, ``certificates``,
+``personal_data`` and ``apprehension``), ``routes`` (public pages: "Animais recolhidos", "Perdi meu
+animal", the owner's reclaim, the certidão and its public check), ``field`` (the capture form with
+its map, also opened from a maus-tratos report), ``staff`` (the kennel custody list, reclaim at the
+counter, release, destinations, certidão exams under ``/ccz/recolhimentos``), ``laudos`` (the vet's
+euthanasia laudo and the NGOs' area, Lei 14.228/2021; its supervision and withdrawal are in
+``laudo_review``), ``queues``, ``reminders``, ``demo``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from flask import Blueprint, Flask
 
-from flask import Blueprint
-from flask.sansio.app import App
-
-
-class _ImpoundBlueprint(Blueprint):
-    def register(self, app: App, options: dict[str, Any]) -> None:
-        super().register(app, options)
-        _init()
+bp = Blueprint("impound", __name__)
 
 
-def _init() -> None:
+def init_app(app: Flask) -> None:
+    """Menu entries, staff tiles, the settlement listener, the LGPD section, queues, reminders."""
     from flask_babel import lazy_gettext as _l
     from flask_login import current_user
 
     from portal.access import STAFF
-    from portal.blueprints.billing.services import register_settlement_listener
-    from portal.blueprints.impound import services
-    from portal.services.lgpd import register_exporter
-    from portal.templating import register_admin_link, register_nav
+    from portal.blueprints.impound import demo, euthanasia, queues, reminders, services
+    from portal.wiring import wiring
 
-    register_nav(_l("Animais recolhidos"), "impound.public_list", order=40)
-    register_nav(
+    wired = wiring(app)
+    wired.nav(_l("Animais recolhidos"), "impound.public_list", order=40)
+    wired.nav(
         _l("Perdi meu animal"),
         "impound.lost",
         order=41,
         visible=lambda: bool(current_user.is_authenticated),
     )
-    register_admin_link(_l("Recolhimento: registrar captura"), "impound.staff_new", STAFF)
-    register_admin_link(_l("Recolhimento: animais sob guarda"), "impound.staff_custody", STAFF)
-    register_admin_link(_l("Certidões de captura: exames"), "impound.staff_certificates", STAFF)
-    register_settlement_listener(services.on_item_settled)
-    register_exporter("recolhimentos", services.export_personal_data)
+    wired.admin_link(_l("Recolhimento: registrar captura"), "impound.staff_new", STAFF)
+    wired.admin_link(_l("Recolhimento: animais sob guarda"), "impound.staff_custody", STAFF)
+    wired.admin_link(_l("Certidões de captura: exames"), "impound.staff_certificates", STAFF)
+    wired.nav(
+        _l("Laudos de eutanásia"),
+        "impound.ngo_cases",
+        order=72,
+        visible=lambda: bool(current_user.is_authenticated and current_user.has_role("ngo")),
+    )
+    wired.admin_link(_l("Laudos de eutanásia (Lei 14.228/2021)"), "impound.ngo_cases", STAFF)
+    wired.file_rule(euthanasia.LAUDO_PURPOSE, euthanasia.laudo_file_rule)
+    wired.demo_seeder(demo.seed_impound_demo)
+    wired.on_settlement(services.on_item_settled)
+    wired.exporter("recolhimentos", services.export_personal_data)
+    wired.queues(queues.declare_queues)
+    if app.extensions["portal_profile"].impound.laudo_supervision:  # VV 21 §4
+        wired.queues(queues.declare_supervision_queue)
+    wired.reminders(reminders.declare_reminders)
 
 
-bp = _ImpoundBlueprint("impound", __name__)
-
-from portal.blueprints.impound import routes, staff  # noqa: E402,F401
+from portal.blueprints.impound import field, laudos, routes, staff  # noqa: E402,F401

@@ -1,26 +1,66 @@
-"""Definitive apprehension of a captured animal (GRU 87; CABO 39 §4): the entry points the
-enforcement domain calls. Opening it keeps the animal in custody and bars its reclaim until the
-final decision of the procedure (GRU 87 §ú); the decision either hands the animal to the
-municipality (a destination follows, GRU 88) or puts it back in ordinary custody."""
+"""Definitive apprehension of a captured animal (GRU 87; CABO 39 §4): the entry points between
+impound and enforcement.
+
+Opening it keeps the animal in custody and bars its reclaim until the final decision of the
+procedure (GRU 87 §ú), and issues the *auto de apreensão* to the owner through the enforcement
+procedure (defence and appeal as for any document). The final decision of that procedure calls
+:func:`decide_definitive_apprehension`: upheld, the animal is the municipality's (a destination
+follows, GRU 88); not upheld, it goes back to ordinary custody.
+"""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from flask_babel import gettext as _
+from sqlalchemy import select
 
 from portal.domain import DomainError
 from portal.extensions import db
-from portal.models import Capture, CaptureStatus, User
+from portal.models import (
+    Capture,
+    CaptureStatus,
+    EnforcementDocument,
+    EnforcementStatus,
+    User,
+)
 from portal.models.base import utcnow
+from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.mail import send_email
 
+# Statuses in which the procedure has not reached its final decision.
+_NOT_FINAL = (
+    EnforcementStatus.ISSUED,
+    EnforcementStatus.OPEN,
+    EnforcementStatus.UNDER_REVIEW,
+    EnforcementStatus.UPHELD,
+)
+
+
+def apprehension_document(capture: Capture) -> EnforcementDocument | None:
+    """The latest auto de apreensão issued for this capture (staff see the link both ways)."""
+    return db.session.scalar(
+        select(EnforcementDocument)
+        .where(EnforcementDocument.capture_id == capture.id)
+        .order_by(EnforcementDocument.id.desc())
+        .limit(1)
+    )
+
 
 def open_definitive_apprehension(
-    capture: Capture, *, article: str, reason: str, actor: User | None, notify: bool = True
+    capture: Capture,
+    *,
+    article: str,
+    reason: str,
+    actor: User | None,
+    notify: bool = True,
+    profile: Profile | None = None,
 ) -> Capture:
-    """Open a definitive apprehension: the animal stays in custody and cannot be reclaimed until
-    the final decision (GRU 87 §ú). The enforcement domain (issue 13) issues the auto de
-    apreensão and calls :func:`decide_definitive_apprehension` with the final decision."""
+    """Open a definitive apprehension (GRU 87 I-XI; CABO 39 §4): the animal stays in custody and
+    cannot be reclaimed until the final decision (GRU 87 §ú), and the auto de apreensão is issued
+    to the owner identified by CPF or, without one, to the unidentified owner served by edital
+    (GRU 95 §ú, 96 §1, 109 III)."""
     if capture.status not in (CaptureStatus.IN_CUSTODY, CaptureStatus.DEFINITIVE_PENDING):
         raise DomainError(None, "not_in_custody", _("Este animal não está sob a guarda do CCZ."))
     capture.status = CaptureStatus.DEFINITIVE_PENDING
@@ -34,6 +74,7 @@ def open_definitive_apprehension(
         detail={"article": article},
         actor_id=actor.id if actor else None,
     )
+    doc = _issue_notice(profile, capture, article=article, reason=reason, actor=actor)
     if notify and capture.owner is not None and capture.owner.email:
         send_email(
             capture.owner.email,
@@ -41,27 +82,105 @@ def open_definitive_apprehension(
             _(
                 "O animal do protocolo %(protocol)s fica sob a guarda do CCZ e não pode ser "
                 "resgatado até a decisão final do procedimento de apreensão definitiva "
-                "(%(article)s). Motivo: %(reason)s",
+                "(%(article)s; GRU 87 §ú). Motivo: %(reason)s",
                 protocol=capture.protocol,
                 article=article,
                 reason=reason,
+            )
+            + (
+                " "
+                + _(
+                    "Auto de apreensão nº %(n)s: veja-o e recorra em Minhas notificações, no "
+                    "prazo que conta da sua ciência.",
+                    n=doc.number,
+                )
+                if doc is not None
+                else ""
             ),
         )
     return capture
 
 
+def _issue_notice(
+    profile: Profile | None, capture: Capture, *, article: str, reason: str, actor: User | None
+) -> EnforcementDocument | None:
+    from portal.blueprints.enforcement.services import Addressee, issue_apprehension_notice
+    from portal.services.clock import current_profile
+
+    owner = capture.owner
+    agent = actor or capture.agent
+    if agent is None:
+        return None
+    if owner is not None and owner.cpf:
+        address = ", ".join(
+            p for p in (owner.street, owner.number, owner.district, owner.city) if p
+        )
+        addressee = Addressee(owner.full_name, owner.cpf, address=address or None)
+    else:
+        # GRU 95 §ú, 96 §1, 109 III: an owner who cannot be identified is served by edital; the
+        # procedure still runs and its final decision, not staff by hand, decides the capture.
+        addressee = Addressee(
+            owner.full_name if owner is not None else _("Proprietário não identificado"),
+            unidentified=True,
+        )
+    return issue_apprehension_notice(
+        profile or current_profile(),
+        agent=agent,
+        addressee=addressee,
+        fact=_(
+            "Apreensão definitiva do animal do protocolo %(p)s: %(r)s", p=capture.protocol, r=reason
+        ),
+        place=capture.place,
+        occurred_at=min(capture.captured_at, datetime.now(UTC)),
+        legal_provision=article,
+        agent_title=_("Autoridade sanitária"),
+        definitive=True,
+        animal_id=capture.animal_id,
+        capture_id=capture.id,
+        measures=_("O animal permanece sob a guarda do CCZ até a decisão final (GRU 87 §ú)."),
+    )
+
+
 def decide_definitive_apprehension(
-    capture: Capture, *, upheld: bool, actor: User | None, note: str = ""
+    capture: Capture,
+    *,
+    upheld: bool,
+    actor: User | None,
+    note: str = "",
+    document: EnforcementDocument | None = None,
 ) -> Capture:
     """The final decision of the enforcement procedure (GRU 87 §ú).
 
     Upheld: the animal is the municipality's; it waits for a destination (GRU 88) and, once
     destined, its capture count ends (GRU 84 §4). Not upheld: back to ordinary custody,
-    reclaimable again.
+    reclaimable again. While an auto de apreensão for this capture is still open, only its
+    procedure decides (``document``): staff cannot decide by hand around it.
     """
     if capture.status != CaptureStatus.DEFINITIVE_PENDING:
         raise DomainError(
             None, "not_pending", _("Não há apreensão definitiva em andamento para este animal.")
+        )
+    linked = apprehension_document(capture)
+    if document is None and linked is None:
+        # GRU 87 §ú: the decision comes from the procedure; there is no manual shortcut
+        raise DomainError(
+            None,
+            "procedure_required",
+            _(
+                "A apreensão definitiva só é decidida pelo procedimento do auto de apreensão "
+                "(defesa e recurso, GRU 87 §ú)."
+            ),
+        )
+    if document is None and linked is not None and linked.status in _NOT_FINAL:
+        # GRU 87 §ú: effective only after the final decision of the procedure
+        raise DomainError(
+            None,
+            "procedure_open",
+            _(
+                "A decisão final vem do procedimento do auto de apreensão nº %(n)s (defesa e "
+                "recurso, GRU 87 §ú).",
+                n=linked.number,
+            ),
         )
     capture.status = CaptureStatus.IN_CUSTODY
     if upheld:
@@ -72,7 +191,7 @@ def decide_definitive_apprehension(
     audit.record(
         "impound.definitive_decided",
         capture,
-        detail={"upheld": upheld, "note": note},
+        detail={"upheld": upheld, "note": note, "document": document.number if document else None},
         actor_id=actor.id if actor else None,
     )
     return capture

@@ -12,9 +12,10 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from portal.blueprints.animals.documents import BLUE, NAVY, _clip, _qr
 from portal.models import CaptureCertificate
 from portal.profiles.schema import Profile
+from portal.services.pdf import BLUE, a4_check_footer, a4_header
+from portal.services.pdf import clip as _clip
 
 
 def certificate_pdf(cert: CaptureCertificate, profile: Profile, public_url: str) -> bytes:
@@ -26,27 +27,15 @@ def certificate_pdf(cert: CaptureCertificate, profile: Profile, public_url: str)
     c.setTitle(title)
     c.setAuthor(_("Centro de Controle de Zoonoses de %(city)s", city=profile.municipality))
     x = 20 * mm
-    c.setFillColor(NAVY)
-    c.rect(0, height - 28 * mm, width, 28 * mm, stroke=0, fill=1)
-    c.setFillColor(colors.white)
-    c.setFont("Helvetica-Bold", 15)
-    c.drawString(x, height - 14 * mm, title)
-    c.setFont("Helvetica", 10)
-    c.drawString(
-        x,
-        height - 21 * mm,
-        _clip(
-            c,
-            _(
-                "CCZ – Prefeitura de %(city)s/%(uf)s · %(law)s, %(article)s",
-                city=profile.municipality,
-                uf=profile.state,
-                law=profile.law_title,
-                article=profile.impound.cite("capture_certificate"),
-            ),
-            "Helvetica",
-            10,
-            width - 2 * x,
+    a4_header(
+        c,
+        title,
+        _(
+            "CCZ – Prefeitura de %(city)s/%(uf)s · %(law)s, %(article)s",
+            city=profile.municipality,
+            uf=profile.state,
+            law=profile.law_title,
+            article=profile.impound.cite("capture_certificate"),
         ),
     )
     y = height - 40 * mm
@@ -81,17 +70,14 @@ def certificate_pdf(cert: CaptureCertificate, profile: Profile, public_url: str)
         48 * mm,
         _clip(
             c,
-            _("As capturas acompanham o animal, com quem quer que esteja (GRU 83 §ú, 84 §2)."),
+            # generic: the profile's certificate article is cited in the heading above
+            _("As capturas acompanham o animal, com quem quer que esteja."),
             "Helvetica",
             8.5,
             width - 2 * x - 40 * mm,
         ),
     )
-    qr_size = 32 * mm
-    c.drawImage(_qr(public_url), width - x - qr_size, 18 * mm, qr_size, qr_size)
-    c.setFont("Helvetica", 8)
-    c.drawString(x, 24 * mm, _("Confira a certidão pelo código ao lado ou em:"))
-    c.drawString(x, 19 * mm, _clip(c, public_url, "Helvetica", 8, width - 2 * x - qr_size - 5 * mm))
+    a4_check_footer(c, public_url, _("Confira a certidão pelo código ao lado ou em:"))
     c.showPage()
     c.save()
     return buffer.getvalue()

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from flask_wtf.file import MultipleFileField
+from flask_wtf.file import FileField, MultipleFileField
 from wtforms import (
     BooleanField,
     DateField,
     DecimalField,
+    HiddenField,
     IntegerField,
     RadioField,
     SelectField,
@@ -85,6 +86,8 @@ class CaptureForm(FlaskForm):
         default="ordinary",
         validators=[DataRequired(REQUIRED)],
     )
+    # The maus-tratos report the capture comes from (``?denuncia=`` on the form's address).
+    report_protocol = HiddenField(validators=[Optional(), Length(max=20)])
 
 
 class CounterReclaimForm(FlaskForm):
@@ -129,6 +132,13 @@ class RabiesForm(FlaskForm):
         ),
         validators=[DataRequired(REQUIRED)],
     )
+    # "Vacinado agora no CCZ": the shot goes on the animal's RGA (BJP 13 §1 fields).
+    vaccine_name = StringField(_l("Vacina aplicada"), validators=[Optional(), Length(max=120)])
+    batch = StringField(_l("Partida (lote)"), validators=[Optional(), Length(max=60)])
+    manufacturer = StringField(_l("Fabricante"), validators=[Optional(), Length(max=120)])
+    expires_on = DateField(_l("Validade da vacina"), validators=[Optional()])
+    vet_name = StringField(_l("Médico(a) veterinário(a)"), validators=[Optional(), Length(max=200)])
+    vet_crmv = StringField(_l("CRMV"), validators=[Optional(), Length(max=40)])
 
 
 class ReleaseForm(FlaskForm):
@@ -222,17 +232,44 @@ class DefinitiveOpenForm(FlaskForm):
     )
 
 
-class DefinitiveDecisionForm(FlaskForm):
-    """The final decision of the procedure (GRU 87 §ú), after defence and appeal."""
+class LaudoForm(FlaskForm):
+    """The vet's laudo proposing euthanasia (Lei 14.228/2021, art. 2º §1º)."""
 
-    upheld = RadioField(
-        _l("Decisão final"),
-        choices=choices(
-            [
-                ("yes", _l("Apreensão definitiva mantida")),
-                ("no", _l("Apreensão definitiva afastada: o animal pode ser resgatado")),
-            ]
-        ),
-        validators=[DataRequired(REQUIRED)],
+    vet_report = TextAreaField(
+        _l("Laudo técnico (doença, exames, prognóstico)"),
+        validators=[DataRequired(REQUIRED), Length(max=5000)],
     )
-    decision_note = TextAreaField(_l("Observações"), validators=[Optional(), Length(max=2000)])
+    vet_crmv = StringField(
+        _l("CRMV do veterinário responsável"), validators=[DataRequired(REQUIRED), Length(max=20)]
+    )
+    lab_exam = StringField(
+        _l("Exame laboratorial (quando couber)"), validators=[Optional(), Length(max=300)]
+    )
+    infectious = BooleanField(
+        _l(
+            "Doença infectocontagiosa incurável com risco à saúde pública (as entidades não "
+            "podem resgatar o animal)"
+        )
+    )
+    laudo_file = FileField(_l("Arquivo do laudo assinado (PDF ou foto, opcional)"))
+
+
+WITHDRAW_PREFIX = "retirada"  # the capture page also has a destination "reason" field
+
+
+class LaudoWithdrawForm(FlaskForm):
+    """A vet withdraws a laudo; the reason is audited and the NGOs told get a notice."""
+
+    reason = TextAreaField(
+        _l("Por que o laudo é retirado"), validators=[DataRequired(REQUIRED), Length(max=2000)]
+    )
+
+
+class NgoClaimForm(FlaskForm):
+    """An NGO claims the animal a laudo proposed to euthanise (Lei 14.228/2021, art. 2º §2º)."""
+
+    organization_id = SelectField(_l("Entidade"), validators=[DataRequired(REQUIRED)])
+    confirm = BooleanField(
+        _l("Nossa entidade assume a guarda e os cuidados do animal"),
+        validators=[DataRequired(_l("Confirme que a entidade assume o animal."))],
+    )

@@ -1,11 +1,13 @@
 """Impound in the staff workspace: animals in custody past their deadline, releases awaiting the
-agent's confirmation, certidão exams to do; the capture-protocol search and a captures chart."""
+agent's confirmation, certidão exams to do, euthanasia laudos whose NGO claim window is open
+(Lei 14.228/2021) and, where the law asks for it, laudos awaiting the coordinating vet (VV 21 §4);
+the capture-protocol search and a captures chart."""
 
 from __future__ import annotations
 
 from flask import url_for
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import select
+from sqlalchemy import Select, select
 
 from portal.access import STAFF
 from portal.extensions import db
@@ -14,6 +16,8 @@ from portal.models import (
     CaptureCertificate,
     CaptureStatus,
     CertificateStatus,
+    EuthanasiaProposal,
+    ProposalStatus,
     ReclaimRecord,
     ReclaimStatus,
 )
@@ -50,6 +54,80 @@ COLUMNS = (
     Column(_l("Bairro"), lambda c: c.district),
     Column(_l("Prazo"), lambda c: c.deadline_on.strftime("%d/%m/%Y")),
 )
+
+
+def _laudo_link(p: EuthanasiaProposal) -> str:
+    return url_for("impound.staff_capture", protocol=p.capture.protocol)
+
+
+LAUDO_COLUMNS = (
+    Column(_l("Laudo"), lambda p: p.number),
+    Column(_l("Animal"), lambda p: _animal(p.capture)),
+    Column(_l("Bairro"), lambda p: p.capture.district),
+)
+
+
+def _open_claim_windows() -> Select[EuthanasiaProposal]:
+    """Laudos in effect whose NGO claim window runs today (Lei 14.228/2021, art. 2º §2º): an
+    infectious laudo has no window (``claim_until`` is null) and never appears."""
+    return (
+        select(EuthanasiaProposal)
+        .join(Capture, EuthanasiaProposal.capture_id == Capture.id)
+        .where(
+            EuthanasiaProposal.status == ProposalStatus.OPEN,
+            EuthanasiaProposal.claim_until >= local_today(),
+            Capture.status == CaptureStatus.IN_CUSTODY,
+        )
+    )
+
+
+def _window_end(p: EuthanasiaProposal) -> str:
+    return p.claim_until.strftime("%d/%m/%Y") if p.claim_until else "—"
+
+
+CLAIM_WINDOWS = Queue(
+    key="recolhimento-laudos-prazo-entidades",
+    title=_l("Laudos de eutanásia: prazo das entidades aberto"),
+    description=_l(
+        "Laudos em vigor cujo prazo para o resgate por entidades de proteção animal ainda corre "
+        "(Lei federal 14.228/2021, art. 2º §2º): a eutanásia só pode ser registrada depois do "
+        "fim do prazo."
+    ),
+    roles=STAFF,
+    entity=EuthanasiaProposal,
+    rows=_open_claim_windows,
+    since=EuthanasiaProposal.proposed_at,
+    order=EuthanasiaProposal.claim_until,
+    due=lambda p: p.claim_until,
+    link=_laudo_link,
+    columns=(*LAUDO_COLUMNS, Column(_l("Prazo das entidades até"), _window_end)),
+    personal_data=False,
+)
+
+
+def declare_supervision_queue(registry: QueueRegistry) -> None:
+    """VV 21 §4 (declared only where the profile asks for the supervision): laudos waiting for
+    the coordinating vet's sign-off, oldest first."""
+    registry.declare(
+        Queue(
+            key="recolhimento-laudos-supervisao",
+            title=_l("Laudos de eutanásia: aguardando o veterinário coordenador"),
+            description=_l(
+                "O laudo só vale depois da supervisão do médico veterinário coordenador; até lá "
+                "as entidades e o proprietário não são avisados."
+            ),
+            roles=("vet",),
+            entity=EuthanasiaProposal,
+            rows=lambda: select(EuthanasiaProposal).where(
+                EuthanasiaProposal.status == ProposalStatus.PENDING
+            ),
+            since=EuthanasiaProposal.proposed_at,
+            order=EuthanasiaProposal.proposed_at,
+            link=_laudo_link,
+            columns=LAUDO_COLUMNS,
+            personal_data=False,
+        )
+    )
 
 
 def _search(term: str) -> list[SearchHit]:
@@ -136,13 +214,13 @@ def declare_queues(registry: QueueRegistry) -> None:
             personal_data=False,
         )
     )
+    registry.declare(CLAIM_WINDOWS)
     registry.declare(
         Queue(
             key="recolhimento-certidoes",
             title=_l("Certidões de captura: exames a fazer"),
             description=_l(
-                "Pedidos de certidão negativa de captura: confira o animal no dia marcado "
-                "(GRU 84 §5)."
+                "Pedidos de certidão negativa de captura: confira o animal no dia marcado."
             ),
             roles=STAFF,
             entity=CaptureCertificate,

@@ -45,6 +45,7 @@ def public_list():
         photo_url=file_url,
         profile=current_profile(),
         day_counts=services.capture_day_counts(current_profile()),
+        today=local_today(),
     )
 
 
@@ -119,10 +120,8 @@ def my_reclaim(protocol: str):
     return redirect(url_for("billing.item", item_id=reclaim.payment_item_id))
 
 
-@bp.route("/perdi-meu-animal", methods=["GET", "POST"])
-@signed_in
-def lost():
-    """The owner describes a lost animal and is e-mailed when a capture matches."""
+def _lost_form() -> LostAnimalForm:
+    """The "Perdi meu animal" form, offering the person's own animals to pick from."""
     form = LostAnimalForm()
     mine = db.session.scalars(
         select(Animal).where(Animal.owner_id == current_user.id).order_by(Animal.name)
@@ -135,37 +134,45 @@ def lost():
     )
     if request.method == "GET" and form.lost_on.data is None:
         form.lost_on.data = local_today()
-    if form.validate_on_submit():
-        if not form.animal_id.data and not form.species.data:
-            form.species.errors = [_("Escolha a espécie ou um dos seus animais.")]
-        else:
-            data = services.AlertData(
-                species=form.species.data or "dog",
-                lost_on=form.lost_on.data,
-                color=form.color.data,
-                district=form.district.data,
-                microchip=form.microchip.data,
-                rga=form.rga.data,
-                description=form.description.data,
-                animal_id=int(form.animal_id.data) if form.animal_id.data else None,
-            )
-            try:
-                services.create_alert(current_user, data, local_today())
-            except DomainError as err:
-                db.session.rollback()
-                if not err.show_on(form):
-                    flash(err.message, "danger")
-            else:
-                db.session.commit()
-                flash(
-                    _(
-                        "Aviso registrado. Enviaremos um e-mail se um animal parecido for "
-                        "recolhido."
-                    ),
-                    "success",
-                )
-                return redirect(url_for("impound.public_list"))
-    return render_template("impound/lost.html", form=form)
+    return form
+
+
+def _alert_data(form: LostAnimalForm) -> services.AlertData:
+    return services.AlertData(
+        species=form.species.data or "dog",
+        lost_on=form.lost_on.data,
+        color=form.color.data,
+        district=form.district.data,
+        microchip=form.microchip.data,
+        rga=form.rga.data,
+        description=form.description.data,
+        animal_id=int(form.animal_id.data) if form.animal_id.data else None,
+    )
+
+
+@bp.route("/perdi-meu-animal", methods=["GET", "POST"])
+@signed_in
+def lost():
+    """The owner describes a lost animal and is e-mailed when a capture matches."""
+    form = _lost_form()
+    if not form.validate_on_submit():
+        return render_template("impound/lost.html", form=form)
+    if not form.animal_id.data and not form.species.data:
+        form.species.errors = [_("Escolha a espécie ou um dos seus animais.")]
+        return render_template("impound/lost.html", form=form)
+    try:
+        services.create_alert(current_user, _alert_data(form), local_today())
+    except DomainError as err:
+        db.session.rollback()
+        if not err.show_on(form):
+            flash(err.message, "danger")
+        return render_template("impound/lost.html", form=form)
+    db.session.commit()
+    flash(
+        _("Aviso registrado. Enviaremos um e-mail se um animal parecido for recolhido."),
+        "success",
+    )
+    return redirect(url_for("impound.public_list"))
 
 
 @bp.route("/certidoes/pedir", methods=["GET", "POST"])
@@ -194,13 +201,18 @@ def certificate_request():
             flash(
                 _(
                     "Pedido registrado. Leve o animal, contido, ao CCZ em %(day)s para o exame "
-                    "(GRU 84 §5).",
+                    "(%(article)s).",
                     day=cert.exam_on.strftime("%d/%m/%Y"),
+                    article=profile.impound.cite("capture_certificate"),
                 ),
                 "success",
             )
             return redirect(url_for("impound.certificate_mine"))
-    return render_template("impound/certificate_request.html", form=form)
+    return render_template(
+        "impound/certificate_request.html",
+        form=form,
+        article=profile.impound.cite("capture_certificate"),  # the profile's, e.g. GRU 84 §3, §5
+    )
 
 
 @bp.get("/certidoes/minhas")
@@ -220,11 +232,7 @@ def certificate_mine():
 @public
 def certificate_check(code: str):
     """Public check: RGA, captures in the period, the period, the issue date; nothing personal."""
-    cert = (
-        services.certificate_by_code(code)
-        if services.certificates_offered(current_profile())
-        else None
-    )
+    cert = services.public_certificate(code, current_profile())
     if cert is None:
         abort(404)
     return render_template("impound/certificate_check.html", cert=cert, profile=current_profile())
@@ -237,7 +245,7 @@ def certificate_pdf(code: str):
     from portal.blueprints.impound.documents import certificate_pdf as render_pdf
 
     profile = current_profile()
-    cert = services.certificate_by_code(code) if services.certificates_offered(profile) else None
+    cert = services.public_certificate(code, profile)
     if cert is None:
         abort(404)
     data = render_pdf(cert, profile, absolute_url("impound.certificate_check", code=cert.code))

@@ -5,23 +5,24 @@ certidão exams. Views are thin: parse, call one service, commit once, redirect.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
 
 from portal.access import STAFF, roles_required
 from portal.blueprints.files import file_url
-from portal.blueprints.impound import bp, services
+from portal.blueprints.impound import bp, euthanasia, services
 from portal.blueprints.impound.forms import (
-    CaptureForm,
+    WITHDRAW_PREFIX,
     CertificateExamForm,
     CounterReclaimForm,
-    DefinitiveDecisionForm,
     DefinitiveOpenForm,
     DestinationForm,
+    LaudoForm,
+    LaudoWithdrawForm,
     RabiesForm,
     RegisterOnReclaimForm,
     ReleaseForm,
@@ -31,7 +32,7 @@ from portal.extensions import db
 from portal.forms import EmptyForm, choices
 from portal.models import Capture, CaptureCertificate, CertificateStatus, Organization, User
 from portal.services import audit
-from portal.services.clock import current_profile, local_now, local_today, tz
+from portal.services.clock import current_profile, local_today
 from portal.services.identity import clean_cpf
 
 EXPENSE_FIELDS = ("capture", "transport", "food", "veterinary", "storage")
@@ -58,66 +59,6 @@ def _back(capture: Capture):  # type: ignore[no-untyped-def]
     return redirect(url_for("impound.staff_capture", protocol=capture.protocol))
 
 
-def _reason_choices(form: CaptureForm) -> None:
-    profile = current_profile()
-    form.reason.choices = choices(
-        (r, f"{services.reason_label(r)} ({services.reason_article(profile, r)})")
-        for r in services.REASONS
-    )
-
-
-@bp.route("/ccz/recolhimentos/novo", methods=["GET", "POST"])
-@roles_required(*STAFF)
-def staff_new():
-    """The field agent records a capture on a phone."""
-    form = CaptureForm()
-    _reason_choices(form)
-    if request.method == "GET":
-        now = local_now()
-        form.captured_on.data, form.captured_time.data = (
-            now.date(),
-            now.time().replace(second=0, microsecond=0),
-        )
-    if form.validate_on_submit():
-        local = datetime.combine(form.captured_on.data, form.captured_time.data, tzinfo=tz())
-        photos = [(f.stream, f.filename) for f in (form.photos.data or []) if f and f.filename]
-        data = services.CaptureData(
-            species=form.species.data,
-            size=form.size.data,
-            sex=form.sex.data,
-            color=form.color.data,
-            place=form.place.data,
-            district=form.district.data,
-            captured_at=local.astimezone(UTC),
-            captured_on=form.captured_on.data,
-            reason=form.reason.data,
-            condition=form.condition.data,
-            custody_type=form.custody_type.data,
-            tag_read=form.tag_read.data,
-            microchip=form.microchip.data,
-            condition_note=form.condition_note.data,
-            latitude=float(form.latitude.data) if form.latitude.data is not None else None,
-            longitude=float(form.longitude.data) if form.longitude.data is not None else None,
-            photos=photos,
-        )
-        try:
-            capture = services.record_capture(
-                current_profile(), data, agent=current_user, today=local_today()
-            )
-        except DomainError as err:
-            db.session.rollback()
-            if not err.show_on(form):
-                flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(
-                _("Captura registrada: protocolo %(protocol)s.", protocol=capture.protocol),
-                "success",
-            )
-            return _back(capture)
-    return render_template("impound/staff_new.html", form=form)
-
-
 @bp.get("/ccz/recolhimentos")
 @roles_required(*STAFF)
 def staff_custody():
@@ -128,13 +69,8 @@ def staff_custody():
     )
 
 
-@bp.get("/ccz/recolhimentos/<protocol>")
-@roles_required(*STAFF)
-def staff_capture(protocol: str):
-    capture = _capture(protocol)
-    audit.record("impound.viewed", capture)
-    db.session.commit()
-    profile, today = current_profile(), local_today()
+def _capture_forms(profile, capture: Capture) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """The forms of one capture's staff page (reclaim, release, destination, laudo...)."""
     counter = CounterReclaimForm()
     counter.exemption.choices = choices(
         [
@@ -142,7 +78,27 @@ def staff_capture(protocol: str):
             *((e.code, f"{e.label} ({e.article})") for e in profile.exemptions_for("reclaim")),
         ]
     )
-    destination = _destination_form(profile, capture)
+    return {
+        "counter_form": counter,
+        "register_form": RegisterOnReclaimForm(),
+        "rabies_form": RabiesForm(),
+        "definitive_open_form": DefinitiveOpenForm(),
+        "release_form": ReleaseForm(),
+        "destination_form": _destination_form(profile, capture),
+        "laudo_form": LaudoForm(),
+        "laudo_withdraw_form": LaudoWithdrawForm(prefix=WITHDRAW_PREFIX),
+        "coordinating_vet": euthanasia.is_coordinating_vet(current_user),  # VV 21 §4
+        "empty": EmptyForm(),
+    }
+
+
+@bp.get("/ccz/recolhimentos/<protocol>")
+@roles_required(*STAFF)
+def staff_capture(protocol: str):
+    capture = _capture(protocol)
+    audit.record("impound.viewed", capture)
+    db.session.commit()
+    profile, today = current_profile(), local_today()
     fee = None
     if capture.reclaimable and services.active_reclaim(capture) is None:
         try:
@@ -157,17 +113,12 @@ def staff_capture(protocol: str):
         profile=profile,
         fee=fee,
         reclaim=services.active_reclaim(capture),
-        counter_form=counter,
-        register_form=RegisterOnReclaimForm(),
-        rabies_form=RabiesForm(),
-        definitive_open_form=DefinitiveOpenForm(),
-        definitive_decision_form=DefinitiveDecisionForm(),
-        release_form=ReleaseForm(),
-        destination_form=destination,
-        empty=EmptyForm(),
         term=services.release_term(profile, capture),
         photo_url=file_url,
         next_step=services.next_step(capture, today),
+        proposals=euthanasia.proposals_of(capture),
+        claim_open=euthanasia.claim_open,
+        **_capture_forms(profile, capture),
     )
 
 
@@ -189,51 +140,54 @@ def _destination_form(profile, capture: Capture) -> DestinationForm:  # type: ig
     return form
 
 
+def _claimant(form: CounterReclaimForm) -> User | None:
+    """The person reclaiming at the counter, found by CPF or registered now (name and e-mail);
+    None (with the message flashed) when neither works."""
+    from portal.blueprints.animals.services import AnimalError, OwnerData, find_or_create_owner
+
+    cpf = clean_cpf(form.claimant_cpf.data or "")
+    if cpf is None:
+        flash(_("CPF inválido."), "danger")
+        return None
+    claimant = db.session.scalar(select(User).where(User.cpf == cpf))
+    if claimant is not None:
+        return claimant
+    owner = OwnerData(
+        name=form.claimant_name.data or "", cpf=cpf, email=form.claimant_email.data or ""
+    )
+    try:
+        return find_or_create_owner(owner)
+    except AnimalError:
+        db.session.rollback()
+        flash(_("Pessoa sem cadastro: informe nome completo e e-mail para cadastrá-la."), "danger")
+        return None
+
+
+def _expenses(form: CounterReclaimForm) -> list[dict[str, Any]]:
+    """CABO 41; GRU 72 §1: the CCZ's itemised expenses typed at the counter."""
+    return [
+        {"kind": k, "amount_cents": getattr(form, f"{k}_cents").data}
+        for k in EXPENSE_FIELDS
+        if getattr(form, f"{k}_cents").data
+    ]
+
+
 @bp.post("/ccz/recolhimentos/<protocol>/resgate")
 @roles_required(*STAFF)
 def staff_reclaim(protocol: str):
     """Reclaim at the counter: the claimant, an exemption whose proof staff checked, expenses."""
-    from portal.blueprints.animals.services import AnimalError, OwnerData, find_or_create_owner
-
     capture = _capture(protocol)
     form = CounterReclaimForm()
     form.exemption.choices = choices(
         [("", ""), *((e.code, e.code) for e in current_profile().exemptions_for("reclaim"))]
     )
     if not form.validate_on_submit():
-        flash(
-            _(
-                "Confira os dados do resgate: %(errors)s",
-                errors="; ".join(str(e) for errs in form.errors.values() for e in errs),
-            ),
-            "danger",
-        )
+        problems = "; ".join(str(e) for errs in form.errors.values() for e in errs)
+        flash(_("Confira os dados do resgate: %(errors)s", errors=problems), "danger")
         return _back(capture)
-    cpf = clean_cpf(form.claimant_cpf.data or "")
-    if cpf is None:
-        flash(_("CPF inválido."), "danger")
-        return _back(capture)
-    claimant = db.session.scalar(select(User).where(User.cpf == cpf))
+    claimant = _claimant(form)
     if claimant is None:
-        try:
-            claimant = find_or_create_owner(
-                OwnerData(
-                    name=form.claimant_name.data or "",
-                    cpf=cpf,
-                    email=form.claimant_email.data or "",
-                )
-            )
-        except AnimalError:
-            db.session.rollback()
-            flash(
-                _("Pessoa sem cadastro: informe nome completo e e-mail para cadastrá-la."), "danger"
-            )
-            return _back(capture)
-    expenses = [
-        {"kind": k, "amount_cents": getattr(form, f"{k}_cents").data}
-        for k in EXPENSE_FIELDS
-        if getattr(form, f"{k}_cents").data
-    ]
+        return _back(capture)
     _act(
         lambda: services.start_reclaim(
             current_profile(),
@@ -243,7 +197,7 @@ def staff_reclaim(protocol: str):
             started_by=current_user,
             today=local_today(),
             exemption=form.exemption.data or None,
-            expenses=expenses or None,
+            expenses=_expenses(form) or None,
         ),
         _("Resgate iniciado: a cobrança foi gerada."),
     )
@@ -273,6 +227,24 @@ def staff_register(protocol: str):
     return _back(capture)
 
 
+def _vaccination(form: RabiesForm):  # type: ignore[no-untyped-def]
+    """The shot given at the CCZ, as the RGA domain records it (applied today)."""
+    from portal.blueprints.animals.services import VaccinationData
+
+    if form.rabies.data != "vaccinated":
+        return None
+    return VaccinationData(
+        applied_on=local_today(),
+        vaccine_name=form.vaccine_name.data or "",
+        batch=form.batch.data or "",
+        vet_name=form.vet_name.data or "",
+        vet_crmv=form.vet_crmv.data or "",
+        manufacturer=form.manufacturer.data or None,
+        expires_on=form.expires_on.data,
+        establishment=_("Centro de Controle de Zoonoses"),
+    )
+
+
 @bp.post("/ccz/recolhimentos/<protocol>/vacina")
 @roles_required(*STAFF)
 def staff_rabies(protocol: str):
@@ -284,7 +256,12 @@ def staff_rabies(protocol: str):
         return _back(capture)
     _act(
         lambda: services.record_rabies(
-            current_profile(), reclaim, form.rabies.data, staff=current_user, today=local_today()
+            current_profile(),
+            reclaim,
+            form.rabies.data,
+            staff=current_user,
+            today=local_today(),
+            vaccination=_vaccination(form),
         ),
         _("Vacinação antirrábica registrada."),
     )
@@ -372,26 +349,6 @@ def staff_definitive_open(protocol: str):
             actor=current_user,
         ),
         _("Apreensão definitiva aberta: o animal não pode ser resgatado até a decisão final."),
-    )
-    return _back(capture)
-
-
-@bp.post("/ccz/recolhimentos/<protocol>/apreensao-definitiva/decisao")
-@roles_required("coordinator")
-def staff_definitive_decision(protocol: str):
-    capture = _capture(protocol)
-    form = DefinitiveDecisionForm()
-    if not form.validate_on_submit():
-        flash(_("Escolha a decisão final."), "danger")
-        return _back(capture)
-    _act(
-        lambda: services.decide_definitive_apprehension(
-            capture,
-            upheld=form.upheld.data == "yes",
-            actor=current_user,
-            note=form.decision_note.data or "",
-        ),
-        _("Decisão final registrada."),
     )
     return _back(capture)
 

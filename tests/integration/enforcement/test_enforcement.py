@@ -4,7 +4,7 @@ the pages of the addressee, the agent and the superior, and the public verificat
 from __future__ import annotations
 
 import io
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -287,7 +287,68 @@ def test_gru_105_granted_appeal_cancels_the_fine(profile, people):
         service_on=day,
         today=day,
     )
+    assert doc.status == "under_review"  # GRU 104: the issuing agent's view comes first
+    services.close_lapsed(profile, defence.review_due_on + timedelta(days=1))
     assert doc.status == "cancelled" and services.penalty_of(doc) is None
+
+
+def test_gru_104_issuing_agent_orders_reexamination_within_five_days(profile, people):
+    agent, boss, _dir, citizen = people
+    doc, day = _served(profile, agent, citizen)
+    defence = services.file_petition(profile, doc, citizen, text="Razões", today=day)
+    services.decide_petition(
+        profile, defence, boss, grant=True, reason="Sem prova", method="signed",
+        service_on=day, today=day,
+    )  # fmt: skip
+    assert defence.review_due_on == services.term_end(profile, day, 5)
+    with pytest.raises(EnforcementError):  # only the issuing authority has this view
+        services.answer_grant(profile, defence, boss, reexamine=True, note="x", today=day)
+    with pytest.raises(EnforcementError) as err:
+        services.answer_grant(profile, defence, agent, reexamine=True, note=" ", today=day)
+    assert err.value.field == "note"
+    services.answer_grant(profile, defence, agent, reexamine=True, note="Há fotos", today=day)
+    assert defence.status == "pending" and doc.status == "under_review"
+    services.decide_petition(
+        profile, defence, boss, grant=True, reason="Mantido o deferimento", method="signed",
+        service_on=day, today=day,
+    )  # fmt: skip
+    assert doc.status == "cancelled"  # a re-examined grant is final
+
+
+def test_gru_104_reexamination_refused_after_the_five_days(profile, people):
+    agent, boss, _dir, citizen = people
+    doc, day = _served(profile, agent, citizen)
+    defence = services.file_petition(profile, doc, citizen, text="Razões", today=day)
+    services.decide_petition(
+        profile, defence, boss, grant=True, reason="Sem prova", method="signed",
+        service_on=day, today=day,
+    )  # fmt: skip
+    late = defence.review_due_on + timedelta(days=1)
+    with pytest.raises(EnforcementError) as err:
+        services.answer_grant(profile, defence, agent, reexamine=True, note="Fotos", today=late)
+    assert err.value.code == "late"
+    services.answer_grant(profile, defence, agent, reexamine=False, note="", today=late)
+    assert doc.status == "cancelled"
+
+
+def test_gru_104_agent_answers_the_grant_on_the_document_page(client, auth, profile, people):
+    agent, boss, _dir, citizen = people
+    doc, day = _served(profile, agent, citizen)
+    defence = services.file_petition(profile, doc, citizen, text="Razões", today=day)
+    services.decide_petition(
+        profile, defence, boss, grant=True, reason="Sem prova", method="signed",
+        service_on=day, today=day,
+    )  # fmt: skip
+    db.session.commit()
+    auth.login(agent)
+    page = client.get(f"/ccz/fiscalizacao/{doc.id}").get_data(as_text=True)
+    assert "Pedir o reexame" in page
+    client.post(
+        f"/ccz/fiscalizacao/peticoes/{defence.id}/vista",
+        data={"answer": "reexame", "note": "Há fotos da vistoria"},
+    )
+    db.session.refresh(defence)
+    assert defence.status == "pending" and defence.reexam_note == "Há fotos da vistoria"
 
 
 def test_gru_100_unpaid_fine_goes_to_the_collection_csv(profile, people):
@@ -355,12 +416,20 @@ def test_gru_88_4_definitive_apprehension_recorded_and_read_by_adoption(profile,
         fact="Maus-tratos reiterados",
         place="Rua A, 10",
         occurred_at=datetime(2026, 11, 2, tzinfo=UTC),
-        legal_provision="GRU 88 §4",
+        legal_provision="GRU 87 II",
         agent_title="Agente",
         definitive=True,
     )
+    # GRU 87 §ú: nothing is recorded on the person before the final decision
+    assert db.session.query(PersonConsequence).count() == 0
+    day = doc.issued_at.date()
+    services.record_service(
+        profile, doc, method="signed", service_on=day, note=None, actor=agent, today=day
+    )
+    assert services.close_lapsed(profile, doc.petition_due_on) == 0
+    assert services.close_lapsed(profile, day + timedelta(days=60)) == 1  # no appeal: final
     row = db.session.query(PersonConsequence).one()
-    assert row.document_id == doc.id and row.cpf == citizen.cpf
+    assert row.document_id == doc.id and row.cpf == citizen.cpf and row.article == "GRU 88 §4"
     bars = active_bars(citizen.cpf)
     assert [b.kind for b in bars] == ["caused_definitive_apprehension"]
 
@@ -382,7 +451,7 @@ def test_agent_issues_on_the_form_and_citizen_sees_it_with_deadline(client, auth
             "fact": "Cão sem abrigo",
             "place": "Rua A, 10",
             "occurred_at": "2026-11-02T10:00",
-            "legal_provision": "GRU 37",
+            "legal_provision": "GRU 10 V a",
             "severity": "medio",
             "units": "100",
             "units_reason": "risco",
@@ -437,7 +506,8 @@ def test_verification_page_shows_personal_data_only_with_the_access_code(client,
     assert doc.number in page and "Auto de infração" in page
     assert citizen.full_name not in page and "acorrentado" not in page
     page = client.post(
-        "/verificar-documento", data={"number": doc.number, "code": doc.access_code.lower()}
+        "/verificar-documento",
+        data={"number": doc.number, "code": services.printed_code(doc).lower()},
     )
     text = page.get_data(as_text=True)
     assert citizen.full_name in text and "acorrentado" in text

@@ -53,7 +53,7 @@ def test_notice_issued_from_a_report_closes_its_wait(app, client, auth):
             "fact": "Cão sem abrigo",
             "place": "Rua B, 5",
             "occurred_at": "2026-11-02T10:00",
-            "legal_provision": "GRU 37",
+            "legal_provision": "GRU 10 V a",
             "required_action": "Providenciar abrigo",
             "comply_term": "d15",
             "animal_died": "no",
@@ -151,7 +151,7 @@ def test_vv_23_iii_b_definitive_apprehension_is_loss_of_possession(make_app):
         profile = app.extensions["portal_profile"]
         agent = factories.user(roles=("agent",))
         citizen = factories.user()
-        services.issue_apprehension_notice(
+        doc = services.issue_apprehension_notice(
             profile,
             agent=agent,
             addressee=Addressee("Rui", citizen.cpf),
@@ -162,6 +162,12 @@ def test_vv_23_iii_b_definitive_apprehension_is_loss_of_possession(make_app):
             agent_title="Agente",
             definitive=True,
         )
+        assert db.session.query(PersonConsequence).count() == 0  # only at the final decision
+        day = doc.issued_at.date()
+        services.record_service(
+            profile, doc, method="signed", service_on=day, note=None, actor=agent, today=day
+        )
+        services.close_lapsed(profile, day + timedelta(days=60))
         row = db.session.query(PersonConsequence).one()
         assert (row.kind, row.article) == ("lost_possession_maltreatment", "VV 23 III b")
 

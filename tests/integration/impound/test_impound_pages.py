@@ -263,7 +263,9 @@ def test_services_hold_deadline_reads_yearly_holidays_through_the_one_function(a
     ) == date(2026, 4, 9)
 
 
-def test_gru_87_staff_open_definitive_apprehension_then_final_decision(client, auth):
+def test_gru_87_staff_open_definitive_apprehension_final_decision_only_by_the_procedure(
+    client, auth
+):
     auth.login(roles=("agent",))
     client.post("/ccz/recolhimentos/novo", data=_capture_form(local_today()))
     capture = db.session.scalar(select(Capture))
@@ -281,4 +283,7 @@ def test_gru_87_staff_open_definitive_apprehension_then_final_decision(client, a
     auth.login(roles=("coordinator",))
     client.post(f"{base}/apreensao-definitiva/decisao", data={"upheld": "no"})
     db.session.refresh(capture)
-    assert capture.status == CaptureStatus.IN_CUSTODY and capture.definitive_article is None
+    # GRU 87 §ú: the unknown owner's auto de apreensão (served by edital, GRU 95 §ú) decides it;
+    # there is no decision by hand around the procedure
+    assert capture.status == CaptureStatus.DEFINITIVE_PENDING
+    assert capture.definitive_article == "GRU 87 I"

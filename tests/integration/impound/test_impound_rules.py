@@ -56,6 +56,19 @@ def _deadline(profile, day, *, size="small", tagged=True, custody="ordinary"):  
     )
 
 
+def _shot(day: date):  # type: ignore[no-untyped-def]
+    """The vaccine data typed at the CCZ when the animal is vaccinated on release (GRU 85)."""
+    from portal.blueprints.animals.services import VaccinationData
+
+    return VaccinationData(
+        applied_on=day,
+        vaccine_name="Rai-Vet",
+        batch="L-2026-01",
+        vet_name="Dra. Ana Souza",
+        vet_crmv="CRMV-SP 12345",
+    )
+
+
 def _pay(reclaim, staff) -> None:  # type: ignore[no-untyped-def]
     from portal.blueprints.billing.services import mark_paid_at_counter
 
@@ -172,7 +185,12 @@ def test_gru_84_4_count_ends_with_destination_after_definitive_apprehension(app)
         _capture(GRU, day, tag_read=pet.rga)
     third = _capture(GRU, date(2026, 1, 5), tag_read=pet.rga)
     coordinator = factories.user(roles=("coordinator",))
-    services.decide_definitive_apprehension(third, upheld=True, actor=coordinator)
+    from portal.blueprints.impound.apprehension import apprehension_document
+
+    # the final decision of the auto de apreensão's procedure (GRU 87 §ú) decides the capture
+    services.decide_definitive_apprehension(
+        third, upheld=True, actor=coordinator, document=apprehension_document(third)
+    )
     services.decide_destination(
         GRU,
         third,
@@ -194,7 +212,12 @@ def test_gru_87_decision_not_upheld_makes_the_animal_reclaimable_again(app):
     services.open_definitive_apprehension(
         capture, article="GRU 87 I", reason="Mordedor vicioso", actor=None
     )
-    services.decide_definitive_apprehension(capture, upheld=False, actor=None)
+    from portal.blueprints.impound.apprehension import apprehension_document
+
+    # the final decision of the auto de apreensão's procedure (GRU 87 §ú) decides the capture
+    services.decide_definitive_apprehension(
+        capture, upheld=False, actor=None, document=apprehension_document(capture)
+    )
     reclaim = services.start_reclaim(
         GRU, capture, claimant=owner, channel="online", started_by=owner, today=date(2026, 3, 3)
     )
@@ -237,9 +260,9 @@ def test_vv_22_5_free_within_five_business_days(app):
 
 def test_cabo_41_expenses_itemised_on_the_reclaim(app):
     capture = _capture(CABO, date(2026, 3, 2))
-    if CABO.expense_rule("reclaim") is None:
-        pytest.skip("profile has no reclaim expenses")
-    kind = CABO.expense_rule("reclaim").kinds[0]
+    rule = CABO.expense_rule("reclaim")
+    assert rule is not None  # CABO 41: the profile itemises the expenses of a reclaim
+    kind = rule.kinds[0]
     fee = services.reclaim_fee(
         CABO, capture, date(2026, 3, 3), expenses=[{"kind": kind, "amount_cents": 3000}]
     )
@@ -267,8 +290,24 @@ def test_lei_14228_healthy_dog_or_cat_never_offered_euthanasia(app, profile):
 
 
 def test_lei_14228_euthanasia_only_with_vet_laudo_of_incurable_disease(app):
+    from portal.blueprints.impound import euthanasia
+
     capture = _capture(GRU, date(2026, 3, 2), condition="serious")
     vet = factories.user(roles=("vet",))
+    # Art. 2º §1º-2º: the laudo goes to the NGOs first; an incurable infectious disease has no
+    # NGO claim window, so the decision may follow at once.
+    euthanasia.propose_euthanasia(
+        GRU,
+        capture,
+        euthanasia.ProposalData(
+            vet_report="Cinomose em fase neurológica, incurável",
+            vet_crmv="CRMV-SP 123",
+            lab_exam="RT-PCR positivo",
+            infectious=True,
+        ),
+        vet=vet,
+        today=date(2026, 3, 3),
+    )
     decision = services.decide_destination(
         GRU,
         capture,
@@ -408,9 +447,43 @@ def test_gru_84_unregistered_owner_leaves_with_an_rga_and_gru_85_vaccine(app):
     with pytest.raises(DomainError) as err:
         services.release(GRU, capture, signed_by_name="X", staff=staff, today=date.today())
     assert err.value.code == "rabies_missing"
-    services.record_rabies(GRU, reclaim, "vaccinated", staff=staff, today=date.today())
+    services.record_rabies(
+        GRU, reclaim, "vaccinated", staff=staff, today=date.today(), vaccination=_shot(date.today())
+    )
     services.release(GRU, capture, signed_by_name=owner.full_name, staff=staff, today=date.today())
     assert capture.status == CaptureStatus.RELEASED
+    # GRU 85: the shot given at the CCZ is on the new RGA, which it activates (BJP 6 §ú)
+    shot = db.session.get(Vaccination, reclaim.vaccination_id)
+    assert shot is not None and shot.animal_id == animal.id and shot.at_ccz
+    assert animal.status == "active"
+
+
+def test_gru_85_vaccinated_at_the_ccz_writes_the_vaccination_on_the_rga(app):
+    owner = factories.user()
+    pet = factories.animal(owner)
+    capture = _capture(GRU, date.today() - timedelta(days=1), tag_read=pet.rga)
+    staff = factories.user(roles=("vet",))
+    reclaim = services.start_reclaim(
+        GRU, capture, claimant=owner, channel="counter", started_by=staff, today=date.today()
+    )
+    with pytest.raises(DomainError) as err:  # no vaccine data: nothing to put on the RGA
+        services.record_rabies(GRU, reclaim, "vaccinated", staff=staff, today=date.today())
+    assert err.value.field == "vaccine_name"
+    incomplete = _shot(date.today())
+    incomplete.batch = ""
+    with pytest.raises(DomainError) as err:
+        services.record_rabies(
+            GRU, reclaim, "vaccinated", staff=staff, today=date.today(), vaccination=incomplete
+        )
+    assert err.value.field == "batch"
+    services.record_rabies(
+        GRU, reclaim, "vaccinated", staff=staff, today=date.today(), vaccination=_shot(date.today())
+    )
+    rows = db.session.scalars(db.select(Vaccination).where(Vaccination.animal_id == pet.id)).all()
+    assert [(v.vaccine_name, v.batch, v.at_ccz, v.recorded_by_id) for v in rows] == [
+        ("Rai-Vet", "L-2026-01", True, staff.id)
+    ]
+    assert reclaim.vaccination_id == rows[0].id and reclaim.rabies == "vaccinated"
 
 
 def test_online_reclaim_only_by_the_rga_owner(app):
@@ -545,7 +618,14 @@ def test_vv_22_6_repeat_capture_released_only_sterilised(app):
     )
     assert any(line["article"] == "VV 22 §6" for line in reclaim.payment_item.breakdown)
     _pay(reclaim, staff)
-    services.record_rabies(VV, reclaim, "vaccinated", staff=staff, today=date(2026, 3, 3))
+    services.record_rabies(
+        VV,
+        reclaim,
+        "vaccinated",
+        staff=staff,
+        today=date(2026, 3, 3),
+        vaccination=_shot(date(2026, 3, 3)),
+    )
     with pytest.raises(DomainError) as err:
         services.release(VV, again, signed_by_name="Dono", staff=staff, today=date(2026, 3, 3))
     assert err.value.code == "sterilisation_required"

@@ -1,0 +1,192 @@
+"""The agent's issue form: its choices from the profile's own rules, the prefill from a report or
+an earlier notice, and turning what was typed into one call of the procedure.
+
+The legal provision is a choice among the articles of the current profile (its fines, its notices
+and the conducts it lists), with "outra disposição" as the only free text (GRU 95 III, 96 III: the
+document names the provision transgressed).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import Any
+
+from flask_babel import gettext as _
+
+from portal.blueprints.enforcement import services
+from portal.blueprints.enforcement.forms import OTHER_PROVISION, IssueForm
+from portal.blueprints.enforcement.labels import KIND_LABELS
+from portal.blueprints.reports.labels import category_label
+from portal.forms import choices
+from portal.models import EnforcementDocument, MaltreatmentReport, User
+from portal.profiles.schema import Profile
+from portal.services.clock import tz
+from portal.services.money import parse_brl
+
+EXPENSE_FIELDS = {"transport": "expense_transport", "food": "expense_food"}
+EXPENSE_FIELDS["veterinary"] = "expense_veterinary"
+EXPENSE_FIELDS["other"] = "expense_other"
+
+
+def provision_choices(profile: Profile) -> list[tuple[str, str]]:
+    """The profile's own articles: specific fines, the fine scale, notices, listed conducts."""
+    found: dict[str, str] = {}
+    for fine in profile.fines.specific:
+        found.setdefault(fine.article, f"{fine.article} – {fine.label}")
+    if profile.fines.severities:
+        article = profile.fines.cite("severities")
+        found.setdefault(article, _("%(a)s – multa pela gravidade da infração", a=article))
+    found.setdefault(profile.fines.article, _("%(a)s – multas", a=profile.fines.article))
+    if profile.reports is not None:
+        for cat in profile.reports.categories:
+            found.setdefault(cat.article, f"{cat.article} – {category_label(profile, cat.code)}")
+    found.setdefault(profile.notices.article, _("%(a)s – notificação", a=profile.notices.article))
+    return [*found.items(), (OTHER_PROVISION, _("Outra disposição (escreva abaixo)"))]
+
+
+def fill_choices(form: IssueForm, profile: Profile) -> None:
+    form.kind.choices = choices([(k, str(v)) for k, v in KIND_LABELS.items() if k != "penalty"])
+    form.comply_term.choices = choices([("", _("—"))] + services.comply_choices(profile))
+    form.severity.choices = choices(
+        [("", _("Sem multa / multa própria"))]
+        + [(k, s.label) for k, s in profile.fines.severities.items()]
+    )
+    form.specific.choices = choices(
+        [("", _("—"))] + [(f.code, f"{f.label} ({f.article})") for f in profile.fines.specific]
+    )
+    form.legal_provision.choices = choices([("", _("—")), *provision_choices(profile)])
+    form.consequence.choices = choices([("", _("Nenhuma"))] + services.consequence_choices(profile))
+
+
+def joint_fines(profile: Profile) -> bool:
+    """BJP 19 §1 I and II: the profile has fines the same facts impose on another person."""
+    return any(f.joint for f in profile.fines.specific)
+
+
+def expense_kinds(profile: Profile) -> list[str]:
+    """CABO 41, CABO 10 §ú f, GRU 72 §1: the expenses this law recovers with a fine."""
+    rule = profile.expense_rule("fine")
+    return [k for k in rule.kinds if k in EXPENSE_FIELDS] if rule else []
+
+
+def prefill(
+    form: IssueForm, report: MaltreatmentReport | None, parent: EnforcementDocument | None
+) -> None:
+    if report is not None:
+        form.place.data = report.address_line
+        form.kind.data = "preliminary"
+    if parent is not None:
+        form.kind.data = "infraction"
+        for name in ("name", "activity", "address", "fact", "place"):
+            value = getattr(parent, "addressee_" + name, None) or getattr(parent, name, None)
+            getattr(form, name).data = value
+        form.cpf.data, form.cnpj.data = parent.addressee_cpf, parent.addressee_cnpj
+        allowed = {code for code, _label in form.legal_provision.choices}  # type: ignore[union-attr]
+        if parent.legal_provision in allowed:
+            form.legal_provision.data = parent.legal_provision
+        else:
+            form.legal_provision.data = OTHER_PROVISION
+            form.provision_other.data = parent.legal_provision
+        if parent.kind == "preliminary" and parent.knowledge_on:
+            form.notified_on.data = parent.knowledge_on  # BJP 17 §2 I: the intimation's day
+
+
+def legal_provision(form: IssueForm) -> str:
+    if form.legal_provision.data == OTHER_PROVISION:
+        text = (form.provision_other.data or "").strip()
+        if not text:
+            raise services.EnforcementError(
+                "provision_other", "required", _("Escreva a disposição transgredida.")
+            )
+        return text
+    return form.legal_provision.data or ""
+
+
+def fine_inputs(form: IssueForm, profile: Profile) -> dict[str, Any] | None:
+    inputs: dict[str, Any] = {}
+    if form.severity.data:
+        inputs["severity"] = form.severity.data
+    if form.specific.data:
+        inputs["specific"] = form.specific.data
+    if not inputs:
+        return None
+    if form.units.data is not None:
+        inputs["units"] = str(form.units.data)
+        inputs["units_reason"] = form.units_reason.data or ""
+    if form.animals.data and form.animals.data > 1:
+        inputs["animals"] = form.animals.data
+    if form.animal_died.data == "yes":
+        inputs["animal_died"] = True
+    if form.notified_on.data:
+        inputs["notified_on"] = form.notified_on.data  # BJP 17 §2, 16 §4, 2 §3
+    expenses = _expenses(form, profile)
+    if expenses:
+        inputs["expenses"] = expenses  # CABO 41, 10 §ú f
+    return inputs
+
+
+def _expenses(form: IssueForm, profile: Profile) -> list[dict[str, Any]]:
+    rows = []
+    for kind in expense_kinds(profile):
+        field = getattr(form, EXPENSE_FIELDS[kind])
+        text = (field.data or "").strip()
+        if not text:
+            continue
+        try:
+            cents = parse_brl(text)
+        except ValueError:
+            cents = None
+        if cents is None or cents <= 0:
+            raise services.EnforcementError(
+                EXPENSE_FIELDS[kind], "invalid", _("Informe o valor em reais, por exemplo 45,00.")
+            )
+        rows.append({"kind": kind, "amount_cents": cents})
+    return rows
+
+
+def joint_addressee(form: IssueForm) -> services.Addressee | None:
+    if not (form.joint_name.data or form.joint_cpf.data):
+        return None
+    return services.Addressee(form.joint_name.data or "", form.joint_cpf.data or None)
+
+
+def submit(
+    form: IssueForm,
+    profile: Profile,
+    agent: User,
+    *,
+    parent: EnforcementDocument | None,
+    report: MaltreatmentReport | None,
+) -> EnforcementDocument:
+    """Everything the form says, as one call of the procedure (raises EnforcementError)."""
+    common: dict[str, Any] = dict(
+        agent=agent,
+        addressee=services.Addressee(
+            form.name.data,
+            form.cpf.data or None,
+            form.cnpj.data or None,
+            form.activity.data,
+            form.address.data,
+        ),
+        fact=form.fact.data,
+        place=form.place.data,
+        occurred_at=form.occurred_at.data.replace(tzinfo=tz()).astimezone(UTC),
+        legal_provision=legal_provision(form),
+        penalty_provision=form.penalty_provision.data,
+        required_action=form.required_action.data,
+        comply_term=form.comply_term.data,
+        fine_inputs=fine_inputs(form, profile),
+        measures=form.measures.data,
+        agent_title=form.agent_title.data,
+        parent=parent,
+        report=report,
+        notified_on=form.notified_on.data,
+        joint_addressee=joint_addressee(form),
+    )
+    if form.kind.data == "apprehension":
+        return services.issue_apprehension_notice(
+            profile, definitive=bool(form.definitive.data or form.consequence.data), **common
+        )
+    doc = services.issue_document(profile, kind=form.kind.data, **common)
+    services.set_proposed_consequence(profile, doc, form.consequence.data)
+    return doc

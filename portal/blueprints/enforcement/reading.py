@@ -1,0 +1,70 @@
+"""Reading documents: "Minhas notificações", by number, the access code, the next deadline."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from portal.blueprints.enforcement.codes import code_matches, printed_code  # noqa: F401
+from portal.blueprints.enforcement.petitions import petition_option
+from portal.extensions import db
+from portal.models import (
+    EnforcementDocument,
+    EnforcementKind,
+    EnforcementStatus,
+    Establishment,
+    PetitionKind,
+    User,
+)
+from portal.models.billing import PAYABLE_STATUSES
+from portal.profiles.schema import Profile
+from portal.services.clock import tz
+
+
+def documents_for(user: User) -> list[EnforcementDocument]:
+    """ "Minhas notificações": by CPF, and by the CNPJ of establishments the user keeps."""
+    conditions = []
+    if user.cpf:
+        conditions.append(EnforcementDocument.addressee_cpf == user.cpf)
+    cnpjs = list(
+        db.session.scalars(
+            select(Establishment.cnpj).where(Establishment.requested_by_id == user.id)
+        )
+    )
+    if cnpjs:
+        conditions.append(EnforcementDocument.addressee_cnpj.in_(cnpjs))
+    if not conditions:
+        return []
+    from sqlalchemy import or_
+
+    return list(
+        db.session.scalars(
+            select(EnforcementDocument)
+            .where(or_(*conditions), EnforcementDocument.knowledge_on.is_not(None))
+            .order_by(EnforcementDocument.issued_at.desc())
+        )
+    )
+
+
+def by_number(number: str) -> EnforcementDocument | None:
+    return db.session.scalar(
+        select(EnforcementDocument).where(EnforcementDocument.number == number.strip())
+    )
+
+
+def current_deadline(doc: EnforcementDocument, profile: Profile) -> tuple[date | None, str]:
+    """The next date that matters to the addressee, and what it is for."""
+    if doc.kind == EnforcementKind.PRELIMINARY and doc.status == EnforcementStatus.OPEN:
+        due = doc.comply_due_at.astimezone(tz()).date() if doc.comply_due_at else None
+        return due, _("corrigir a irregularidade")
+    option = petition_option(profile, doc)
+    if option is not None:
+        return option.due_on, (
+            _("apresentar defesa") if option.kind == PetitionKind.DEFENCE else _("recorrer")
+        )
+    item = doc.payment_item
+    if item is not None and item.status in PAYABLE_STATUSES and item.due_on:
+        return item.due_on, _("pagar a multa")
+    return None, ""

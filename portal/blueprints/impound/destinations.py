@@ -1,0 +1,235 @@
+"""Destinations after the hold (CABO 13; CAB 9, 11, 15-16, 20; VV 19-21; BJP 25 §3-4;
+GRU 86, 88, 90), within federal Lei 14.228/2021 for dogs and cats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from flask_babel import gettext as _
+
+from portal.domain import DomainError
+from portal.extensions import db
+from portal.models import (
+    Capture,
+    CaptureStatus,
+    DestinationDecision,
+    ProposalStatus,
+    User,
+)
+from portal.profiles.schema import Profile
+from portal.services import audit
+
+from .apprehension import definitive_upheld
+from .capture import active_reclaim
+from .labels import FEDERAL_EUTHANASIA, condition_label
+
+# ---------------------------------------------------------------------------------------------
+# Destinations (CABO 13; CAB 9, 11, 15-16, 20; VV 19-21; BJP 25 §3-4; GRU 86, 88, 90)
+# ---------------------------------------------------------------------------------------------
+
+
+def destinations_offered(
+    profile: Profile, capture: Capture, *, incurable_laudo: bool = False
+) -> list[str]:
+    """The destinations the law allows for this animal, in the profile's order of priority.
+
+    Lei 14.228/2021: euthanasia appears only when a vet's laudo states a serious incurable
+    disease or infectious risk — never for a healthy dog or cat.
+    """
+    rule = profile.impound
+    offered: list[str] = []
+    for destination in rule.destinations:
+        if destination == "auction" and capture.size not in rule.auction_sizes:
+            continue  # CAB 11 II, 20: medium and large animals
+        if destination == "community_return" and capture.species not in ("dog", "cat"):
+            continue
+        offered.append(destination)
+    if incurable_laudo:
+        offered.append("euthanasia")
+    return offered
+
+
+@dataclass
+class DestinationData:
+    destination: str
+    reason: str
+    vet_report: str | None = None
+    vet_crmv: str | None = None
+    lab_exam: str | None = None
+    incurable: bool = False  # the laudo states a serious incurable/infectious condition
+    organization_id: int | None = None
+    carer_name: str | None = None
+    listing_name: str | None = None
+
+
+def check_may_destine(capture: Capture) -> None:
+    """The animal is in custody, with no definitive apprehension pending and no reclaim open."""
+    if capture.status == CaptureStatus.DEFINITIVE_PENDING:
+        raise DomainError(
+            None,
+            "definitive_pending",
+            _(
+                "Aguarde a decisão final da apreensão definitiva (%(article)s).",
+                article=capture.definitive_article,
+            ),
+        )
+    if capture.status != CaptureStatus.IN_CUSTODY:
+        raise DomainError(None, "not_in_custody", _("Este animal não está sob a guarda do CCZ."))
+    if active_reclaim(capture) is not None:
+        raise DomainError(None, "reclaim_open", _("Há um resgate em andamento para este animal."))
+
+
+def check_timing(
+    profile: Profile, capture: Capture, *, actor: User, laudo: bool, today: date
+) -> bool:
+    """Whether the decision comes before the reclaim deadline; raises when it may not.
+
+    BJP 25 §4; CAB 9; GRU 90: before the deadline only a vet, with a technical report, decides for
+    a seriously ill or injured animal, and only where the law gives that power."""
+    before = today <= capture.deadline_on and not definitive_upheld(capture)
+    if before and not (
+        profile.impound.vet_early_destination
+        and actor.has_role("vet")
+        and laudo
+        and capture.condition in ("ill", "injured", "serious")
+    ):
+        raise DomainError(
+            "destination",
+            "before_deadline",
+            _(
+                "O prazo de resgate vai até %(day)s. Antes dele, só o médico veterinário "
+                "decide a destinação de um animal gravemente doente ou ferido, com laudo "
+                "técnico.",
+                day=capture.deadline_on.strftime("%d/%m/%Y"),
+            ),
+        )
+    return before
+
+
+def decide_destination(
+    profile: Profile, capture: Capture, data: DestinationData, *, actor: User, today: date
+) -> DestinationDecision:
+    """Record where the animal goes, who decided and why."""
+    check_may_destine(capture)
+    proposal = None
+    if data.destination == "euthanasia" and capture.species in ("dog", "cat"):
+        from .euthanasia import proposal_ready_for_decision
+
+        # Lei 14.228/2021, art. 2º §2º, art. 3º: the laudo went to the NGOs first.
+        proposal = proposal_ready_for_decision(capture, data, today=today)
+    laudo = bool((data.vet_report or "").strip())
+    is_vet = actor.has_role("vet")
+    before = check_timing(profile, capture, actor=actor, laudo=laudo, today=today)
+    if not data.reason.strip():
+        raise DomainError("reason", "required", _("Explique o motivo da decisão."))
+    incurable_laudo = data.incurable and laudo and is_vet
+    if data.destination not in destinations_offered(
+        profile, capture, incurable_laudo=incurable_laudo
+    ):
+        if data.destination == "euthanasia":
+            # Lei 14.228/2021, art. 1º-2º: never for a healthy dog or cat; the laudo is required.
+            raise DomainError(
+                "destination",
+                "euthanasia_refused",
+                _(
+                    "Eutanásia só com laudo do médico veterinário responsável que ateste doença "
+                    "grave incurável ou doença infectocontagiosa com risco à saúde humana ou "
+                    "animal (%(law)s).",
+                    law=FEDERAL_EUTHANASIA,
+                ),
+            )
+        raise DomainError(
+            "destination", "not_allowed", _("Esta destinação não é prevista para este animal.")
+        )
+    if data.destination == "euthanasia" and not (data.vet_crmv or "").strip():
+        raise DomainError("vet_crmv", "required", _("Informe o CRMV do veterinário."))
+    decision = DestinationDecision(
+        capture=capture,
+        destination=data.destination,
+        reason=data.reason.strip(),
+        before_deadline=before,
+        vet_report=(data.vet_report or "").strip() or None,
+        vet_crmv=(data.vet_crmv or "").strip() or None,
+        lab_exam=(data.lab_exam or "").strip() or None,
+        decided_by_id=actor.id,
+    )
+    if data.destination == "ngo_donation":
+        _check_ngo(data.organization_id)  # BJP 25 §3 I: an approved animal-protection NGO
+        decision.organization_id = data.organization_id
+    if data.destination == "community_return":
+        if not (data.carer_name or "").strip():
+            raise DomainError(
+                "carer_name",
+                "required",
+                _("Informe o cuidador responsável na comunidade (BJP 25 §3 II; VV 19)."),
+            )
+        decision.carer_name = data.carer_name.strip()  # type: ignore[union-attr]
+    db.session.add(decision)
+    if data.destination == "adoption":
+        decision.listing_id = _adoption_draft(capture, data.listing_name, actor, today).id
+    capture.status = CaptureStatus.DESTINED
+    if proposal is not None:
+        proposal.status = ProposalStatus.DECIDED
+    else:
+        from .euthanasia import withdraw_open_proposals
+
+        withdraw_open_proposals(capture)
+    db.session.flush()
+    audit.record(
+        "impound.destined",
+        capture,
+        detail={
+            "destination": data.destination,
+            "before_deadline": before,
+            "vet_report": decision.vet_report is not None,
+        },
+    )
+    return decision
+
+
+def _check_ngo(organization_id: int | None) -> None:
+    from portal.models import Organization
+
+    org = db.session.get(Organization, organization_id) if organization_id else None
+    if org is None or not org.is_approved:
+        raise DomainError(
+            "organization_id", "not_approved", _("Escolha uma ONG aprovada pelo CCZ.")
+        )
+
+
+def _adoption_draft(capture: Capture, name: str | None, actor: User, today: date) -> Any:
+    """A CCZ adoption listing draft carrying the capture's photos and health record."""
+    from portal.blueprints.adoption.services import ListingData, create_listing
+    from portal.models import ListingPhoto
+    from portal.services.dates import add_months
+
+    if capture.species not in ("dog", "cat"):
+        raise DomainError(
+            "destination", "not_allowed", _("O anúncio de adoção do portal é para cães e gatos.")
+        )
+    data = ListingData(
+        name=(name or "").strip() or _("Animal %(protocol)s", protocol=capture.protocol),
+        species=capture.species,
+        sex=capture.sex if capture.sex != "unknown" else "male",
+        birth_date=add_months(today, -24),
+        birth_date_estimated=True,
+        size=capture.size,
+        color=capture.color,
+        district=capture.district,
+        held_since=capture.captured_on,
+        story=_(
+            "Recolhido pelo CCZ em %(day)s (protocolo %(protocol)s). Estado: %(state)s.",
+            day=capture.captured_on.strftime("%d/%m/%Y"),
+            protocol=capture.protocol,
+            state=condition_label(capture.condition),
+        ),
+    )
+    listing = create_listing(None, actor, data)
+    for photo in capture.photos:
+        listing.photos.append(
+            ListingPhoto(stored_file_id=photo.stored_file_id, position=photo.position)
+        )
+    db.session.flush()
+    return listing

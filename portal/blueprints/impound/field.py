@@ -1,0 +1,152 @@
+"""The field agent's capture form, made for a phone: the place as an address and,
+optionally, a point on the map (Leaflet from the portal's own static files, tiles from
+MAP_TILE_URL; without JavaScript the latitude and longitude are plain optional fields). Opened
+from a maus-tratos report whose inspection found a capture needed (``?denuncia=<protocol>``), it
+starts pre-filled with the report's place, district, map point and species."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from portal import csp
+from portal.access import STAFF, roles_required
+from portal.blueprints.impound import bp, services
+from portal.blueprints.impound.forms import CaptureForm
+from portal.blueprints.impound.from_report import (
+    ReportPrefill,
+    prefill_from_report,
+    report_for_capture,
+)
+from portal.domain import DomainError
+from portal.extensions import db
+from portal.forms import choices
+from portal.services.clock import current_profile, local_now, local_today, tz
+
+
+def map_config() -> dict[str, Any] | None:
+    """Tiles and centre for the capture map; None without MAP_TILE_URL (no map, fields only)."""
+    tiles = current_app.config.get("MAP_TILE_URL")
+    if not tiles:
+        return None
+    center = current_profile().reports.map_center or [-15.78, -47.93]
+    return {
+        "tiles": tiles,
+        "attribution": current_app.config.get("MAP_TILE_ATTRIBUTION", ""),
+        "lat": center[0],
+        "lng": center[1],
+    }
+
+
+def _allow_tiles(response):  # type: ignore[no-untyped-def]
+    """The form's page loads tile images from MAP_TILE_URL's host (never scripts from elsewhere),
+    as the reports' map pages do."""
+    tiles = current_app.config.get("MAP_TILE_URL")
+    if tiles:
+        response.headers["Content-Security-Policy"] = csp.policy(tiles=tiles, stripe=False)
+    return response
+
+
+def _new_form() -> tuple[CaptureForm, ReportPrefill | None]:
+    """The form with its reason choices; on a first visit, now and the report's data filled in."""
+    form = CaptureForm()
+    profile = current_profile()
+    form.reason.choices = choices(
+        (r, f"{services.reason_label(r)} ({services.reason_article(profile, r)})")
+        for r in services.REASONS
+    )
+    protocol = form.report_protocol.data or request.args.get("denuncia", "")
+    prefill = None
+    if protocol:
+        try:
+            prefill = prefill_from_report(report_for_capture(protocol))
+        except DomainError as err:
+            flash(err.message, "danger")
+            form.report_protocol.data = ""
+    if request.method == "GET":
+        now = local_now()
+        form.captured_on.data = now.date()
+        form.captured_time.data = now.time().replace(second=0, microsecond=0)
+        if prefill is not None:
+            _apply_prefill(form, prefill)
+    return form, prefill
+
+
+def _apply_prefill(form: CaptureForm, prefill: ReportPrefill) -> None:
+    form.report_protocol.data = prefill.protocol
+    form.place.data = prefill.place
+    form.district.data = prefill.district
+    if prefill.species:
+        form.species.data = prefill.species
+    if prefill.latitude is not None and prefill.longitude is not None:
+        form.latitude.data = round(prefill.latitude, 6)  # type: ignore[assignment]
+        form.longitude.data = round(prefill.longitude, 6)  # type: ignore[assignment]
+
+
+def _capture_data(form: CaptureForm) -> services.CaptureData:
+    local = datetime.combine(form.captured_on.data, form.captured_time.data, tzinfo=tz())
+    return services.CaptureData(
+        species=form.species.data,
+        size=form.size.data,
+        sex=form.sex.data,
+        color=form.color.data,
+        place=form.place.data,
+        district=form.district.data,
+        captured_at=local.astimezone(UTC),
+        captured_on=form.captured_on.data,
+        reason=form.reason.data,
+        condition=form.condition.data,
+        custody_type=form.custody_type.data,
+        tag_read=form.tag_read.data,
+        microchip=form.microchip.data,
+        condition_note=form.condition_note.data,
+        latitude=float(form.latitude.data) if form.latitude.data is not None else None,
+        longitude=float(form.longitude.data) if form.longitude.data is not None else None,
+        photos=[(f.stream, f.filename) for f in (form.photos.data or []) if f and f.filename],
+        report_protocol=form.report_protocol.data or None,
+    )
+
+
+def _page(form: CaptureForm, prefill: ReportPrefill | None):  # type: ignore[no-untyped-def]
+    page = render_template(
+        "impound/staff_new.html", form=form, prefill=prefill, capture_map=map_config()
+    )
+    return _allow_tiles(current_app.make_response(page))
+
+
+@bp.route("/ccz/recolhimentos/novo", methods=["GET", "POST"])
+@roles_required(*STAFF)
+def staff_new():
+    """The field agent records a capture on a phone (from a report: ``?denuncia=<protocol>``)."""
+    form, prefill = _new_form()
+    if not form.validate_on_submit():
+        return _page(form, prefill)
+    try:
+        capture = services.record_capture(
+            current_profile(), _capture_data(form), agent=current_user, today=local_today()
+        )
+    except DomainError as err:
+        db.session.rollback()
+        if not err.show_on(form):
+            flash(err.message, "danger")
+        return _page(form, prefill)
+    db.session.commit()
+    flash(_("Captura registrada: protocolo %(protocol)s.", protocol=capture.protocol), "success")
+    return redirect(url_for("impound.staff_capture", protocol=capture.protocol))
+
+
+@bp.app_context_processor
+def _report_captures_context() -> dict[str, Any]:
+    """For the maus-tratos report's staff page (the captures recorded from it) and the owner's
+    animal page in "Meus animais" (the animal's captures while it was theirs)."""
+    from portal.blueprints.impound.from_report import captures_for_report
+
+    return {
+        "impound_captures_for_report": captures_for_report,
+        "impound_captures_of_animal": services.captures_of_animal,
+        "impound_status_label": services.status_label,
+    }

@@ -1,0 +1,106 @@
+"""Impound vocabulary: the choices a capture offers and their Portuguese labels, and the article a
+capture reason rests on."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+
+from portal.models import (
+    CaptureStatus,
+    CustodyType,
+)
+from portal.profiles.schema import Profile
+
+SPECIES = ("dog", "cat", "other")
+SIZES = ("small", "medium", "large")
+SEXES = ("male", "female", "unknown")
+CONDITIONS = ("good", "ill", "injured", "serious")
+REASONS = ("loose", "aggressive", "observation", "invader")
+RABIES = ("proof", "vaccinated", "waived")
+DESTINATIONS = ("adoption", "ngo_donation", "community_return", "auction", "euthanasia")
+PUBLIC_DAYS = 30  # "Animais recolhidos": captures of the last 30 days
+# Lei 14.228/2021: the federal article the portal cites for dogs and cats.
+FEDERAL_EUTHANASIA = "Lei federal 14.228/2021, art. 1º e 2º"
+# GRU 87 §ú: the apprehension takes effect after the final decision; the "next step" shown.
+SETTLEMENT_SUBJECT = "capture"
+
+
+def species_label(value: str) -> str:
+    return {"dog": _("Cão"), "cat": _("Gato"), "other": _("Outro animal")}.get(value, value)
+
+
+def size_label(value: str) -> str:
+    return {
+        "small": _("Pequeno porte"),
+        "medium": _("Médio porte"),
+        "large": _("Grande porte"),
+    }.get(value, value)
+
+
+def sex_label(value: str) -> str:
+    return {"male": _("Macho"), "female": _("Fêmea"), "unknown": _("Não identificado")}.get(
+        value, value
+    )
+
+
+def condition_label(value: str) -> str:
+    return {
+        "good": _("Bom estado"),
+        "ill": _("Doente"),
+        "injured": _("Ferido"),
+        "serious": _("Estado grave"),
+    }.get(value, value)
+
+
+def custody_label(value: str) -> str:
+    labels: dict[str, str] = {
+        CustodyType.ORDINARY: _("Guarda comum"),
+        CustodyType.OBSERVATION: _("Observação antirrábica"),
+        CustodyType.AGGRESSIVE: _("Animal agressivo"),
+    }
+    return labels.get(value, value)
+
+
+def reason_label(value: str) -> str:
+    return {
+        "loose": _("Solto ou desacompanhado em via pública"),
+        "aggressive": _("Animal agressivo ou mordedor"),
+        "observation": _("Observação de raiva após agressão"),
+        "invader": _("Animal invasor de propriedade"),
+    }.get(value, value)
+
+
+def status_label(value: str) -> str:
+    labels: dict[str, str] = {
+        CaptureStatus.IN_CUSTODY: _("Sob guarda do CCZ"),
+        CaptureStatus.DEFINITIVE_PENDING: _("Apreensão definitiva em andamento"),
+        CaptureStatus.RELEASED: _("Devolvido ao proprietário"),
+        CaptureStatus.DESTINED: _("Destinado"),
+    }
+    return labels.get(value, value)
+
+
+def destination_label(value: str) -> str:
+    return {
+        "adoption": _("Adoção (anúncio do CCZ)"),
+        "ngo_donation": _("Doação a ONG de proteção animal"),
+        "community_return": _("Devolução à comunidade com cuidador"),
+        "auction": _("Leilão em hasta pública"),
+        "euthanasia": _("Eutanásia (somente com laudo veterinário)"),
+    }.get(value, value)
+
+
+def rabies_label(value: str | None) -> str:
+    return {
+        "proof": _("Vacina antirrábica em dia comprovada"),
+        "vaccinated": _("Vacinado contra raiva no CCZ"),
+        "waived": _("Vacinação dispensada pela autoridade sanitária"),
+    }.get(value or "", "—")
+
+
+def reason_article(profile: Profile, reason: str) -> str:
+    """The article a capture reason rests on, from the profile's impound rule."""
+    rule = profile.impound
+    if reason == "observation" and rule.observation_days:
+        return rule.cite("observation_days")  # CAB 30; GRU 61
+    return rule.article

@@ -1,0 +1,197 @@
+"""Laudos that propose the euthanasia of a captured dog or cat (Lei 14.228/2021; VV 21 §4 I).
+
+The vet records the laudo from the capture's staff page; approved NGOs read every laudo, its file
+and the animal's facts in their area ``/ong/laudos`` (art. 2º §1º, 3º) and, within the claim window
+and unless the disease is incurable and infectious, claim the animal (art. 2º §2º)."""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from portal.access import STAFF, roles_required
+from portal.blueprints.files import file_url
+from portal.blueprints.impound import bp, euthanasia, services
+from portal.blueprints.impound.forms import (
+    WITHDRAW_PREFIX,
+    LaudoForm,
+    LaudoWithdrawForm,
+    NgoClaimForm,
+)
+from portal.blueprints.impound.laudo_review import supervise_proposal, withdraw_proposal
+from portal.domain import DomainError
+from portal.extensions import db
+from portal.forms import EmptyForm, choices
+from portal.models import EuthanasiaProposal, Organization, ProposalStatus
+from portal.services.clock import current_profile, local_today
+
+NGO_AREA = ("ngo", *STAFF)
+
+
+@bp.post("/ccz/recolhimentos/<protocol>/laudo")
+@roles_required("vet")
+def staff_laudo(protocol: str):
+    """The vet's laudo proposing euthanasia: the NGOs are e-mailed at once."""
+    capture = services.find_by_protocol(protocol) or abort(404)
+    form = LaudoForm()
+    back = redirect(url_for("impound.staff_capture", protocol=capture.protocol))
+    if not form.validate_on_submit():
+        flash(_("Escreva o laudo e informe o CRMV."), "danger")
+        return back
+    upload = form.laudo_file.data
+    data = euthanasia.ProposalData(
+        vet_report=form.vet_report.data or "",
+        vet_crmv=form.vet_crmv.data or "",
+        lab_exam=form.lab_exam.data,
+        infectious=bool(form.infectious.data),
+        laudo_file=(upload.stream, upload.filename) if upload and upload.filename else None,
+    )
+    try:
+        proposal = euthanasia.propose_euthanasia(
+            current_profile(), capture, data, vet=current_user, today=local_today()
+        )
+    except DomainError as err:
+        db.session.rollback()
+        flash(err.message, "danger")
+        return back
+    db.session.commit()
+    flash(_recorded(proposal), "success")
+    return back
+
+
+def _recorded(proposal: EuthanasiaProposal) -> str:
+    if proposal.status == ProposalStatus.PENDING:  # VV 21 §4
+        return _(
+            "Laudo nº %(n)s registrado; aguarda a supervisão do médico veterinário "
+            "coordenador (%(article)s).",
+            n=proposal.number,
+            article=current_profile().impound.cite("laudo_supervision"),
+        )
+    return _("Laudo nº %(n)s registrado; as entidades foram avisadas.", n=proposal.number)
+
+
+def _staff_proposal(protocol: str, number: str) -> EuthanasiaProposal:
+    proposal = euthanasia.proposal_by_number(number)
+    if proposal is None or proposal.capture.protocol != protocol.strip().upper():
+        abort(404)
+    return proposal
+
+
+def _laudo_step(proposal: EuthanasiaProposal, invalid: str | None, step, done: str):  # type: ignore[no-untyped-def]
+    """Run one step on a laudo (``invalid``: the form's problem, if any), commit, go back."""
+    back = redirect(url_for("impound.staff_capture", protocol=proposal.capture.protocol))
+    if invalid:
+        flash(invalid, "danger")
+        return back
+    try:
+        step()
+    except DomainError as err:
+        db.session.rollback()
+        flash(err.message, "danger")
+        return back
+    db.session.commit()
+    flash(done, "success")
+    return back
+
+
+@bp.post("/ccz/recolhimentos/<protocol>/laudo/<number>/retirar")
+@roles_required("vet")
+def staff_laudo_withdraw(protocol: str, number: str):
+    """A vet withdraws the laudo with a reason; the NGOs and the owner told get a notice."""
+    proposal = _staff_proposal(protocol, number)
+    form = LaudoWithdrawForm(prefix=WITHDRAW_PREFIX)
+    return _laudo_step(
+        proposal,
+        None if form.validate_on_submit() else _("Escreva por que o laudo é retirado."),
+        lambda: withdraw_proposal(proposal, vet=current_user, reason=form.reason.data or ""),
+        _("Laudo nº %(n)s retirado.", n=proposal.number),
+    )
+
+
+@bp.post("/ccz/recolhimentos/<protocol>/laudo/<number>/supervisionar")
+@roles_required("vet")
+def staff_laudo_supervise(protocol: str, number: str):
+    """VV 21 §4: the coordinating vet signs the laudo off; it takes effect."""
+    proposal = _staff_proposal(protocol, number)
+    return _laudo_step(
+        proposal,
+        None if EmptyForm().validate_on_submit() else _("Envie o formulário novamente."),
+        lambda: supervise_proposal(
+            current_profile(), proposal, supervisor=current_user, today=local_today()
+        ),
+        _("Laudo nº %(n)s supervisionado: as entidades foram avisadas.", n=proposal.number),
+    )
+
+
+@bp.get("/ong/laudos")
+@roles_required(*NGO_AREA)
+def ngo_cases():
+    """Every laudo, for approved NGOs and staff (art. 3º: unrestricted access)."""
+    if not euthanasia.may_read_laudos(current_user):
+        abort(403)
+    return render_template(
+        "impound/ngo_cases.html",
+        proposals=euthanasia.proposals_for_ngos(),
+        today=local_today(),
+        claim_open=euthanasia.claim_open,
+        s=services,
+    )
+
+
+def _organizations() -> list[Organization]:
+    from portal.blueprints.adoption.services import organizations_of
+
+    return organizations_of(current_user)
+
+
+def _proposal(number: str) -> EuthanasiaProposal:
+    if not euthanasia.may_read_laudos(current_user):
+        abort(403)
+    return euthanasia.proposal_by_number(number) or abort(404)
+
+
+@bp.get("/ong/laudos/<number>")
+@roles_required(*NGO_AREA)
+def ngo_case(number: str):
+    """One laudo: the animal, the laudo, its file and, while open, the claim."""
+    proposal = _proposal(number)
+    form = NgoClaimForm()
+    orgs = _organizations()
+    form.organization_id.choices = choices((str(o.id), o.display_name) for o in orgs)
+    return render_template(
+        "impound/ngo_case.html",
+        proposal=proposal,
+        capture=proposal.capture,
+        form=form,
+        may_claim=bool(orgs) and euthanasia.claim_open(proposal, local_today()),
+        s=services,
+        photo_url=file_url,
+        law=euthanasia.FEDERAL_NGO_CLAIM,
+        documents_law=euthanasia.FEDERAL_DOCUMENTS,
+    )
+
+
+@bp.post("/ong/laudos/<number>/resgatar")
+@roles_required("ngo")
+def ngo_claim(number: str):
+    """Art. 2º §2º: the NGO takes the animal; it is destined to it."""
+    proposal = _proposal(number)
+    form = NgoClaimForm()
+    orgs = {str(o.id): o for o in _organizations()}
+    form.organization_id.choices = choices((k, o.display_name) for k, o in orgs.items())
+    back = redirect(url_for("impound.ngo_case", number=proposal.number))
+    if not form.validate_on_submit() or form.organization_id.data not in orgs:
+        flash(_("Escolha a entidade e confirme o resgate."), "danger")
+        return back
+    try:
+        euthanasia.claim_for_ngo(
+            proposal, orgs[form.organization_id.data], user=current_user, today=local_today()
+        )
+    except DomainError as err:
+        db.session.rollback()
+        flash(err.message, "danger")
+        return back
+    db.session.commit()
+    flash(_("Resgate registrado: combine com o CCZ a retirada do animal."), "success")
+    return back

@@ -1,0 +1,51 @@
+"""LGPD data download for impound (Lei 13.709/2018)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from portal.extensions import db
+from portal.models import (
+    Capture,
+    CaptureCertificate,
+    LostAnimalAlert,
+    User,
+)
+
+
+def export_personal_data(user: User) -> list[dict[str, Any]]:
+    """LGPD data download: the person's lost-animal alerts, certidão requests and captures of
+    their animals (the exact capture place included: it is about their animal)."""
+    alerts = db.session.scalars(select(LostAnimalAlert).where(LostAnimalAlert.user_id == user.id))
+    certs = db.session.scalars(
+        select(CaptureCertificate).where(CaptureCertificate.requester_id == user.id)
+    )
+    captures = db.session.scalars(select(Capture).where(Capture.owner_id == user.id))
+    return [
+        *(
+            {
+                "aviso_animal_perdido": a.id,
+                "especie": a.species,
+                "cor": a.color,
+                "bairro": a.district,
+                "perdido_em": a.lost_on,
+            }
+            for a in alerts
+        ),
+        *(
+            {"certidao": c.code, "rga": c.animal.rga, "situacao": c.status, "exame_em": c.exam_on}
+            for c in certs
+        ),
+        *(
+            {
+                "captura": c.protocol,
+                "recolhido_em": c.captured_on,
+                "local": c.place,
+                "bairro": c.district,
+                "situacao": c.status,
+            }
+            for c in captures
+        ),
+    ]
