@@ -8,7 +8,8 @@ unit tests listed there, and writes the score per module to ``bench/results/muta
     .venv/bin/python bench/mutation.py dates            # one module (name or path)
     .venv/bin/python bench/mutation.py --report-only    # rewrite the table from the last run
     .venv/bin/python bench/mutation.py --rerun-survivors  # only the survivors, after new tests
-    .venv/bin/python bench/mutation.py fees --functions _fine,_reclaim_fee   # part of a module
+    .venv/bin/python bench/mutation.py household --resume  # survivors and mutants not yet run
+    .venv/bin/python bench/mutation.py fee_fines --functions _fine,_joint_fines  # part of a module
 
 Scores: detected (killed, timeout, caught by the type checker) / mutants that count. Not counted:
 equivalent mutants listed with their reason in ``bench/mutation_equivalent.toml`` (checked against
@@ -105,17 +106,29 @@ class ModuleScore:
 
 
 def _changed_lines(diff: str) -> tuple[list[str], list[str]]:
-    removed = [line[1:] for line in diff.splitlines()
-               if line.startswith("-") and not line.startswith("---")]
-    added = [line[1:] for line in diff.splitlines()
-             if line.startswith("+") and not line.startswith("+++")]
+    removed = [
+        line[1:]
+        for line in diff.splitlines()
+        if line.startswith("-") and not line.startswith("---")
+    ]
+    added = [
+        line[1:]
+        for line in diff.splitlines()
+        if line.startswith("+") and not line.startswith("+++")
+    ]
     return removed, added
 
 
 def _tokens(code: str) -> list[tuple[int, str]] | None:
     """The tokens of a changed line; ``_("text")`` counts as one string token."""
-    skip = (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER,
-            tokenize.COMMENT)
+    skip = (
+        tokenize.NL,
+        tokenize.NEWLINE,
+        tokenize.INDENT,
+        tokenize.DEDENT,
+        tokenize.ENDMARKER,
+        tokenize.COMMENT,
+    )
     tokens: list[tuple[int, str]] = []
     try:
         for t in tokenize.generate_tokens(io.StringIO(code).readline):
@@ -128,13 +141,23 @@ def _tokens(code: str) -> list[tuple[int, str]] | None:
     merged: list[tuple[int, str]] = []
     i = 0
     while i < len(tokens):
-        window = tokens[i:i + 4]
-        if (len(window) == 4 and window[0] == (tokenize.NAME, "_") and window[1][1] == "("
-                and window[2][0] == tokenize.STRING and window[3][1] == ")"):
+        window = tokens[i : i + 4]
+        if (
+            len(window) == 4
+            and window[0] == (tokenize.NAME, "_")
+            and window[1][1] == "("
+            and window[2][0] == tokenize.STRING
+            and window[3][1] == ")"
+        ):
             merged.append((tokenize.STRING, window[2][1]))
             i += 4
-        elif (len(window) == 4 and window[0] == (tokenize.NAME, "_") and window[1][1] == "("
-                and window[2] == (tokenize.NAME, "None") and window[3][1] == ")"):
+        elif (
+            len(window) == 4
+            and window[0] == (tokenize.NAME, "_")
+            and window[1][1] == "("
+            and window[2] == (tokenize.NAME, "None")
+            and window[3][1] == ")"
+        ):
             merged.append(window[2])
             i += 4
         else:
@@ -238,7 +261,8 @@ def write_report(scores: list[ModuleScore]) -> None:
             f"{st.get('survived', 0)} | {st.get('no tests', 0)} | {st.get('not checked', 0)} | "
             f"{len(s.equivalent)} | "
             f"{len(s.messages)} | {s.pct(s.detected, s.total - st.get('not checked', 0))} | "
-            f"**{s.pct(s.detected, s.counted)}** |")
+            f"**{s.pct(s.detected, s.counted)}** |"
+        )
     for s in scores:
         out += ["", f"## `{s.path}`", ""]
         if s.equivalent:
@@ -250,8 +274,11 @@ def write_report(scores: list[ModuleScore]) -> None:
             out += [f"- `{n}` ({st}): {c}" for n, st, c in s.survivors]
             out.append("")
         if s.stale:
-            out += ["Stale entries of bench/mutation_equivalent.toml (the diff changed): "
-                    + ", ".join(f"`{n}`" for n in s.stale), ""]
+            out += [
+                "Stale entries of bench/mutation_equivalent.toml (the diff changed): "
+                + ", ".join(f"`{n}`" for n in s.stale),
+                "",
+            ]
         out.append(f"Message-only survivors excluded: {len(s.messages)}.")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     history = ""
@@ -259,7 +286,7 @@ def write_report(scores: list[ModuleScore]) -> None:
         text = RESULTS.read_text("utf-8")
         marker = "\n## History\n"
         if marker in text:
-            history = text[text.index(marker):]
+            history = text[text.index(marker) :]
     RESULTS.write_text("\n".join(out) + "\n" + history, "utf-8")
     print(f"wrote {RESULTS.relative_to(ROOT)}")
 
@@ -268,19 +295,33 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", help="module names or paths (default: all)")
     parser.add_argument("--report-only", action="store_true", help="do not run mutmut")
-    parser.add_argument("--rerun-survivors", action="store_true",
-                        help="run again only the mutants that survived (after adding tests)")
-    parser.add_argument("--functions", default="",
-                        help="comma-separated function names to run first (a partial run)")
+    parser.add_argument(
+        "--rerun-survivors",
+        action="store_true",
+        help="run again only the mutants that survived (after adding tests)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="like --rerun-survivors, plus the mutants an interrupted run left unchecked",
+    )
+    parser.add_argument(
+        "--functions",
+        default="",
+        help="comma-separated function names to run first (a partial run)",
+    )
     args = parser.parse_args(argv)
     configured = configured_modules()
-    chosen = [m for m in configured
-              if not args.modules or any(a in (m, Path(m).stem) for a in args.modules)]
+    chosen = [
+        m
+        for m in configured
+        if not args.modules or any(a in (m, Path(m).stem) for a in args.modules)
+    ]
     if not chosen:
         parser.error(f"no such module; configured: {', '.join(configured)}")
     os.chdir(ROOT)
     sync_unmutated()
-    if args.rerun_survivors:
+    if args.rerun_survivors or args.resume:
         from mutmut.mutation.data import SourceFileMutationData
         from mutmut.mutation.diff_apply import get_diff_for_mutant
 
@@ -290,22 +331,26 @@ def main(argv: list[str]) -> int:
             data = SourceFileMutationData(path=path)
             data.load()
             for name, code in data.exit_code_by_key.items():
-                if code not in (0, 5, 33) or name in equivalent:
+                unchecked = code is None and args.resume
+                if (code not in (0, 5, 33) and not unchecked) or name in equivalent:
                     continue
-                if not is_message_only(get_diff_for_mutant(name, path=path)):
+                if unchecked or not is_message_only(get_diff_for_mutant(name, path=path)):
                     names.append(name)  # message-only survivors would survive again
         if names:
-            print(f"== mutmut: {len(names)} survivors again", flush=True)
-            subprocess.run([str(MUTMUT), "run", "--max-children", "1", *names], cwd=ROOT,
-                           check=False)
+            print(f"== mutmut: {len(names)} survivors or unchecked mutants", flush=True)
+            subprocess.run(
+                [str(MUTMUT), "run", "--max-children", "1", *names], cwd=ROOT, check=False
+            )
     elif not args.report_only:
         for path in chosen:
             functions = [f for f in args.functions.split(",") if f]
             run_module(path, functions)  # one module at a time: the machine is shared
     scores = [score(path) for path in configured]
     for s in scores:
-        print(f"{s.path}: {s.pct(s.detected, s.counted)} ({s.detected}/{s.counted}; "
-              f"{len(s.equivalent)} equivalent, {len(s.messages)} message-only excluded)")
+        print(
+            f"{s.path}: {s.pct(s.detected, s.counted)} ({s.detected}/{s.counted}; "
+            f"{len(s.equivalent)} equivalent, {len(s.messages)} message-only excluded)"
+        )
     write_report(scores)
     return 0 if all(s.counted and 100 * s.detected / s.counted >= TARGET for s in scores) else 1
 

@@ -1,0 +1,328 @@
+"""Adopter eligibility at its legal edges (issue 16): ages on the birthday, the day before and
+across a year, the first and last day a proof of address counts and the day after, the household
+limit with the adopted animal counted, two profiles side by side, omitted inputs.
+
+Expected values are worked from the articles by hand in the comments, never read from the code:
+- VV 28 §2: "somente poderá ser adotado por maiores de 18 (dezoito) anos, mediante comprovação de
+  renda mínima, apresentação de CPF e identidade, comprovante de endereço atualizado e assinatura
+  do Termo de Compromisso de Adoção" ("atualizado": issued within the last 90 days, the
+  programme's number where the law gives none).
+- VV 23 V, VV 23 III b, BJP 30 §ú, GRU 88 §4: the bars.
+- GRU 37: at most 5 dogs and cats older than 120 days per residence.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+
+from portal.blueprints.adoption import services as svc
+from portal.blueprints.adoption.eligibility import (
+    FAIL,
+    NEEDS_DOCUMENT,
+    PASS,
+    approval_blockers,
+    check_eligibility,
+    submission_blockers,
+)
+from portal.blueprints.adoption.rule_results import RuleResult, Status
+from portal.models import BarKind, DocumentKind, DocumentStatus
+from tests import factories
+from tests.factories import add_document, eligible_person, fill_household, make_listing
+
+ON = date.today()
+
+
+def _rule(results, name):  # type: ignore[no-untyped-def]
+    matches = [r for r in results if r.rule == name]
+    assert len(matches) == 1
+    return matches[0]
+
+
+@pytest.fixture
+def vv(make_app):  # type: ignore[no-untyped-def]
+    app = make_app(PORTAL_PROFILE="vilavelha")
+    with app.app_context():
+        yield app.extensions["portal_profile"]
+
+
+@pytest.fixture
+def gru(app):  # type: ignore[no-untyped-def]
+    return app.extensions["portal_profile"]
+
+
+def _adult(profile, birth: date, on: date, reviewer: bool = False):  # type: ignore[no-untyped-def]
+    person = factories.user(birth_date=birth)
+    return _rule(
+        check_eligibility(profile, person, make_listing(on=ON), on, reviewer=reviewer), "adult"
+    )
+
+
+# -- VV 28 §2: "maiores de 18 (dezoito) anos" -------------------------------------------------
+
+
+def test_vv_28_par2_eighteen_on_the_birthday_seventeen_the_day_before(vv) -> None:
+    # Born 2008-06-15: on 2026-06-14 the person is 17 (the birthday has not come); on 2026-06-15
+    # 18 (may adopt).
+    born = date(2008, 6, 15)
+    before = _adult(vv, born, date(2026, 6, 14))
+    assert before.status == FAIL and "você tem 17 anos" in before.message
+    assert "maiores de 18 anos" in before.message
+    assert _adult(vv, born, date(2026, 6, 15)).status == PASS
+
+
+def test_vv_28_par2_age_across_the_new_year(vv) -> None:
+    # Born 2008-12-31: on 2026-12-30 still 17 (the year turned but not the birthday, and a count
+    # of years alone would say 18); on 2026-12-31, 18. Born 2008-01-01: on 2025-12-31, 17;
+    # on 2026-01-01, 18.
+    assert _adult(vv, date(2008, 12, 31), date(2026, 12, 30)).status == FAIL
+    assert _adult(vv, date(2008, 12, 31), date(2026, 12, 31)).status == PASS
+    assert _adult(vv, date(2008, 1, 1), date(2025, 12, 31)).status == FAIL
+    assert _adult(vv, date(2008, 1, 1), date(2026, 1, 1)).status == PASS
+
+
+def test_vv_28_par2_same_month_earlier_or_later_day(vv) -> None:
+    # Born 2008-03-20: on 2026-03-19, 17; on 2026-03-21, 18. Born 2008-03-10 on 2026-03-09: 17.
+    assert _adult(vv, date(2008, 3, 20), date(2026, 3, 19)).status == FAIL
+    assert _adult(vv, date(2008, 3, 20), date(2026, 3, 21)).status == PASS
+    assert _adult(vv, date(2008, 3, 10), date(2026, 3, 9)).status == FAIL
+    # Born 2008-04-01, on 2026-03-31: month earlier, 17.
+    assert _adult(vv, date(2008, 4, 1), date(2026, 3, 31)).status == FAIL
+
+
+def test_vv_28_par2_born_on_29_february(vv) -> None:
+    # Born 2008-02-29: in 2026 (no 29 February) the person is still 17 on 28 February and 18
+    # on 1 March.
+    assert _adult(vv, date(2008, 2, 29), date(2026, 2, 28)).status == FAIL
+    assert _adult(vv, date(2008, 2, 29), date(2026, 3, 1)).status == PASS
+
+
+def test_vv_28_par2_reviewer_reads_the_age_of_the_person(vv) -> None:
+    # A 16-year-old (born 2010-01-10, on 2026-06-01): the reviewer reads "a pessoa tem 16 anos".
+    result = _adult(vv, date(2010, 1, 10), date(2026, 6, 1), reviewer=True)
+    assert result.status == FAIL and "a pessoa tem 16 anos" in result.message
+    assert result.article == "VV 28 §2" and result.in_local_law
+    passed = _adult(vv, date(1990, 1, 1), date(2026, 6, 1), reviewer=True)
+    assert passed.message == "A pessoa tem 18 anos ou mais."
+
+
+def test_vv_28_par2_eighteen_is_the_programme_age_in_guarulhos(gru) -> None:
+    # Guarulhos's law sets no age: the programme's 18 applies, called programme policy (no other
+    # city's article cited).
+    born = date(2008, 6, 15)
+    before = _adult(gru, born, date(2026, 6, 14))
+    assert before.status == FAIL and not before.in_local_law
+    assert before.article == "regra do programa de adoção"
+    assert _adult(gru, born, date(2026, 6, 15)).status == PASS
+
+
+def test_vv_28_par2_omitted_birth_date(gru) -> None:
+    result = _adult(gru, None, ON)  # type: ignore[arg-type]
+    assert result.status == NEEDS_DOCUMENT and result.action == "account"
+    assert result.article == "regra do programa de adoção"
+
+
+# -- blockers -------------------------------------------------------------------------------------
+
+
+def _result(rule: str, status: Status, awaiting_review: bool = False) -> RuleResult:
+    return RuleResult(
+        rule=rule,
+        status=status,
+        message="m",
+        article="a",
+        in_local_law=True,
+        awaiting_review=awaiting_review,
+    )
+
+
+def test_vv_28_par2_what_blocks_submission_and_approval() -> None:
+    # A failed rule blocks both; a missing proof blocks the submission; a proof awaiting review
+    # and the term (accepted in the same form) block only the approval.
+    failed = _result("adult", FAIL)
+    missing = _result("identity", NEEDS_DOCUMENT)
+    waiting = _result("proof_of_income", NEEDS_DOCUMENT, awaiting_review=True)
+    term = _result("adoption_term", NEEDS_DOCUMENT)
+    passed = _result("bar_commitment", PASS)
+    results = [failed, missing, waiting, term, passed]
+    assert submission_blockers(results) == [failed, missing]
+    assert approval_blockers(results) == [failed, missing, waiting, term]
+
+
+# -- VV 28 §2 "comprovante de endereço atualizado": 90 days -------------------------------------
+
+
+def _address(profile, issued_on: date | None, status: str = DocumentStatus.ACCEPTED):  # type: ignore[no-untyped-def]
+    person = factories.user()
+    doc = add_document(person, DocumentKind.PROOF_OF_ADDRESS, status=status, on=ON)
+    doc.issued_on = issued_on
+    return _rule(check_eligibility(profile, person, make_listing(on=ON), ON), "proof_of_address")
+
+
+def test_vv_28_par2_proof_issued_today_counts_tomorrow_is_in_the_future(vv) -> None:
+    assert _address(vv, ON).status == PASS
+    future = _address(vv, ON + timedelta(days=1))
+    assert future.status == FAIL and "futuro" in future.message
+    assert future.action == "documents"
+
+
+def test_vv_28_par2_proof_of_90_days_counts_91_does_not(vv) -> None:
+    assert _address(vv, ON - timedelta(days=90)).status == PASS
+    old = _address(vv, ON - timedelta(days=91))
+    assert old.status == FAIL and "há mais de 90 dias" in old.message
+    assert old.action == "documents"
+
+
+def test_vv_28_par2_proof_without_issue_date_is_not_current(vv) -> None:
+    result = _address(vv, None)
+    assert result.status == FAIL and "emitido em ?" in result.message
+
+
+# -- household limit with the adopted animal counted (GRU 37) -------------------------------------
+
+
+def test_gru_37_four_plus_the_adopted_is_five_five_plus_one_is_six(gru) -> None:
+    person = eligible_person()
+    fill_household(person, 4, on=ON)
+    ok = _rule(check_eligibility(gru, person, make_listing(on=ON), ON), "household_limit")
+    assert ok.status == PASS and "limite de 5 cães e gatos" in ok.message
+    fill_household(person, 1, on=ON)
+    full = _rule(check_eligibility(gru, person, make_listing(on=ON), ON), "household_limit")
+    assert full.status == FAIL and full.article == "GRU 37"
+    assert full.action == "licence" and full.link == "/licencas/pedido"
+
+
+def test_gru_37_a_puppy_of_120_days_may_join_a_full_house_and_counts_from_day_121(gru) -> None:
+    # Born 120 days before ON: not "superior a 120 dias" yet, so adopting it is allowed; it counts
+    # from the day it has lived 121 days.
+    person = eligible_person()
+    fill_household(person, 5, on=ON)
+    born = ON - timedelta(days=120)
+    listing = make_listing(on=ON, birth_date=born.isoformat(), age_months=None)
+    result = _rule(check_eligibility(gru, person, listing, ON), "household_limit")
+    assert result.status == PASS
+    day = (born + timedelta(days=121)).strftime("%d/%m/%Y")
+    assert f"A partir de {day} ele passa a contar" in result.message
+    assert "menos de 120 dias" in result.message
+    assert result.action == "licence" and result.link == "/licencas/pedido"
+
+
+def test_gru_37_a_puppy_of_121_days_counts_today(gru) -> None:
+    person = eligible_person()
+    fill_household(person, 5, on=ON)
+    born = ON - timedelta(days=121)
+    listing = make_listing(on=ON, birth_date=born.isoformat(), age_months=None)
+    assert _rule(check_eligibility(gru, person, listing, ON), "household_limit").status == FAIL
+
+
+def test_gru_37_reviewer_reads_the_residence_of_the_person(gru) -> None:
+    person = eligible_person()
+    result = _rule(
+        check_eligibility(gru, person, make_listing(on=ON), ON, reviewer=True), "household_limit"
+    )
+    assert result.status == PASS and "a residência da pessoa continua" in result.message
+
+
+# -- bars, two profiles side by side --------------------------------------------------------------
+
+
+def test_vv_23_v_commitment_bar_is_a_programme_rule_in_guarulhos(gru) -> None:
+    # Guarulhos has no VV 23 V of its own: the bar still applies, as programme policy.
+    person = eligible_person()
+    staff = factories.user(roles=("agent",))
+    svc.record_bar(person.cpf or "", BarKind.COMMITMENT_NEVER_KEEP, "Termo.", staff)
+    results = check_eligibility(gru, person, make_listing(on=ON), ON)
+    result = _rule(results, "bar_commitment")
+    assert result.status == FAIL and not result.in_local_law
+    assert result.article == "regra do programa de adoção"
+    assert "procure o CCZ" in result.message
+    assert _rule(results, "bar_maltreatment").status == PASS
+    assert _rule(results, "bar_apprehension").status == PASS
+
+
+def test_vv_23_iii_b_maltreatment_bar_does_not_touch_the_commitment_bar(vv) -> None:
+    person = eligible_person()
+    staff = factories.user(roles=("agent",))
+    svc.record_bar(person.cpf or "", BarKind.LOST_POSSESSION_MALTREATMENT, "Reincidência.", staff)
+    results = check_eligibility(vv, person, make_listing(on=ON), ON, reviewer=True)
+    assert _rule(results, "bar_maltreatment").status == FAIL
+    assert _rule(results, "bar_maltreatment").message == (
+        "Consta perda da posse de animal por maus-tratos."
+    )
+    assert _rule(results, "bar_commitment").status == PASS
+
+
+# -- VV 28 §2: which proof counts -----------------------------------------------------------------
+
+
+def test_vv_28_par2_an_accepted_identity_counts_before_a_newer_pending_one(vv) -> None:
+    person = factories.user()
+    add_document(person, DocumentKind.IDENTITY, on=ON)
+    add_document(person, DocumentKind.IDENTITY, status=DocumentStatus.PENDING, on=ON)
+    result = _rule(check_eligibility(vv, person, make_listing(on=ON), ON), "identity")
+    assert result.status == PASS and result.message == "Documento de identidade aceito."
+
+
+def test_vv_28_par2_a_pending_identity_counts_before_a_refused_one(vv) -> None:
+    person = factories.user()
+    add_document(person, DocumentKind.IDENTITY, status=DocumentStatus.PENDING, on=ON)
+    add_document(person, DocumentKind.IDENTITY, status=DocumentStatus.REFUSED, on=ON)
+    result = _rule(check_eligibility(vv, person, make_listing(on=ON), ON), "identity")
+    assert result.status == NEEDS_DOCUMENT and result.awaiting_review
+
+
+def test_vv_28_par2_only_a_refused_identity_asks_for_another(vv) -> None:
+    person = factories.user()
+    add_document(person, DocumentKind.IDENTITY, status=DocumentStatus.REFUSED, on=ON)
+    results = check_eligibility(vv, person, make_listing(on=ON), ON)
+    assert _rule(results, "identity").message == (
+        "Documento de identidade foi recusado: Ilegível. Envie outro documento."
+    )
+    reviewer = check_eligibility(vv, person, make_listing(on=ON), ON, reviewer=True)
+    result = _rule(reviewer, "identity")
+    assert result.status == NEEDS_DOCUMENT and not result.awaiting_review
+    assert result.action == "documents"
+    assert result.message == (
+        "Documento de identidade foi recusado: Ilegível. A pessoa precisa enviar outro."
+    )
+
+
+def test_vv_28_par2_a_refused_recent_proof_does_not_hide_an_accepted_one(vv) -> None:
+    # The accepted proof of 30 days ago still counts (≤ 90) when a newer one was refused.
+    person = factories.user()
+    add_document(person, DocumentKind.PROOF_OF_ADDRESS, issued_on=ON - timedelta(days=30), on=ON)
+    add_document(
+        person,
+        DocumentKind.PROOF_OF_ADDRESS,
+        status=DocumentStatus.REFUSED,
+        issued_on=ON - timedelta(days=2),
+        on=ON,
+    )
+    result = _rule(check_eligibility(vv, person, make_listing(on=ON), ON), "proof_of_address")
+    assert result.status == PASS
+
+
+def test_vv_28_par2_only_a_refused_proof_of_address_asks_for_another(vv) -> None:
+    person = factories.user()
+    add_document(person, DocumentKind.PROOF_OF_ADDRESS, status=DocumentStatus.REFUSED, on=ON)
+    result = _rule(check_eligibility(vv, person, make_listing(on=ON), ON), "proof_of_address")
+    assert result.status == NEEDS_DOCUMENT and "foi recusado" in result.message
+
+
+def test_vv_28_par2_missing_proofs_worded_for_each_reader(vv) -> None:
+    person = factories.user()
+    mine = check_eligibility(vv, person, make_listing(on=ON), ON)
+    theirs = check_eligibility(vv, person, make_listing(on=ON), ON, reviewer=True)
+    assert "últimos 90 dias (conta de luz" in _rule(mine, "proof_of_address").message
+    assert _rule(theirs, "proof_of_address").message == (
+        "A pessoa ainda não enviou um comprovante de endereço emitido nos últimos 90 dias."
+    )
+    assert _rule(theirs, "proof_of_income").message == (
+        "A pessoa ainda não enviou um comprovante de renda."
+    )
+    assert all(
+        _rule(r, rule).action == "documents"
+        for r in (mine, theirs)
+        for rule in ("identity", "proof_of_address", "proof_of_income")
+    )
