@@ -65,10 +65,10 @@ run: install assets translations seed
 	$(FLASK) run --host 127.0.0.1 --port $(PORT)
 
 # The whole suite on SQLite, then on a fresh PostgreSQL database that is dropped afterwards, on
-# TEST_WORKERS pytest-xdist workers (default 2), ending with its wall time. LINT=1 runs `lint` first
-# and stops if it fails: off (0) until the code is lint-clean, then the default becomes 1.
+# TEST_WORKERS pytest-xdist workers (default 2), ending with its wall time. It runs `lint` first
+# (ruff check, ruff format --check, mypy) and stops if it fails; LINT=0 skips it.
 ifeq ($(origin LINT),default)  # GNU make predefines LINT=lint
-LINT := 0
+LINT := 1
 endif
 TEST_WORKERS ?= 2
 test: install-test assets translations

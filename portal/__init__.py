@@ -54,7 +54,7 @@ def harden_request_parsing(app: Flask) -> None:
     from werkzeug.routing import IntegerConverter
 
     class DatabaseIntegerConverter(IntegerConverter):
-        def __init__(self, map, *args, **kwargs):  # type: ignore[no-untyped-def]  # noqa: A002
+        def __init__(self, map, *args, **kwargs):  # noqa: A002
             kwargs.setdefault("max", 2**31 - 1)  # PostgreSQL integer
             super().__init__(map, *args, **kwargs)
 
@@ -62,7 +62,7 @@ def harden_request_parsing(app: Flask) -> None:
         def get_json(
             self,
             force: bool = False,
-            silent: bool = False,  # type: ignore[override]
+            silent: bool = False,
             cache: bool = True,
         ):
             try:
@@ -79,7 +79,7 @@ def harden_request_parsing(app: Flask) -> None:
     app.request_class = PortalRequest
 
     @app.before_request
-    def refuse_nul_characters():  # type: ignore[no-untyped-def]
+    def refuse_nul_characters():
         """A NUL character is never real text, and PostgreSQL refuses it in a text column (a 500):
         refuse it in the path, query string, form fields and upload names up front."""
         from flask import abort, request
@@ -108,7 +108,7 @@ def refuse_foreign_hosts(app: Flask) -> None:
 
     inner = app.wsgi_app
 
-    def guarded(environ, start_response):  # type: ignore[no-untyped-def]
+    def guarded(environ, start_response):
         try:
             get_host(environ, trusted_hosts=trusted)
         except SecurityError:
@@ -198,7 +198,7 @@ def register_extensions(app: Flask) -> None:
     user_loaded_from_cookie.connect(_bind_remembered_session)
 
     @login_manager.user_loader
-    def load_user(user_id: str):  # type: ignore[no-untyped-def]
+    def load_user(user_id: str):
         """``user_id`` is "<id>:<session version>" (User.get_id), from the session or the
         remember cookie: a session or cookie issued before the version was bumped (sign out of
         every device, password change or reset) no longer signs anyone in."""
@@ -213,7 +213,7 @@ def register_extensions(app: Flask) -> None:
         return user
 
     @login_manager.unauthorized_handler
-    def unauthorized():  # type: ignore[no-untyped-def]
+    def unauthorized():
         from flask import flash, redirect, request, url_for
         from flask_babel import gettext as _
 
@@ -253,23 +253,52 @@ def session_identifier() -> str:
 
 def register_blueprints(app: Flask) -> None:
     from portal.blueprints import BLUEPRINTS
-    from portal.blueprints.enforcement import init_enforcement
-    from portal.blueprints.establishments import init_establishments
-    from portal.blueprints.reminders import init_reminder_job
-    from portal.blueprints.workspace import init_workspace
     from portal.services.mail import init_mail
 
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
-    init_workspace(app)  # the staff queues each domain declares
-    init_reminder_job(app)  # the reminders each domain declares (flask run-reminders)
-    init_establishments(app)  # an establishment's API token needs a valid cadastro
-    init_enforcement(app)  # menu entry and staff dashboard link
+    wire_domains(app)
     init_mail(app)  # e-mail leaves after the commit (inline in development, else send-mail)
     if app.config.get("DEV_MAILBOX"):
         from portal.blueprints.dev import bp as dev_bp
 
         app.register_blueprint(dev_bp)
+
+
+def wire_domains(app: Flask) -> None:
+    """What each domain adds to the shared parts — menu, staff tiles, demo data, commands, LGPD
+    sections, to-do, file rules, settlement listeners, API gates, queues, reminders — declared
+    in its ``init_app`` and kept in this app's registries (``portal.wiring``). The order is the
+    order of the staff home's queue cards and of the dashboard tiles."""
+    from portal.blueprints import (
+        account,
+        admin,
+        adoption,
+        animals,
+        billing,
+        enforcement,
+        establishments,
+        impound,
+        licences,
+        reports,
+    )
+    from portal.blueprints.reminders import init_reminder_job
+    from portal.blueprints.workspace import init_workspace
+    from portal.wiring import init_wiring
+
+    init_wiring(app)
+    admin.init_app(app)  # the people search
+    animals.init_app(app)  # RGA
+    adoption.init_app(app)
+    billing.init_app(app)
+    establishments.init_app(app)  # an establishment's API token needs a valid cadastro
+    reports.init_app(app)  # maus-tratos reports
+    enforcement.init_app(app)
+    impound.init_app(app)
+    licences.init_app(app)  # only where the law has the licence
+    account.init_app(app)  # contact suggestions from establishments
+    init_workspace(app)  # the staff queues the domains declared
+    init_reminder_job(app)  # their reminders (flask run-reminders)
 
 
 def register_errorhandlers(app: Flask) -> None:
@@ -300,8 +329,10 @@ def register_assets(app: Flask) -> None:
 def register_security_headers(app: Flask) -> None:
     from flask import request
 
+    from portal import csp
+
     @app.after_request
-    def headers(response):  # type: ignore[no-untyped-def]
+    def headers(response):
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
@@ -312,12 +343,7 @@ def register_security_headers(app: Flask) -> None:
             response.headers.setdefault(
                 "Strict-Transport-Security", "max-age=31536000; includeSubDomains"
             )
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-            "script-src 'self' https://js.stripe.com; frame-ancestors 'none'; "
-            "form-action 'self' https://checkout.stripe.com; base-uri 'none'",
-        )
+        response.headers.setdefault("Content-Security-Policy", csp.policy())
         # No software versions to a scanner. gunicorn sends a bare "gunicorn" and the development
         # server writes its own header before the app's (see hide_dev_server_version); any
         # other server gets a plain name here.

@@ -1,7 +1,7 @@
 """Who may use a route, declared once per view.
 
-Every view carries exactly one of these decorators; ``tests/integration/test_access_policy.py`` walks
-the URL map and fails on any route without one. Policies:
+Every view carries exactly one of these decorators; ``tests/integration/test_access_policy.py``
+walks the URL map and fails on any route without one. Policies:
 
 * ``public``: anyone, signed in or not.
 * ``signed_in``: any account.

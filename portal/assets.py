@@ -1,4 +1,4 @@
-"""Static files and responses for a cheap phone on mobile data (issue 15).
+"""Static files and responses for a cheap phone on mobile data.
 
 - Static URLs carry a content hash (``/static/css/portal.css?v=1a2b3c4d5e6f``): a browser keeps a
   versioned file for a year without asking again (``immutable``), and a new deploy changes the

@@ -1,9 +1,7 @@
 """Command-line tasks: create staff users, load demo data. Other domains add their own commands
-through ``register_command`` and their demo data through ``register_demo_seeder``."""
+and demo data in their ``init_app`` (``portal.wiring``)."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import click
 from flask import Flask, current_app
@@ -11,30 +9,7 @@ from sqlalchemy import select
 
 from portal.extensions import db
 from portal.models import Role, UnitValue, User
-
-DemoSeeder = Callable[[], None]
-_DEMO_SEEDERS: list[DemoSeeder] = []
-_COMMANDS: list[click.Command] = []
-
-
-def register_demo_seeder(seeder: DemoSeeder) -> DemoSeeder:
-    _DEMO_SEEDERS.append(seeder)
-    return seeder
-
-
-ApiClientHook = Callable[["ApiClient"], None]  # noqa: F821
-_API_CLIENT_HOOKS: dict[str, ApiClientHook] = {}
-
-
-def register_api_client_hook(kind: str, hook: ApiClientHook) -> None:
-    """Run ``hook(client)`` after ``create-api-client --kind <kind>`` (e.g. link the NGO)."""
-    _API_CLIENT_HOOKS[kind] = hook
-
-
-def register_command(command: click.Command) -> click.Command:
-    _COMMANDS.append(command)
-    return command
-
+from portal.wiring import wiring
 
 DEMO_PASSWORD = "demo12345"
 DEMO_USERS = [
@@ -123,7 +98,7 @@ def init_commands(app: Flask) -> None:
         for name, email, cpf, roles in DEMO_USERS:
             ensure_user(name, email, DEMO_PASSWORD, roles, cpf)
         db.session.commit()
-        for seeder in _DEMO_SEEDERS:
+        for seeder in wiring().demo_seeders:
             seeder()
             db.session.commit()
         click.echo("Dados de demonstração carregados.")
@@ -137,7 +112,7 @@ def init_commands(app: Flask) -> None:
         from portal.services.api_auth import issue_client
 
         client, token = issue_client(kind, name.strip())
-        hook = _API_CLIENT_HOOKS.get(kind)
+        hook = wiring().api_client_hooks.get(kind)
         if hook is not None:
             hook(client)
         db.session.commit()
@@ -169,11 +144,8 @@ def init_commands(app: Flask) -> None:
         """Print the demo accounts."""
         print_demo_logins()
 
-    for command in _COMMANDS:
-        app.cli.add_command(command)
-
 
 def print_demo_logins() -> None:
-    click.echo("\nContas de demonstração (senha: %s):" % DEMO_PASSWORD)
+    click.echo(f"\nContas de demonstração (senha: {DEMO_PASSWORD}):")
     for name, email, _cpf, roles in DEMO_USERS:
         click.echo(f"  {email:<22} {', '.join(roles):<24} {name}")

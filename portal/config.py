@@ -1,4 +1,5 @@
-"""Configuration classes. Values come from the environment; production fails fast without secrets."""
+"""Configuration classes. Values come from the environment; production fails fast without
+secrets."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ class Config:
     STAFF_2FA_REQUIRED = True  # TOTP for every staff and admin role
     STAFF_IDLE_MINUTES = 30  # a staff session ends after this long without a request
     REAUTH_MINUTES = 15  # sensitive actions ask for the password again after this long
+    # argon2 (time cost, memory KiB, parallelism); None: argon2-cffi's default, RFC 9106 low-memory
+    PASSWORD_HASH_COST: tuple[int, int, int] | None = None
     BABEL_DEFAULT_LOCALE = "pt_BR"
     BABEL_DEFAULT_TIMEZONE = "America/Sao_Paulo"
     LANGUAGES = ("pt_BR", "en")
@@ -70,8 +73,8 @@ class Config:
     STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE")  # tests point this at a local stand-in
 
     PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL")  # used in QR codes and e-mails
-    # Map tiles for the report maps, e.g. "https://tiles.example.org/{z}/{x}/{y}.png" (the city's own
-    # server or a provider it contracted). Unset: no map, reports are placed by address.
+    # Map tiles for the report maps, e.g. "https://tiles.example.org/{z}/{x}/{y}.png" (the city's
+    # own server or a provider it contracted). Unset: no map, reports are placed by address.
     MAP_TILE_URL = os.environ.get("MAP_TILE_URL")
     MAP_TILE_ATTRIBUTION = os.environ.get("MAP_TILE_ATTRIBUTION", "")
 
@@ -98,6 +101,10 @@ class TestingConfig(Config):
     # browser journey) turn it back on. Production and development always require it.
     STAFF_2FA_REQUIRED = False
     STAFF_IDLE_MINUTES = 0  # 0: no idle sign-out (tests run long between requests)
+    # The cheapest argon2 (the suite signs in thousands of times; each default hash costs ~0.1 s
+    # of CPU). tests/integration/auth/test_password_cost.py proves the other configs keep the
+    # default cost and that a cheap hash is redone at it on the next sign-in.
+    PASSWORD_HASH_COST = (1, 8, 1)
 
 
 class ProductionConfig(Config):

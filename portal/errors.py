@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from flask import Flask, current_app, flash, g, jsonify, render_template, request, session
 from flask_babel import gettext as _
@@ -12,11 +13,11 @@ from werkzeug.exceptions import HTTPException
 from portal.access import wants_json
 
 
-def _json_error(status: int, code: str, message: str):  # type: ignore[no-untyped-def]
+def _json_error(status: int, code: str, message: str):
     return jsonify(errors=[{"field": None, "code": code, "message": message}]), status
 
 
-def _restore_session(before: dict) -> None:  # type: ignore[type-arg]
+def _restore_session(before: dict) -> None:
     """Put the session back as it was before a CSRF retry. Two keys keep their new value: the CSRF
     secret the re-rendered form was signed with (else its next, honest submission would fail
     again) and the flashed messages (the page just showed them; they must not come back)."""
@@ -29,7 +30,7 @@ def _restore_session(before: dict) -> None:  # type: ignore[type-arg]
 
 def init_errorhandlers(app: Flask) -> None:
     @app.errorhandler(CSRFError)
-    def csrf_error(error: CSRFError):  # type: ignore[no-untyped-def]
+    def csrf_error(error: CSRFError):
         """Re-show the same form with what was typed, instead of a dead end.
 
         The view runs again on this POST; its form fails CSRF validation (so nothing is saved) and
@@ -56,7 +57,7 @@ def init_errorhandlers(app: Flask) -> None:
         )
         try:
             try:
-                result = view(**(request.view_args or {}))
+                result: Any = view(**(request.view_args or {}))
             except HTTPException as refused:  # e.g. the view's abort(404): answer it, not a 500
                 return http_error(refused)
             response = current_app.make_response(result)
@@ -73,7 +74,7 @@ def init_errorhandlers(app: Flask) -> None:
         return response
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+    def http_error(error: HTTPException):
         status = error.code or 500
         messages = {
             400: _("Pedido inválido."),
@@ -91,7 +92,7 @@ def init_errorhandlers(app: Flask) -> None:
         return render_template(template, message=message, status=status), status
 
     @app.errorhandler(Exception)
-    def unexpected(error: Exception):  # type: ignore[no-untyped-def]
+    def unexpected(error: Exception):
         if isinstance(error, HTTPException):
             return http_error(error)
         current_app.logger.exception("Unhandled error on %s %s", request.method, request.path)

@@ -1,5 +1,7 @@
 """Flask extensions, created unbound and initialised in :func:`portal.create_app`."""
 
+from typing import TYPE_CHECKING
+
 from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -11,6 +13,12 @@ from flask_wtf.csrf import CSRFProtect
 from portal.orm import Base
 
 db = SQLAlchemy(model_class=Base)
+# The models' base class. At run time it is Flask-SQLAlchemy's ``db.Model`` (built on ``Base``:
+# same registry, naming convention and UTC datetimes); for mypy it is the typed ``Base``.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 migrate = Migrate()
 login_manager = LoginManager()
 csrf = CSRFProtect()

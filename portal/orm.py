@@ -1,4 +1,5 @@
-"""Declarative base with a naming convention, so Alembic names constraints the same on every database.
+"""Declarative base with a naming convention, so Alembic names constraints the same on every
+database.
 
 Lives outside portal.models so that portal.extensions can import it without importing every model.
 """
@@ -28,14 +29,14 @@ class UTCDateTime(TypeDecorator[datetime]):
     impl = DateTime(timezone=True)
     cache_ok = True
 
-    def process_bind_param(self, value: datetime | None, dialect):  # type: ignore[no-untyped-def]
+    def process_bind_param(self, value: datetime | None, dialect):
         if value is None:
             return None
         if value.tzinfo is None:
             value = value.replace(tzinfo=UTC)
         return value.astimezone(UTC)
 
-    def process_result_value(self, value: datetime | None, dialect):  # type: ignore[no-untyped-def]
+    def process_result_value(self, value: datetime | None, dialect):
         if value is None:
             return None
         if value.tzinfo is None:

@@ -79,6 +79,20 @@ def _opted_out(reminder_key: str) -> set[int]:
     )
 
 
+def _already_sent(reminder_key: str, occurrence_key: str) -> bool:
+    """One indexed lookup per message (the unique constraint's index), so a run costs what today's
+    messages cost, not what years of past deliveries would."""
+    found = db.session.scalar(
+        select(ReminderDelivery.id)
+        .where(
+            ReminderDelivery.reminder_key == reminder_key,
+            ReminderDelivery.occurrence_key == occurrence_key,
+        )
+        .limit(1)
+    )
+    return found is not None
+
+
 def run_reminders(today: date, *, only: Sequence[str] = ()) -> RunResult:
     """Send what every declared reminder has due ``today``, each occurrence once; commits."""
     result = RunResult()
@@ -86,16 +100,9 @@ def run_reminders(today: date, *, only: Sequence[str] = ()) -> RunResult:
         if only and reminder.key not in only:
             continue
         opted_out = _opted_out(reminder.key) if reminder.courtesy else set()
-        sent_before = set(
-            db.session.scalars(
-                select(ReminderDelivery.occurrence_key).where(
-                    ReminderDelivery.reminder_key == reminder.key
-                )
-            )
-        )
         result.sent.setdefault(reminder.key, 0)
         for message in reminder.due(today):
-            if message.occurrence_key in sent_before:
+            if _already_sent(reminder.key, message.occurrence_key):
                 result.already_sent += 1
                 continue
             if message.user_id is not None and message.user_id in opted_out:
@@ -115,7 +122,6 @@ def run_reminders(today: date, *, only: Sequence[str] = ()) -> RunResult:
                 continue
             outbox = send_email(message.to, message.subject, message.body)
             delivery.outbox_message_id = outbox.id
-            sent_before.add(message.occurrence_key)
             result.sent[reminder.key] += 1
         db.session.commit()
     return result

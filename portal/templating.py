@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any
 
 from flask import Flask, current_app, request, url_for
 from flask_babel import format_date, format_datetime, format_decimal, get_locale
 
 from portal.services.identity import mask_cpf
 from portal.services.money import format_brl
+from portal.wiring import wiring
 
 
 def _date(value: date | datetime | None, fmt: str = "dd/MM/yyyy") -> str:
@@ -61,48 +61,21 @@ def has_endpoint(endpoint: str) -> bool:
     return endpoint in current_app.view_functions
 
 
-class NavItem(NamedTuple):
-    label: Any
-    endpoint: str
-    order: int
-    visible: Callable[[], bool] | None
-
-
-_NAV: list[NavItem] = []
-
-
-def register_nav(
-    label: Any, endpoint: str, order: int = 50, visible: Callable[[], bool] | None = None
-) -> None:
-    """Add an entry to the main menu; ``visible`` decides per request (e.g. signed in only)."""
-    if all(item.endpoint != endpoint for item in _NAV):
-        _NAV.append(NavItem(label, endpoint, order, visible))
-
-
 def nav_items() -> list[dict[str, Any]]:
     items = []
-    for item in sorted(_NAV, key=lambda i: i.order):
+    for item in sorted(wiring().nav_items, key=lambda i: i.order):
         if item.endpoint in current_app.view_functions and (item.visible is None or item.visible()):
             items.append({"label": item.label, "url": url_for(item.endpoint)})
     return items
-
-
-_ADMIN_LINKS: list[tuple[Any, str, tuple[str, ...]]] = []
-
-
-def register_admin_link(label: Any, endpoint: str, roles: tuple[str, ...]) -> None:
-    """Add a tile to the staff dashboard, shown to holders of ``roles``."""
-    if all(endpoint != e for _l, e, _r in _ADMIN_LINKS):
-        _ADMIN_LINKS.append((label, endpoint, roles))
 
 
 def admin_links() -> list[dict[str, Any]]:
     from flask_login import current_user
 
     return [
-        {"label": label, "url": url_for(endpoint)}
-        for label, endpoint, roles in _ADMIN_LINKS
-        if endpoint in current_app.view_functions and current_user.has_role(*roles)
+        {"label": link.label, "url": url_for(link.endpoint)}
+        for link in wiring().admin_links
+        if link.endpoint in current_app.view_functions and current_user.has_role(*link.roles)
     ]
 
 
@@ -122,7 +95,7 @@ def init_templating(app: Flask) -> None:
     app.jinja_env.add_extension("jinja2.ext.do")
 
     @app.context_processor
-    def portal_globals():  # type: ignore[no-untyped-def]
+    def portal_globals():
         profile = current_app.extensions["portal_profile"]
         return {
             "profile": profile,

@@ -47,7 +47,7 @@ class Filter:
 
 @dataclass(frozen=True)
 class BulkAction:
-    """An action staff may run on many selected rows at once (e.g. issue 20 second copies).
+    """An action staff may run on many selected rows at once (e.g. second copies).
 
     ``run(rows, actor)`` does the work through the domain's services and returns how many rows it
     changed; the workspace commits once and tells the person."""

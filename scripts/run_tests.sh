@@ -3,17 +3,20 @@
 # PostgreSQL is started when it is not running; if it still cannot be reached the run fails.
 #
 #   LINT=1          first run ruff check, ruff format --check and mypy, and stop if they fail
-#                   (off by default until the code is lint-clean; `make test LINT=1`)
+#                   (the default; `make test LINT=0` skips it)
 #   TEST_WORKERS=N  pytest-xdist workers per database (default 2, one per core here; 0 = no xdist).
 #                   Each worker has its own database: tests/conftest.py derives <db>_gw0, <db>_gw1
 #                   (created and dropped by the workers; drop_db below sweeps any left behind).
+#                   Work stealing: each worker starts on half the tests and an idle one takes
+#                   pending tests from the other, so a few minute-long browser tests (the axe-core
+#                   walk of every role's pages) do not leave one worker running alone at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
-LINT=${LINT:-0}
+LINT=${LINT:-1}
 TEST_WORKERS=${TEST_WORKERS:-2}
 XDIST=()
-if [ "$TEST_WORKERS" != 0 ]; then XDIST=(-n "$TEST_WORKERS"); fi
+if [ "$TEST_WORKERS" != 0 ]; then XDIST=(-n "$TEST_WORKERS" --dist worksteal); fi
 PG_ADMIN_URL=${PG_ADMIN_URL:-postgresql://postgres@127.0.0.1:5432/postgres}
 
 ensure_chromium() {

@@ -17,6 +17,12 @@ PostgreSQL database); by default a SQLite file in a temporary folder. Under pyte
 works on its own: ``<file>_gw0.db`` for SQLite, ``<database>_gw0`` for PostgreSQL (created when the
 worker starts, dropped when it ends). Rate-limit counters live in each process's memory and every
 app gets its own upload folder, so workers never share those either.
+
+Speed. Each test gets a new app (its config may differ, and tests change config and registries),
+but what only depends on the code is built once per process and shared by every app: werkzeug's
+URL builders, Jinja's compiled templates (checked against the template's source) and the engine
+of the test database (its pooled connections). TestingConfig hashes passwords with the cheapest
+argon2; tests/integration/auth/test_password_cost.py keeps the real cost everywhere else.
 """
 
 from __future__ import annotations
@@ -50,7 +56,8 @@ os.environ["TEST_DATABASE_URL"] = _worker_database_url(
 from flask import Flask  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402
 from flask_sqlalchemy.session import Session  # noqa: E402
-from sqlalchemy import delete, make_url  # noqa: E402
+from jinja2.bccache import Bucket, BytecodeCache  # noqa: E402
+from sqlalchemy import delete, event, make_url  # noqa: E402
 from sqlalchemy.engine import Connection, Engine, RootTransaction  # noqa: E402
 
 from portal import create_app  # noqa: E402
@@ -147,6 +154,79 @@ def _reuse_url_builders() -> None:
 _reuse_url_builders()
 
 
+class _SharedBytecode(BytecodeCache):
+    """Jinja's compiled templates, kept for every app this process builds. Each test's new app has
+    its own Jinja environment, which compiled every template it rendered again (a base page costs
+    tens of milliseconds). Entries are keyed by template name and checked against the source's
+    checksum, so an edited template is compiled again."""
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.store:
+            bucket.bytecode_from_string(self.store[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+_TEMPLATE_BYTECODE = _SharedBytecode()
+
+
+_ENGINES: dict[str, Engine] = {}  # the test database's engine, one per process
+_make_engine = db._make_engine
+
+
+def _shared_engine(bind_key: str | None, options: dict, app: Flask) -> Engine:
+    """Every app built on the test database with the same engine options gets one engine, so a
+    test reuses pooled connections (a new engine opens new connections, and on PostgreSQL each
+    first connection runs the dialect's start-up queries). Other databases get their own engine,
+    disposed with the app as before."""
+    url = make_url(options["url"]).render_as_string(hide_password=False)
+    if url != make_url(TestingConfig.SQLALCHEMY_DATABASE_URI).render_as_string(hide_password=False):
+        return _make_engine(bind_key, options, app)
+    key = repr(sorted((k, repr(v)) for k, v in options.items()))
+    if key not in _ENGINES:
+        _ENGINES[key] = engine = _make_engine(bind_key, options, app)
+        _track_checkouts(engine)
+    return _ENGINES[key]
+
+
+# The driver connections each shared engine has handed out and not taken back, so that a connection
+# a test leaked can be closed on purpose instead of being garbage-collected open later, which
+# psycopg reports as a ResourceWarning (an error here) in whatever test happens to run then.
+_CHECKED_OUT: dict[int, dict[int, object]] = {}
+
+
+def _track_checkouts(engine: Engine) -> None:
+    out = _CHECKED_OUT.setdefault(id(engine), {})
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_connection, record, proxy):  # type: ignore[no-untyped-def]
+        out[id(dbapi_connection)] = dbapi_connection
+
+    @event.listens_for(engine, "checkin")
+    def _checkin(dbapi_connection, record):  # type: ignore[no-untyped-def]
+        if dbapi_connection is not None:
+            out.pop(id(dbapi_connection), None)
+
+
+db._make_engine = _shared_engine  # type: ignore[method-assign]
+
+
+def _drop_leaking_engines() -> None:
+    """A connection still checked out after a test (a thread or session that never let go) would
+    stay out of the shared pool for good: start that engine afresh, as a new app used to."""
+    for key, engine in list(_ENGINES.items()):
+        checkedout = getattr(engine.pool, "checkedout", None)
+        if checkedout is not None and checkedout():
+            for leaked in _CHECKED_OUT.pop(id(engine), {}).values():
+                leaked.close()  # type: ignore[attr-defined]
+            engine.dispose()
+            del _ENGINES[key]
+
+
 def _admin_url(url: str) -> str:
     return (
         make_url(url)
@@ -194,7 +274,9 @@ def _schema() -> Iterator[None]:
     yield
     with app.app_context():
         db.drop_all()
-        db.engine.dispose()
+    for engine in _ENGINES.values():
+        engine.dispose()
+    _ENGINES.clear()
     if own_database:
         _drop_worker_database(url)
 
@@ -224,6 +306,7 @@ def make_app(_schema: None, request: pytest.FixtureRequest) -> Iterator:
 
     def build(**overrides: object) -> Flask:
         app = create_app(_config(**overrides))
+        app.jinja_env.bytecode_cache = _TEMPLATE_BYTECODE
         made.append(app)
         return app
 
@@ -237,7 +320,9 @@ def make_app(_schema: None, request: pytest.FixtureRequest) -> Iterator:
             with app.app_context():
                 if rollback is None:
                     _empty_tables()
-                db.engine.dispose()
+                if db.engine not in _ENGINES.values():
+                    db.engine.dispose()
+        _drop_leaking_engines()
 
 
 @pytest.fixture

@@ -1,20 +1,34 @@
 """Small factories and the helpers tests share: valid people with unique CPFs and e-mails, animals,
-payment items, NGOs, listings, applicant documents, image and PDF bytes.
+payment items, NGOs, listings, applicant documents, image and PDF bytes; Stripe webhook
+deliveries, the public report form, RGA registrations and fee apps for the unit tests, the
+security walkers' populated portal, and the browser tests' axe-core audit and sign-in steps.
 
-A helper used by more than one test module lives here, not in a conftest or a test module."""
+A helper used by more than one test module lives here (or, when it is a fixture, in a conftest),
+never in a test module: test modules do not import from each other."""
 
 from __future__ import annotations
 
 import base64
+import functools
+import hashlib
+import hmac
 import io
 import itertools
+import json
 import re
+import tempfile
+import time
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 
-from flask import g
-from PIL import Image
+from flask import current_app, g
+from PIL import Image, TiffImagePlugin
+from sqlalchemy import select
 from stdnum.br import cnpj as cnpj_lib
 from stdnum.br import cpf as cpf_lib
 
@@ -38,7 +52,7 @@ from portal.services.identity import residence_key
 
 PASSWORD = "senha-forte-123"
 _counter = itertools.count(1)
-_hash_cache: dict[str, str] = {}
+_hash_cache: dict[tuple[str, object], str] = {}
 
 
 def make_cpf(n: int) -> str:
@@ -55,9 +69,11 @@ def make_cpf(n: int) -> str:
 
 
 def _hash(password: str) -> str:
-    if password not in _hash_cache:
-        _hash_cache[password] = hash_password(password)
-    return _hash_cache[password]
+    """One hash per password and hashing cost (an app may set its own PASSWORD_HASH_COST)."""
+    key = (password, current_app.config.get("PASSWORD_HASH_COST"))
+    if key not in _hash_cache:
+        _hash_cache[key] = hash_password(password)
+    return _hash_cache[key]
 
 
 def user(
@@ -218,12 +234,39 @@ def jpeg_bytes(
     noise: bool = False,
 ) -> bytes:
     """A real image. With ``gps``, EXIF carries a GPS position and a camera model; with
-    ``orientation`` the EXIF Orientation tag is set (6 = rotate 90° clockwise to display)."""
+    ``orientation`` the EXIF Orientation tag is set (6 = rotate 90° clockwise to display).
+
+    The same arguments give the same bytes, so they are made once per process (``make_listing``
+    asks for one per photo); only ``noise`` images are random and always new."""
+    if noise:
+        return _image_bytes(size, color, gps, orientation, fmt, noise=True)
+    return _cached_image_bytes(size, color, gps, orientation, fmt)
+
+
+@functools.cache
+def _cached_image_bytes(
+    size: tuple[int, int],
+    color: tuple[int, int, int],
+    gps: bool,
+    orientation: int | None,
+    fmt: str,
+) -> bytes:
+    return _image_bytes(size, color, gps, orientation, fmt, noise=False)
+
+
+def _image_bytes(
+    size: tuple[int, int],
+    color: tuple[int, int, int],
+    gps: bool,
+    orientation: int | None,
+    fmt: str,
+    *,
+    noise: bool,
+) -> bytes:
     image = Image.effect_noise(size, 80).convert("RGB") if noise else Image.new("RGB", size, color)
-    # A marker in the top-left corner, to see where it ends up after the orientation is applied.
-    for x in range(size[0] // 4):
-        for y in range(size[1] // 4):
-            image.putpixel((x, y), (255, 0, 0))
+    # A marker in the top-left corner, to see where it ends up after the orientation is applied
+    # (one paste: a putpixel loop here was a third of the adoption tests' time).
+    image.paste((255, 0, 0), (0, 0, size[0] // 4, size[1] // 4))
     exif = Image.Exif()
     if gps:
         exif[0x0110] = "Camera Secreta"  # Model
@@ -332,7 +375,7 @@ def add_document(
     return doc
 
 
-def eligible_person(**fields: object) -> User:
+def eligible_person(**fields: Any) -> User:
     """An adult citizen with a complete address and the three proofs accepted."""
     person = user(**fields)
     for kind in (
@@ -367,3 +410,549 @@ def fill_household(person: User, count: int, *, on: date | None = None) -> None:
             )
         )
     db.session.flush()
+
+
+# -- billing: Stripe webhook deliveries -----------------------------------------------------------
+
+WEBHOOK_SECRET = "whsec_test_portal_ccz"
+STRIPE_SECRET_KEY = "sk_test_portal_ccz"
+_event_ids = itertools.count(1)
+
+
+def sign(payload: str, *, secret: str = WEBHOOK_SECRET, timestamp: int | None = None) -> str:
+    """The Stripe-Signature header for ``payload``: t=timestamp, v1=HMAC-SHA256("t.payload")."""
+    ts = int(time.time()) if timestamp is None else timestamp
+    digest = hmac.new(secret.encode(), f"{ts}.{payload}".encode(), hashlib.sha256).hexdigest()
+    return f"t={ts},v1={digest}"
+
+
+def session_event(
+    event_type: str,
+    item: PaymentItem,
+    *,
+    event_id: str | None = None,
+    payment_status: str = "paid",
+    amount: int | None = None,
+    currency: str = "brl",
+    session_id: str = "cs_test_webhook",
+    payment_intent: str | None = "pi_test_webhook",
+    created: int | None = None,
+) -> dict[str, Any]:
+    """A Stripe event whose object is a Checkout session for ``item``."""
+    status = "expired" if event_type == "checkout.session.expired" else "complete"
+    return {
+        "id": event_id or f"evt_test_{next(_event_ids):06d}",
+        "object": "event",
+        "api_version": "2024-06-20",
+        "type": event_type,
+        "created": created or int(time.time()),
+        "livemode": False,
+        "data": {
+            "object": {
+                "id": session_id,
+                "object": "checkout.session",
+                "mode": "payment",
+                "amount_total": item.amount_cents if amount is None else amount,
+                "currency": currency,
+                "client_reference_id": str(item.id),
+                "metadata": {"payment_id": str(item.id)},
+                "payment_status": payment_status,
+                "payment_intent": payment_intent,
+                "status": status,
+            }
+        },
+    }
+
+
+def deliver(
+    client: Any,
+    event: dict[str, Any],
+    *,
+    secret: str = WEBHOOK_SECRET,
+    timestamp: int | None = None,
+    body: str | None = None,
+):  # type: ignore[no-untyped-def]
+    """POST the event as Stripe would; ``body`` replaces the payload after signing (tampering)."""
+    payload = json.dumps(event)
+    header = sign(payload, secret=secret, timestamp=timestamp)
+    return client.post(
+        "/payments/stripe/webhook",
+        data=body if body is not None else payload,
+        headers={"Stripe-Signature": header, "Content-Type": "application/json"},
+    )
+
+
+# -- maus-tratos reports: the public form -------------------------------------------------------
+
+# Somebody the tests look for in every output that must not name the reporter.
+REPORTER = {
+    "name": "Genoveva Quitéria Sigilosa",
+    "email": "genoveva.sigilosa@example.com",
+    "phone": "11 98765-4321",
+}
+
+
+def report_form_data(**overrides: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "category": "no_shelter",
+        "description": "Cachorro preso no quintal, sem água e sem sombra há dias.",
+        "cep": "07000-000",
+        "street": "Rua das Flores",
+        "number": "10",
+        "district": "Centro",
+        "species": "dog",
+        "animal_count": "1",
+        "identity": "anonymous",
+    }
+    data.update(overrides)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def report_jpeg_bytes(gps: bool = False, size: tuple[int, int] = (60, 40)) -> bytes:
+    """A small JPEG with EXIF camera data and, optionally, a GPS point (Guarulhos)."""
+    image = Image.new("RGB", size, (120, 60, 30))
+    exif = Image.Exif()
+    exif[0x010F] = "MarcaDoCelular"
+    if gps:
+        r = TiffImagePlugin.IFDRational
+        exif.get_ifd(0x8825).update(
+            {1: "S", 2: (r(23), r(27), r(1368, 100)), 3: "W", 4: (r(46), r(32), r(0))}
+        )
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", exif=exif)
+    return buffer.getvalue()
+
+
+def photo(gps: bool = False, name: str = "foto.jpg") -> tuple[io.BytesIO, str]:
+    return io.BytesIO(report_jpeg_bytes(gps)), name
+
+
+def submit(client: Any, **overrides: Any):  # type: ignore[no-untyped-def]
+    """Post the public report form; return (response, report or None, tracking code or None)."""
+    from portal.models import MaltreatmentReport
+
+    response = client.post(
+        "/denuncias/nova", data=report_form_data(**overrides), content_type="multipart/form-data"
+    )
+    if response.status_code != 302:
+        return response, None, None
+    protocol = response.headers["Location"].rsplit("/", 1)[-1]
+    receipt = client.get(response.headers["Location"]).get_data(as_text=True)
+    match = re.search(r'id="codigo">([^<]+)<', receipt)
+    report = db.session.scalar(
+        select(MaltreatmentReport).where(MaltreatmentReport.protocol == protocol)
+    )
+    return response, report, match.group(1) if match else None
+
+
+# -- RGA rule tests: a fixed day, registrations with defaults, an app on another profile ----------
+
+RGA_TODAY = date(2026, 3, 16)
+
+
+@contextmanager
+def profile_app(make_app: Any, key: str) -> Iterator[Any]:
+    """The profile ``key`` of a new app, inside its app and request contexts."""
+    app = make_app(PORTAL_PROFILE=key)
+    with app.app_context(), app.test_request_context():
+        yield app.extensions["portal_profile"]
+
+
+def rga_data(**fields: Any):  # type: ignore[no-untyped-def]
+    from portal.blueprints.animals import services
+
+    defaults: dict[str, Any] = dict(
+        name="Rex",
+        species="dog",
+        sex="male",
+        birth_date=RGA_TODAY - timedelta(days=120),
+        breed="SRD",
+        color="Caramelo",
+        size="medium",
+    )
+    defaults.update(fields)
+    return services.AnimalData(**defaults)
+
+
+def rga_vaccine(**fields: Any):  # type: ignore[no-untyped-def]
+    from portal.blueprints.animals import services
+
+    defaults: dict[str, Any] = dict(
+        applied_on=RGA_TODAY - timedelta(days=10),
+        vaccine_name="Rabisin",
+        batch="L1",
+        vet_name="Dra. Ana",
+        vet_crmv="crmv sp 1234",
+    )
+    defaults.update(fields)
+    return services.VaccinationData(**defaults)
+
+
+def rga_register(
+    owner: User,
+    prof: Any,
+    *,
+    today: date = RGA_TODAY,
+    vaccination: Any = "default",
+    at_ccz: bool = False,
+    client: Any = None,
+    **fields: Any,
+) -> Animal:
+    """A registration through the real service, with the defaults above."""
+    from portal.blueprints.animals import services
+
+    return services.register_animal(
+        owner=owner,
+        data=rga_data(**fields),
+        vaccination=rga_vaccine() if vaccination == "default" else vaccination,
+        vaccinate_at_ccz=at_ccz,
+        registered_by=None if client else owner,
+        api_client=client,
+        profile=prof,
+        today=today,
+    )
+
+
+# -- fee tests: one app per profile, built once per test process ----------------------------------
+# The fee service only reads the database (unit values, price overrides, municipal holidays) and
+# these tests only flush what they seed and roll it back, so they do not need a new app per test.
+# The mutation run (bench/mutation.py) repeats them for every mutant.
+
+# Values in force from 2026-01-01 (the shipped example values of the profiles).
+UNIT_VALUES = {"UFG": 480, "UFM": 5000, "MW": 162100, "UFIR": 106}
+_FEE_APPS: dict[str, Any] = {}
+
+
+def fee_app(key: str) -> Any:
+    if key not in _FEE_APPS:
+        from portal import create_app
+        from portal.config import TestingConfig
+
+        config = TestingConfig()
+        config.PORTAL_PROFILE = key  # type: ignore[attr-defined]
+        config.UPLOAD_DIR = tempfile.mkdtemp(prefix="ccz-uploads-")  # type: ignore[attr-defined]
+        _FEE_APPS[key] = create_app(config)
+    return _FEE_APPS[key]
+
+
+def fee_profiles() -> Iterator[Any]:
+    """Generator behind the ``profile_of`` fixture (tests/unit/conftest.py): push a profile's app,
+    seed the unit values, and roll everything back afterwards (nothing is ever committed)."""
+    from portal.models import UnitValue
+
+    contexts = []
+
+    def use(key: str) -> Any:
+        app = fee_app(key)
+        ctx = app.app_context()
+        ctx.push()
+        contexts.append(ctx)
+        for unit, cents in UNIT_VALUES.items():
+            db.session.add(UnitValue(unit=unit, value_cents=cents, effective_from=date(2026, 1, 1)))
+        db.session.flush()
+        return app.extensions["portal_profile"]
+
+    try:
+        yield use
+    finally:
+        for ctx in reversed(contexts):
+            db.session.rollback()
+            ctx.pop()
+
+
+# -- security walkers: a populated portal and every object URL in it ------------------------------
+
+
+@dataclass
+class World:
+    victim: User
+    victim_cpf: str
+    rgas: list[str]
+    private_files: list[Any]
+    max_id: int
+    ids: list[int]  # every primary key in use: PostgreSQL sequences do not restart between tests
+    extra: dict = field(default_factory=dict)
+
+
+def build_world(app: Any) -> World:
+    """The demo data plus, for the demo citizen, one of every private object (transfer, second
+    copy, exemption request, adoption application, applicant documents, a paid item with its
+    receipt); the demo neighbour is the second citizen."""
+    from portal.models import (
+        AdoptionApplication,
+        DocumentCopyRequest,
+        ExemptionRequest,
+        OwnershipTransfer,
+        StoredFile,
+    )
+    from portal.services.uploads import store_document
+
+    result = app.test_cli_runner().invoke(args=["seed-demo"])
+    assert result.exit_code == 0, result.output
+    victim = db.session.scalar(select(User).where(User.email == "cidada@demo.ccz"))
+    neighbour = db.session.scalar(select(User).where(User.email == "vizinho@demo.ccz"))
+    assert victim is not None and neighbour is not None
+    animals = db.session.scalars(select(Animal).where(Animal.owner_id == victim.id)).all()
+    thor = animals[0]
+    db.session.add(
+        OwnershipTransfer(animal_id=thor.id, from_owner_id=victim.id, to_owner_id=neighbour.id)
+    )
+    db.session.add(
+        DocumentCopyRequest(
+            animal_id=thor.id,
+            kind="card",
+            requested_on=date.today(),
+            requested_by_id=victim.id,
+            valid_until=date.today(),
+        )
+    )
+    item = db.session.scalars(select(PaymentItem).where(PaymentItem.payer_id == victim.id)).first()
+    assert item is not None
+    proof = store_document(
+        io.BytesIO(b"%PDF-1.4\n/JS (app.alert(1))\n"),
+        purpose="exemption_proof",
+        owner_id=None,
+        filename="prova.pdf",
+    )
+    db.session.add(
+        ExemptionRequest(
+            item_id=item.id,
+            requester_id=victim.id,
+            code="x",
+            label="Isenção",
+            article="GRU 23",
+            proof_file_id=proof.id,
+        )
+    )
+    paid = make_item(victim)
+    paid.status = "paid"
+    listing = db.session.scalars(select(Listing)).first()
+    assert listing is not None
+    db.session.add(
+        AdoptionApplication(
+            listing_id=listing.id, applicant_id=victim.id, answers={}, eligibility=[]
+        )
+    )
+    add_document(victim, "identity")
+    add_document(victim, "proof_of_address")
+    db.session.commit()
+    files = db.session.scalars(select(StoredFile).where(StoredFile.public.is_(False))).all()
+    ids: set[int] = set()
+    for table in db.metadata.sorted_tables:
+        if "id" in table.c:
+            ids.update(db.session.scalars(select(table.c.id)).all())
+    return World(
+        victim=victim,
+        victim_cpf=victim.cpf,
+        rgas=[a.rga for a in animals if a.rga],
+        private_files=list(files),
+        max_id=max(ids, default=0),
+        ids=sorted(ids),
+    )
+
+
+ESTABLISHMENT_ACTIONS = ["aprovar", "recusar", "renovar", "credenciar", "descredenciar", "baixa"]
+
+
+def named_argument_values(app: Any, rule: Any, arg: str) -> list[str] | None:
+    """Real values for the string arguments of the newer domains' routes (queue and chart keys,
+    a report protocol, an establishment action), or None for an argument this does not know."""
+    from portal.models import MaltreatmentReport
+
+    registry = app.extensions["workspace_queues"]
+    if arg == "key":
+        return list(registry.queues) if "/filas/" in rule.rule else list(registry.charts)
+    if arg == "action":
+        return ESTABLISHMENT_ACTIONS
+    if arg == "protocol" and ("recolhimentos" in rule.rule or "recolhidos" in rule.rule):
+        from portal.models import Capture
+
+        return list(db.session.scalars(select(Capture.protocol))) or ["CAP-2026-000001"]
+    if arg == "code" and rule.rule.startswith(("/certidoes/", "/api/v1/certificates/")):
+        from portal.models import CaptureCertificate
+
+        return list(db.session.scalars(select(CaptureCertificate.code))) or ["CNC-NAOEXISTE"]
+    if arg == "protocol":
+        return list(db.session.scalars(select(MaltreatmentReport.protocol))) or ["DEN-2026-000001"]
+    if arg == "code" and rule.rule.startswith("/licencas/"):
+        from portal.models.licence import ExcessLicence
+
+        return list(db.session.scalars(select(ExcessLicence.code))) or ["nao-existe"]
+    return None
+
+
+# Routes the object walkers leave out: no object behind them, or a signed token instead of an id.
+OBJECT_URL_SKIP = {
+    "static",
+    "auth.confirm_email",
+    "auth.reset_password",
+    "auth.claim_account",
+    "main.set_language",
+    "animals.register",
+}
+
+
+def object_urls(app: Any, world: World) -> list[tuple[str, str, str]]:
+    """(endpoint, method, url) for every route with arguments, filled with the victim's values."""
+    from itertools import product
+
+    from werkzeug.routing import IntegerConverter
+
+    ids = world.ids
+    out = []
+    for rule in app.url_map.iter_rules():
+        if not rule.arguments or rule.endpoint in OBJECT_URL_SKIP or rule.rule.startswith("/api/"):
+            continue
+        values: dict[str, list] = {}
+        for arg in rule.arguments:
+            conv = isinstance(rule._converters.get(arg), IntegerConverter)
+            if conv:
+                values[arg] = list(ids) if len(rule.arguments) == 1 else list(range(1, 8))
+            elif arg == "rga":
+                values[arg] = world.rgas
+            elif arg == "token":
+                values[arg] = [f.token for f in world.private_files]
+            elif arg == "variant":
+                values[arg] = ["original", "medium"]
+            elif arg == "number":
+                values[arg] = world.rgas
+            elif (named := named_argument_values(app, rule, arg)) is not None:
+                values[arg] = named
+            else:
+                raise AssertionError(f"unknown argument {arg} in {rule.rule}")
+        for combo in product(*values.values()):
+            kwargs = dict(zip(values.keys(), combo, strict=True))
+            if rule.endpoint == "files.serve":
+                stored = next(f for f in world.private_files if f.token == kwargs["token"])
+                if kwargs["variant"] not in stored.variants:
+                    kwargs["variant"] = next(iter(stored.variants))
+            url = rule.build(kwargs, append_unknown=False)[1]
+            for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+                out.append((rule.endpoint, method, url))
+    return sorted(set(out))
+
+
+# -- browser tests: axe-core, the live server, signing up and in by the Portuguese labels ---------
+
+AXE_JS = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
+BROWSER_PASSWORD = "gato-e-cachorro-2024"
+
+
+class LiveServer:
+    """The portal served from a thread (tests/browser/conftest.py's ``live_server``)."""
+
+    def __init__(self, app: Any, url: str) -> None:
+        self.app = app
+        self.url = url
+
+
+def run_axe(page: Any) -> list[dict]:
+    """axe-core's WCAG 2.1 A/AA violations on the current page.
+
+    axe is evaluated through the DevTools protocol rather than added as a <script> tag: the
+    portal's Content-Security-Policy (``script-src 'self'``) rightly blocks inline scripts, and the
+    audit must run against the page exactly as served, CSP included.
+    """
+    page.evaluate(_axe_source())
+    result = page.evaluate(
+        """async () => await axe.run(document, {runOnly: {type: 'tag',
+             values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"""
+    )
+    return [
+        {"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+    ]
+
+
+@functools.cache
+def _axe_source() -> str:
+    import pytest
+
+    if not AXE_JS.exists():
+        pytest.fail(f"{AXE_JS} is missing: run `make assets` (npm ci) first", pytrace=False)
+    return AXE_JS.read_text(encoding="utf-8")
+
+
+def password_field(page: Any) -> Any:
+    # A password input has no ARIA role to look it up by name; its label reads "Senha *".
+    return page.get_by_label(re.compile("^Senha"))
+
+
+def fill_signup(page: Any, *, cpf: str, email: str, name: str = "Maria da Silva Souza") -> None:
+    """Fill the sign-up form the way a person does: by the Portuguese labels."""
+    from playwright.sync_api import expect
+
+    page.get_by_role("textbox", name="Nome completo").fill(name)
+    page.get_by_role("textbox", name="CPF", exact=True).fill(
+        f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}"
+    )
+    page.get_by_label("Data de nascimento").fill("1985-03-21")
+    page.get_by_role("textbox", name="E-mail").fill(email)
+    page.get_by_role("textbox", name="Telefone").fill("(11) 98765-4321")
+    password_field(page).fill(BROWSER_PASSWORD)
+    page.get_by_label(re.compile("^Repita a senha")).fill(BROWSER_PASSWORD)
+    # gov.br DS draws the box on the label (the input itself is transparent): click what shows.
+    page.get_by_text("Li e aceito o aviso de privacidade (LGPD)").click()
+    expect(
+        page.get_by_role("checkbox", name="Li e aceito o aviso de privacidade (LGPD)")
+    ).to_be_checked()
+
+
+def log_in(page: Any, base: str, email: str, password: str = BROWSER_PASSWORD) -> None:
+    page.goto(base + "/conta/entrar")
+    page.get_by_role("textbox", name="E-mail").fill(email)
+    password_field(page).fill(password)
+    page.get_by_role("main").get_by_role("button", name="Entrar").click()
+
+
+def pdf_page_lines(data: bytes) -> list[list[str]]:
+    """The text lines reportlab drew on each page of a PDF, in drawing order (no poppler needed):
+    the strings shown by each page's Tj operators. Streams without text (images) are skipped."""
+    pages = []
+    for raw in re.findall(rb"stream\r?\n(.*?)endstream", data, re.S):
+        raw = raw.strip()
+        try:
+            content = zlib.decompress(base64.a85decode(raw, adobe=True))
+        except (ValueError, zlib.error):
+            try:
+                content = zlib.decompress(raw)
+            except zlib.error:
+                content = raw
+        if b"BT" not in content or b"Tj" not in content:
+            continue
+        lines = []
+        for shown in re.findall(rb"\(((?:\\.|[^\\)])*)\)\s*Tj", content, re.S):
+            text = re.sub(
+                rb"\\([0-7]{1,3}|.)",
+                lambda m: bytes([int(m.group(1), 8)]) if m.group(1).isdigit() else m.group(1),
+                shown,
+            )
+            lines.append(text.decode("latin-1").strip())
+        pages.append([line for line in lines if line])
+    return pages
+
+
+def follow_mailed_link(page: Any, base: str, email: str, path: str) -> None:
+    """Open the dev mailbox and follow the newest link to ``path`` sent to ``email``."""
+    from playwright.sync_api import expect
+
+    page.goto(base + "/dev/caixa-de-email")
+    mail = page.locator("article.portal-mail", has_text=email).first
+    expect(mail).to_be_visible()
+    link = mail.locator(f"a[href*='{path}']").first
+    assert (link.get_attribute("href") or "").startswith(base + path)
+    link.click()
+
+
+def sign_up_and_activate(page: Any, base: str, *, cpf: str, email: str) -> None:
+    """Sign-up as a new person goes through: the form, the mailed link, then the password."""
+    from playwright.sync_api import expect
+
+    page.goto(base + "/conta/cadastro")
+    fill_signup(page, cpf=cpf, email=email)
+    page.get_by_role("button", name="Criar conta").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Confira seu e-mail")
+    follow_mailed_link(page, base, email, "/conta/confirmar/")
+    expect(page.locator("#mensagens")).to_contain_text("E-mail confirmado.")
+    log_in(page, base, email)
+    expect(page.locator("#mensagens")).to_contain_text("Bem-vindo(a)")

@@ -1,10 +1,11 @@
 """One blueprint per domain. Adding a domain = one import and one entry here."""
 
 from portal.blueprints.account import bp as account_bp
+from portal.blueprints.account import staff_bp as account_staff_bp
 from portal.blueprints.admin import bp as admin_bp
 from portal.blueprints.adoption import bp as adoption_bp
 from portal.blueprints.animals import bp as animals_bp
-from portal.blueprints.api import bp as api_bp
+from portal.blueprints.api import with_routes as api_with_routes
 from portal.blueprints.auth import bp as auth_bp
 from portal.blueprints.billing import bp as billing_bp
 from portal.blueprints.billing import webhook_bp as payments_webhook_bp
@@ -19,10 +20,13 @@ from portal.blueprints.reminders import bp as reminders_bp
 from portal.blueprints.reports import bp as reports_bp
 from portal.blueprints.workspace import bp as workspace_bp
 
+api_bp = api_with_routes()  # the API's route modules, one per domain
+
 BLUEPRINTS = [
     main_bp,
     auth_bp,
     account_bp,
+    account_staff_bp,
     admin_bp,
     animals_bp,
     billing_bp,

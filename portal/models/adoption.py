@@ -1,11 +1,12 @@
-"""Adoption (issue #5, DOMAIN §5): NGOs, listings with photos, applications, proofs and bars.
+"""Adoption (VV 28-29; BJP 24, 28; CAB 16-17; GRU 88): NGOs, listings with photos,
+applications, proofs and bars.
 
 * :class:`Organization` – an NGO (*entidade protetora*) registered with the CCZ (VV 29; BJP 24;
   CAB 16). A citizen asks to register it; staff approve it, and its members get the ``ngo`` role.
 * :class:`Listing` – one animal offered for adoption by an NGO or by the CCZ (no organisation).
 * :class:`AdoptionApplication` – a person asking to adopt one listing, reviewed by the owner.
-* :class:`ApplicantDocument` – the adopter's proofs (VV 28 §2), kept private and reused across
-  applications until they expire (proof of address: 90 days).
+* :class:`ApplicantDocument` – the adopter's proofs (VV 28 §2), kept private; uploaded once and
+  attached (:class:`ApplicationDocument`) to each application they support.
 * :class:`PersonBar` – a person who may not adopt, recorded by staff by CPF (VV 23 V; VV 23 III b;
   BJP 30 §ú; GRU 88 §4).
 """
@@ -19,7 +20,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, event, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.animal import Animal
 from portal.models.api_client import ApiClient
 from portal.models.base import utcnow
@@ -35,7 +36,7 @@ class OrganizationStatus(enum.StrEnum):
     SUSPENDED = "suspended"
 
 
-class Organization(db.Model):
+class Organization(Model):
     """An NGO that lists animals for adoption and reviews the applications for them."""
 
     __tablename__ = "organization"
@@ -90,7 +91,7 @@ class Organization(db.Model):
         return line
 
 
-class OrganizationMember(db.Model):
+class OrganizationMember(Model):
     """A user acting for an NGO (its responsible person, volunteers who review applications)."""
 
     __tablename__ = "organization_member"
@@ -117,7 +118,7 @@ class ListingState(enum.StrEnum):
     WITHDRAWN = "withdrawn"
 
 
-class Listing(db.Model):
+class Listing(Model):
     """One animal waiting for a family. ``organization_id`` None means the CCZ's own animal."""
 
     __tablename__ = "listing"
@@ -215,7 +216,7 @@ def _refresh_search_text(_mapper: Any, _connection: Any, listing: Listing) -> No
     )
 
 
-class ListingPhoto(db.Model):
+class ListingPhoto(Model):
     """One of the 1 to 8 photos of a listing; the lowest position is the cover."""
 
     __tablename__ = "listing_photo"
@@ -247,7 +248,7 @@ OPEN_APPLICATION_STATUSES = (
 )
 
 
-class AdoptionApplication(db.Model):
+class AdoptionApplication(Model):
     """A person's request to adopt one listing, with answers, eligibility and the term accepted."""
 
     __tablename__ = "adoption_application"
@@ -289,7 +290,7 @@ class AdoptionApplication(db.Model):
         return self.status in OPEN_APPLICATION_STATUSES
 
 
-class ApplicationEvent(db.Model):
+class ApplicationEvent(Model):
     """One step of an application (submitted, info asked, approved…), with the note sent."""
 
     __tablename__ = "adoption_application_event"
@@ -319,7 +320,7 @@ class DocumentStatus(enum.StrEnum):
     REFUSED = "refused"
 
 
-class ApplicantDocument(db.Model):
+class ApplicantDocument(Model):
     """A proof uploaded by an adopter; the reviewing NGO or CCZ staff accept or refuse it."""
 
     __tablename__ = "applicant_document"
@@ -339,6 +340,27 @@ class ApplicantDocument(db.Model):
     stored_file: Mapped[StoredFile] = relationship()
 
 
+class ApplicationDocument(Model):
+    """A proof attached to one application. The NGO (or CCZ staff) reviewing that application sees
+    only the proofs attached to it, and the NGO only while the application is open: a
+    proof uploaded later, for another application or purpose, never opens for it."""
+
+    __tablename__ = "adoption_application_document"
+    __table_args__ = (UniqueConstraint("application_id", "document_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    application_id: Mapped[int] = mapped_column(
+        ForeignKey("adoption_application.id", ondelete="CASCADE"), index=True
+    )
+    document_id: Mapped[int] = mapped_column(
+        ForeignKey("applicant_document.id", ondelete="CASCADE"), index=True
+    )
+    attached_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    application: Mapped[AdoptionApplication] = relationship()
+    document: Mapped[ApplicantDocument] = relationship()
+
+
 class BarKind(enum.StrEnum):
     # VV 23 V: the owner signed a term never again to keep animals.
     COMMITMENT_NEVER_KEEP = "commitment_never_keep"
@@ -348,7 +370,7 @@ class BarKind(enum.StrEnum):
     CAUSED_DEFINITIVE_APPREHENSION = "caused_definitive_apprehension"
 
 
-class PersonBar(db.Model):
+class PersonBar(Model):
     """A person who may not adopt, found by CPF (the person may have no account)."""
 
     __tablename__ = "person_bar"

@@ -6,7 +6,7 @@ The rules live in ``portal.blueprints.animals.services``; these classes only hol
   (*baixa*, GRU 21; BJP 10) but the row and its number stay: numbers come from :class:`RgaCounter`,
   which only ever counts up, so a number is never issued twice.
 * ``residence_key`` is the normalised address where the animal lives (its owner's), used to count
-  the animals of one residence for the household limit (DOMAIN §4).
+  the animals of one residence for the household limit (GRU 37; BJP 17).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from datetime import date, datetime
 from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.api_client import ApiClient
 from portal.models.base import utcnow
 from portal.models.upload import StoredFile
@@ -47,7 +47,7 @@ class AnimalStatus(enum.StrEnum):
 
 
 class ProofStatus(enum.StrEnum):
-    """Where the rabies proof of a registration stands (issue 8; rules in
+    """Where the rabies proof of a registration stands (rules in
     ``portal/blueprints/animals/provisional.py``). ``None`` on the animal: no proof yet (the shot is
     due at the CCZ) or none required by the profile."""
 
@@ -73,7 +73,7 @@ class CopyStatus(enum.StrEnum):
     ISSUED = "issued"
 
 
-class RgaCounter(db.Model):
+class RgaCounter(Model):
     """The last RGA sequence issued for one species in one year.
 
     Incremented with an atomic ``UPDATE ... RETURNING`` inside the registering transaction: the row
@@ -88,7 +88,7 @@ class RgaCounter(db.Model):
     last_value: Mapped[int] = mapped_column(default=0)
 
 
-class Animal(db.Model):
+class Animal(Model):
     __tablename__ = "animal"
     __table_args__ = (Index("ix_animal_residence_status", "residence_key", "status"),)
 
@@ -113,7 +113,7 @@ class Animal(db.Model):
     registered_on: Mapped[date]  # the registration date the law counts (BJP 3 a; GRU 15 I b)
     late_registration: Mapped[bool] = mapped_column(default=False)  # after the age window
     activated_at: Mapped[datetime | None]
-    # Issue 8: the number is issued at once, but the RGA stays provisional until its fee is
+    # The number is issued at once, but the RGA stays provisional until its fee is
     # settled (``fee_item``) and its rabies proof checked (``proof_status``); ``definitive_at``
     # records when both were met. Rows from before stay definitive (server default false).
     provisional: Mapped[bool] = mapped_column(default=False, server_default=false())
@@ -174,7 +174,7 @@ class Animal(db.Model):
         return f"<Animal {self.rga} {self.name!r}>"
 
 
-class Vaccination(db.Model):
+class Vaccination(Model):
     """A rabies vaccination with the fields of BJP 13 §1 (and the RGA number, GRU 25)."""
 
     __tablename__ = "vaccination"
@@ -204,7 +204,7 @@ class Vaccination(db.Model):
     recorded_by: Mapped[User | None] = relationship()
 
 
-class OwnershipTransfer(db.Model):
+class OwnershipTransfer(Model):
     """A change of owner. Until the new owner accepts, the previous one stays responsible
     (BJP 7 §ú; GRU 18 §2; VV 13)."""
 
@@ -225,7 +225,7 @@ class OwnershipTransfer(db.Model):
     to_owner: Mapped[User] = relationship(foreign_keys=[to_owner_id])
 
 
-class DocumentCopyRequest(db.Model):
+class DocumentCopyRequest(Model):
     """A second copy of the card or tag. The request itself is a provisional ID until
     ``valid_until`` (GRU 19 §1: 45 days; BJP 8 §ú: 60 days); staff mark it issued."""
 
@@ -253,7 +253,7 @@ class DocumentCopyRequest(db.Model):
     requested_by: Mapped[User | None] = relationship(foreign_keys=[requested_by_id])
 
 
-class FinderMessage(db.Model):
+class FinderMessage(Model):
     """A message from someone who found an animal, relayed to the owner by e-mail.
 
     Kept so staff can follow up abuse; the finder never sees who the owner is."""

@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.base import utcnow
 from portal.models.user import User
 
@@ -19,7 +19,7 @@ class ApiClientKind(enum.StrEnum):
     OPEN311 = "open311"  # a city app filing maus-tratos reports (GeoReport v2)
 
 
-class ApiClient(db.Model):
+class ApiClient(Model):
     """One integrating organisation. Only the SHA-256 of its token is stored."""
 
     __tablename__ = "api_client"

@@ -8,12 +8,12 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.base import utcnow
 from portal.models.user import User
 
 
-class AuditEvent(db.Model):
+class AuditEvent(Model):
     __tablename__ = "audit_event"
 
     id: Mapped[int] = mapped_column(primary_key=True)

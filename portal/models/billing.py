@@ -25,7 +25,7 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.api_client import ApiClient
 from portal.models.base import utcnow
 from portal.models.upload import StoredFile
@@ -51,7 +51,7 @@ class PaymentMethod(enum.StrEnum):
     COUNTER = "counter"  # guia paid at the bank or the CCZ counter, settled by staff
 
 
-class PaymentItem(db.Model):
+class PaymentItem(Model):
     __tablename__ = "payment_item"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -122,7 +122,7 @@ class PaymentItem(db.Model):
         return " ".join(self.reference[i : i + 4] for i in range(0, len(self.reference), 4))
 
 
-class PaymentEvent(db.Model):
+class PaymentEvent(Model):
     """One status change or note on a payment item (its history)."""
 
     __tablename__ = "payment_event"
@@ -140,7 +140,7 @@ class PaymentEvent(db.Model):
     item: Mapped[PaymentItem] = relationship(back_populates="events")
 
 
-class Payment(db.Model):
+class Payment(Model):
     """Money received for an item. One per item: a second payment is a review flag, not a row."""
 
     __tablename__ = "payment"
@@ -170,7 +170,7 @@ class Payment(db.Model):
         return f"{self.received_on:%Y}/{self.id:07d}"
 
 
-class PriceOverride(db.Model):
+class PriceOverride(Model):
     """The city's amount for one line of its price list (preço público) from a date on.
 
     Without any override the profile's shipped (example) amount applies.
@@ -198,7 +198,7 @@ class ExemptionStatus(enum.StrEnum):
     CLOSED = "closed"  # the item was settled another way while the request waited
 
 
-class ExemptionRequest(db.Model):
+class ExemptionRequest(Model):
     """A request to waive an item under an exemption of the law (GRU 23, 82 §3; VV 12 §3-4)."""
 
     __tablename__ = "exemption_request"
@@ -246,7 +246,7 @@ def stripe_status_label(status: str | None) -> str:
     return str(label) if label is not None else (status or "")
 
 
-class CheckoutSession(db.Model):
+class CheckoutSession(Model):
     """A Stripe Checkout session we opened for an item, updated from the webhook events."""
 
     __tablename__ = "stripe_checkout_session"
@@ -268,7 +268,7 @@ class CheckoutSession(db.Model):
     item: Mapped[PaymentItem] = relationship(back_populates="checkout_sessions")
 
 
-class StripeWebhookEvent(db.Model):
+class StripeWebhookEvent(Model):
     """Every Stripe event processed, once: the unique event id makes the webhook idempotent."""
 
     __tablename__ = "stripe_webhook_event"
@@ -284,7 +284,7 @@ class StripeWebhookEvent(db.Model):
     outcome: Mapped[str] = mapped_column(String(200), default="")
 
 
-class Refund(db.Model):
+class Refund(Model):
     """Money given back for a paid item: through the Stripe API, or recorded (counter payments)."""
 
     __tablename__ = "payment_refund"
@@ -312,7 +312,7 @@ class ReviewCode(enum.StrEnum):
     REFUND_OUTSIDE = "refund_outside"  # a refund made in the Stripe dashboard we cannot match
 
 
-class PaymentReviewFlag(db.Model):
+class PaymentReviewFlag(Model):
     """Something about an item's money that staff must check by hand (reconciliation view)."""
 
     __tablename__ = "payment_review_flag"

@@ -1,5 +1,5 @@
-"""Enforcement (issue 13, DOMAIN §7-8): the administrative procedure's documents, petitions and the
-consequences recorded on a person.
+"""Enforcement (GRU 70-114; BJP 30; VV 23; CABO 38-40): the administrative procedure's
+documents, petitions and the consequences recorded on a person.
 
 The rules live in ``portal.blueprints.enforcement.services``; these classes only hold the records.
 
@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.base import utcnow
 from portal.models.billing import PaymentItem
 from portal.models.establishment import Establishment
@@ -75,7 +75,7 @@ class ConsequenceKind(enum.StrEnum):
     CAUSED_DEFINITIVE_APPREHENSION = "caused_definitive_apprehension"  # GRU 88 §4
 
 
-class EnforcementCounter(db.Model):
+class EnforcementCounter(Model):
     """The last document number issued in one year (numbers only count up)."""
 
     __tablename__ = "enforcement_counter"
@@ -84,7 +84,7 @@ class EnforcementCounter(db.Model):
     last_value: Mapped[int] = mapped_column(default=0)
 
 
-class EnforcementDocument(db.Model):
+class EnforcementDocument(Model):
     __tablename__ = "enforcement_document"
     __table_args__ = (UniqueConstraint("year", "sequence", name="uq_enforcement_number"),)
 
@@ -94,8 +94,11 @@ class EnforcementDocument(db.Model):
     sequence: Mapped[int]
     kind: Mapped[str] = mapped_column(String(20), index=True)
     status: Mapped[str] = mapped_column(String(20), default=EnforcementStatus.ISSUED, index=True)
-    # Printed on the paper: with the number it opens the personal part of the verification page.
-    access_code: Mapped[str] = mapped_column(String(12))
+    # The access code printed on the paper is derived (HMAC of the app secret and the document id,
+    # ``enforcement.codes``), so nothing stored reveals it. Rows from before keep only an HMAC of
+    # their old printed code here (the migration fills it and empties ``access_code``).
+    access_code: Mapped[str | None] = mapped_column(String(12))
+    access_code_hash: Mapped[str | None] = mapped_column(String(64))
 
     # Addressee (GRU 95 I, 96 I): a person by CPF or an establishment by CNPJ.
     addressee_name: Mapped[str] = mapped_column(String(200))
@@ -139,6 +142,17 @@ class EnforcementDocument(db.Model):
     parent_id: Mapped[int | None] = mapped_column(ForeignKey("enforcement_document.id"), index=True)
     report_id: Mapped[int | None] = mapped_column(ForeignKey("maltreatment_report.id"), index=True)
     animal_id: Mapped[int | None] = mapped_column(ForeignKey("animal.id"), index=True)
+    # The capture whose definitive apprehension this auto de apreensão carries (GRU 87; CABO 39 §4).
+    capture_id: Mapped[int | None] = mapped_column(ForeignKey("capture.id"), index=True)
+    # The document of the other person the same facts fine (BJP 19 §1 I and II).
+    joint_of_id: Mapped[int | None] = mapped_column(ForeignKey("enforcement_document.id"))
+    # A consequence on the person this document decides, recorded only at its final decision
+    # (GRU 87 §ú): definitive apprehension (GRU 88 §4), loss of possession (VV 23 III b, BJP 30 §ú,
+    # CABO 39 §4) — the kind and the article the agent chose on the issue form.
+    consequence_kind: Mapped[str | None] = mapped_column(String(40))
+    consequence_article: Mapped[str | None] = mapped_column(String(60))
+    # BJP 17 §2, 16 §4, 2 §3: the day the person was intimated (the ladder counts from it).
+    notified_on: Mapped[date | None]
 
     # The fine as a charge (GRU 99-100) and its suspension while an appeal is pending (GRU 110).
     payment_item_id: Mapped[int | None] = mapped_column(ForeignKey("payment_item.id"))
@@ -149,7 +163,12 @@ class EnforcementDocument(db.Model):
     person: Mapped[User | None] = relationship(foreign_keys=[person_id])
     establishment: Mapped[Establishment | None] = relationship()
     agent: Mapped[User] = relationship(foreign_keys=[agent_id])
-    parent: Mapped[EnforcementDocument | None] = relationship(remote_side=[id])
+    parent: Mapped[EnforcementDocument | None] = relationship(
+        remote_side=[id], foreign_keys=[parent_id]
+    )
+    joint_of: Mapped[EnforcementDocument | None] = relationship(
+        remote_side=[id], foreign_keys=[joint_of_id]
+    )
     payment_item: Mapped[PaymentItem | None] = relationship()
     petitions: Mapped[list[Petition]] = relationship(
         back_populates="document", order_by="Petition.id"
@@ -163,7 +182,7 @@ class EnforcementDocument(db.Model):
         return f"<EnforcementDocument {self.number} {self.kind} {self.status}>"
 
 
-class Petition(db.Model):
+class Petition(Model):
     """A defence or appeal, filed online or typed by staff from paper; decided once."""
 
     __tablename__ = "enforcement_petition"
@@ -192,6 +211,11 @@ class Petition(db.Model):
     decided_at: Mapped[datetime | None]
     decision_known_on: Mapped[date | None]  # GRU 109: the petitioner's knowledge of it
     next_due_on: Mapped[date | None]  # the term for the next appeal (GRU 103)
+    # GRU 104: a granted petition goes to the issuing agent, who may order its re-examination
+    # within 5 days; the grant takes effect only after that (or when the agent agrees).
+    review_due_on: Mapped[date | None] = mapped_column(index=True)
+    reexam_requested_at: Mapped[datetime | None]
+    reexam_note: Mapped[str | None] = mapped_column(Text)
 
     document: Mapped[EnforcementDocument] = relationship(back_populates="petitions")
     filed_by: Mapped[User] = relationship(foreign_keys=[filed_by_id])
@@ -200,7 +224,7 @@ class Petition(db.Model):
     power_of_attorney: Mapped[StoredFile | None] = relationship()
 
 
-class PersonConsequence(db.Model):
+class PersonConsequence(Model):
     """A consequence recorded on a person by the document that decided it."""
 
     __tablename__ = "enforcement_consequence"

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.api_client import ApiClient
 from portal.models.base import utcnow
 from portal.models.upload import StoredFile
@@ -32,7 +32,7 @@ class EstablishmentStatus(enum.StrEnum):
     CLOSED = "closed"  # baixa: the establishment closed (GRU 11 §5)
 
 
-class Establishment(db.Model):
+class Establishment(Model):
     __tablename__ = "establishment"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -95,7 +95,7 @@ class Establishment(db.Model):
         return f"{line} – {self.district}"
 
 
-class EstablishmentInspection(db.Model):
+class EstablishmentInspection(Model):
     __tablename__ = "establishment_inspection"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -112,7 +112,7 @@ class EstablishmentInspection(db.Model):
     agent: Mapped[User] = relationship()
 
 
-class EstablishmentEvent(db.Model):
+class EstablishmentEvent(Model):
     __tablename__ = "establishment_event"
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -1,4 +1,4 @@
-"""Impound and reclaim (issue 14; DOMAIN §6, §8; CABO 10, 13, 41, 44; CAB 8-20, 30; VV 19-22;
+"""Impound and reclaim (GRU 82-88, 114; CABO 10, 13, 41, 44; CAB 8-20, 30; VV 19-22;
 BJP 25-28; GRU 61, 81-90, 113-114): captures and their custody, reclaims and releases, the
 destinations after the hold, lost-animal alerts and the certidão negativa de captura.
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import JSON, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.base import utcnow
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class CaptureStatus(enum.StrEnum):
     DESTINED = "destined"
 
 
-class CaptureCounter(db.Model):
+class CaptureCounter(Model):
     """The last protocol number of a year (CAP-2026-000001), taken with a row lock."""
 
     __tablename__ = "capture_counter"
@@ -46,7 +46,7 @@ class CaptureCounter(db.Model):
     last_value: Mapped[int] = mapped_column(default=0)
 
 
-class Capture(db.Model):
+class Capture(Model):
     """One animal captured by the CCZ and its custody until reclaim or destination."""
 
     __tablename__ = "capture"
@@ -85,6 +85,8 @@ class Capture(db.Model):
     cause_ended_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
     cause_ended_at: Mapped[datetime | None]
     agent_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
+    # The maus-tratos report whose inspection found a capture needed.
+    report_id: Mapped[int | None] = mapped_column(ForeignKey("maltreatment_report.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     animal: Mapped[Animal | None] = relationship()
@@ -106,7 +108,7 @@ class Capture(db.Model):
         return self.status == CaptureStatus.IN_CUSTODY
 
 
-class CapturePhoto(db.Model):
+class CapturePhoto(Model):
     __tablename__ = "capture_photo"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -127,7 +129,7 @@ class ReclaimStatus(enum.StrEnum):
     CANCELLED = "cancelled"
 
 
-class ReclaimRecord(db.Model):
+class ReclaimRecord(Model):
     """An owner taking the animal back: at the counter or started online (GRU 82 §2, 84, 85)."""
 
     __tablename__ = "reclaim_record"
@@ -140,6 +142,8 @@ class ReclaimRecord(db.Model):
     animal_id: Mapped[int | None] = mapped_column(ForeignKey("animal.id"))  # proved or registered
     registered_on_reclaim: Mapped[bool] = mapped_column(default=False)  # GRU 84; BJP 26 §ú
     rabies: Mapped[str | None] = mapped_column(String(12))  # proof, vaccinated, waived (GRU 85)
+    # "Vacinado no CCZ": the Vaccination row written on the animal's RGA (GRU 85; BJP 27).
+    vaccination_id: Mapped[int | None] = mapped_column(ForeignKey("vaccination.id"))
     exemption: Mapped[str | None] = mapped_column(String(40))  # e.g. GRU 82 §3, proof checked
     expenses: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)  # CABO 41; GRU 72 §1
     payment_item_id: Mapped[int | None] = mapped_column(ForeignKey("payment_item.id"), index=True)
@@ -151,7 +155,7 @@ class ReclaimRecord(db.Model):
     payment_item: Mapped[PaymentItem | None] = relationship()
 
 
-class ReleaseRecord(db.Model):
+class ReleaseRecord(Model):
     """The animal handed back; the owner signs the term stating the capture count (GRU 84 §1)."""
 
     __tablename__ = "release_record"
@@ -168,7 +172,7 @@ class ReleaseRecord(db.Model):
     capture: Mapped[Capture] = relationship(back_populates="release")
 
 
-class DestinationDecision(db.Model):
+class DestinationDecision(Model):
     """Where an unreclaimed (or seriously ill) animal goes, who decided and why."""
 
     __tablename__ = "destination_decision"
@@ -191,7 +195,52 @@ class DestinationDecision(db.Model):
     decided_by: Mapped[User | None] = relationship()
 
 
-class LostAnimalAlert(db.Model):
+class ProposalStatus(enum.StrEnum):
+    PENDING = "pending"  # VV 21 §4: awaits the coordinating vet's sign-off; not in effect yet
+    OPEN = "open"  # laudo on record; NGOs notified; the claim window may be running
+    CLAIMED = "claimed"  # an NGO took the animal (Lei 14.228/2021, art. 2º §2º)
+    DECIDED = "decided"  # the euthanasia decision was recorded after the window
+    WITHDRAWN = "withdrawn"  # the vet withdrew it (the animal recovered, another destination)
+
+
+class EuthanasiaProposal(Model):
+    """A veterinarian's laudo proposing the euthanasia of a captured dog or cat (Lei 14.228/2021,
+    art. 2º): approved NGOs are notified and see it; unless the disease is an incurable infectious
+    one, an NGO may claim the animal while ``claim_until`` has not passed (art. 2º §2º)."""
+
+    __tablename__ = "euthanasia_proposal"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[str] = mapped_column(String(30), unique=True)  # VV 21 §4 I: laudo numerado
+    capture_id: Mapped[int] = mapped_column(ForeignKey("capture.id"), index=True)
+    vet_report: Mapped[str] = mapped_column(Text)  # the laudo
+    vet_crmv: Mapped[str] = mapped_column(String(20))
+    lab_exam: Mapped[str | None] = mapped_column(String(300))
+    # Incurable infectious disease with a risk to public health: no NGO claim (art. 2º §2º).
+    infectious: Mapped[bool] = mapped_column(default=False)
+    laudo_file_id: Mapped[int | None] = mapped_column(ForeignKey("stored_file.id"))
+    claim_until: Mapped[date | None]  # last day an NGO may claim; None when infectious
+    status: Mapped[str] = mapped_column(String(10), default=ProposalStatus.OPEN, index=True)
+    proposed_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
+    proposed_at: Mapped[datetime] = mapped_column(default=utcnow)
+    claimed_by_organization_id: Mapped[int | None] = mapped_column(ForeignKey("organization.id"))
+    claimed_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
+    claimed_at: Mapped[datetime | None]
+    # VV 21 §4: the coordinating vet who signed the laudo off (the laudo takes effect then).
+    supervised_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
+    supervised_at: Mapped[datetime | None]
+    # The approved NGOs e-mailed when it took effect: they get the notice of a withdrawal.
+    notified_organization_ids: Mapped[list[int] | None] = mapped_column(JSON)
+    withdrawn_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
+    withdrawn_at: Mapped[datetime | None]
+    withdrawal_reason: Mapped[str | None] = mapped_column(Text)
+
+    capture: Mapped[Capture] = relationship()
+    laudo_file: Mapped[StoredFile | None] = relationship()
+    proposed_by: Mapped[User | None] = relationship(foreign_keys=[proposed_by_id])
+
+
+class LostAnimalAlert(Model):
     """ "Perdi meu animal": the owner is e-mailed when a capture matches."""
 
     __tablename__ = "lost_animal_alert"
@@ -217,7 +266,7 @@ class CertificateStatus(enum.StrEnum):
     REFUSED = "refused"  # the animal brought is not the one of the RGA
 
 
-class CaptureCertificate(db.Model):
+class CaptureCertificate(Model):
     """Certidão negativa de captura (GRU 84 §3, §5): one per animal and request."""
 
     __tablename__ = "capture_certificate"

@@ -1,4 +1,4 @@
-"""Excess-animal licences (issue 11; DOMAIN §4): a household above the plain limit asks the CCZ for
+"""Excess-animal licences: a household above the plain limit asks the CCZ for
 a special licence (GRU 37 §1; BJP 17 §3-6) or, in Cabeceira Grande, the yearly *laudo* of a private
 kennel (CAB 31 §1-2). The rules live in ``portal.blueprints.licences.services``.
 
@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.animal import Animal
 from portal.models.base import utcnow
 from portal.models.upload import StoredFile
@@ -45,7 +45,7 @@ class LicenceStatus(enum.StrEnum):
 OPEN_STATUSES = (LicenceStatus.REQUESTED, LicenceStatus.INFO_REQUESTED)
 
 
-class ExcessLicence(db.Model):
+class ExcessLicence(Model):
     __tablename__ = "excess_licence"
     __table_args__ = (Index("ix_excess_licence_residence_status", "residence_key", "status"),)
 
@@ -110,7 +110,7 @@ class ExcessLicence(db.Model):
         return f"<ExcessLicence {self.id} {self.status}>"
 
 
-class LicenceAnimal(db.Model):
+class LicenceAnimal(Model):
     """One dog or cat of the residence, as listed in a request (GRU 37 §1 I: the RGA of all)."""
 
     __tablename__ = "licence_animal"
@@ -135,7 +135,7 @@ class LicenceAnimal(db.Model):
     )
 
 
-class LicenceInspection(db.Model):
+class LicenceInspection(Model):
     __tablename__ = "licence_inspection"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -155,7 +155,7 @@ class LicenceInspection(db.Model):
     agent: Mapped[User] = relationship()
 
 
-class LicenceFile(db.Model):
+class LicenceFile(Model):
     __tablename__ = "licence_file"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -170,7 +170,7 @@ class LicenceFile(db.Model):
     stored_file: Mapped[StoredFile] = relationship()
 
 
-class LicenceEvent(db.Model):
+class LicenceEvent(Model):
     __tablename__ = "licence_event"
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -11,11 +11,11 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.base import utcnow
 
 
-class ReminderDelivery(db.Model):
+class ReminderDelivery(Model):
     __tablename__ = "reminder_delivery"
     __table_args__ = (UniqueConstraint("reminder_key", "occurrence_key"),)
 
@@ -30,7 +30,7 @@ class ReminderDelivery(db.Model):
     sent_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class ReminderOptOut(db.Model):
+class ReminderOptOut(Model):
     """A courtesy reminder a person does not want. Legal notices cannot be turned off."""
 
     __tablename__ = "reminder_opt_out"

@@ -1,4 +1,5 @@
-"""Maus-tratos reports (issue 12, DOMAIN §7): the report, its photos, its history, the inspection.
+"""Maus-tratos reports (GRU 10 V; BJP 29; VV 3 IX): the report, its photos, its history, the
+inspection.
 
 The rules live in ``portal.blueprints.reports.services``; these classes only hold the records.
 
@@ -21,7 +22,7 @@ from typing import Any
 from sqlalchemy import JSON, Float, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.api_client import ApiClient
 from portal.models.base import utcnow
 from portal.models.upload import StoredFile
@@ -53,7 +54,7 @@ class InspectionOutcome(enum.StrEnum):
     FORWARDED_POLICE = "forwarded_police"
 
 
-class ReportCounter(db.Model):
+class ReportCounter(Model):
     """The last protocol sequence issued in one year (same scheme as ``RgaCounter``)."""
 
     __tablename__ = "report_counter"
@@ -62,7 +63,7 @@ class ReportCounter(db.Model):
     last_value: Mapped[int] = mapped_column(default=0)
 
 
-class MaltreatmentReport(db.Model):
+class MaltreatmentReport(Model):
     __tablename__ = "maltreatment_report"
     __table_args__ = (
         Index("ix_maltreatment_report_state_created", "state", "created_at"),
@@ -137,7 +138,7 @@ class MaltreatmentReport(db.Model):
         return f"<MaltreatmentReport {self.protocol} {self.state}>"
 
 
-class ReporterContact(db.Model):
+class ReporterContact(Model):
     """Who made a confidential report. Absent for an anonymous one."""
 
     __tablename__ = "reporter_contact"
@@ -156,7 +157,7 @@ class ReporterContact(db.Model):
     report: Mapped[MaltreatmentReport] = relationship(back_populates="contact")
 
 
-class ReportPhoto(db.Model):
+class ReportPhoto(Model):
     """A photo of a report (sent by the reporter) or of its inspection (taken by the agent)."""
 
     __tablename__ = "report_photo"
@@ -173,7 +174,7 @@ class ReportPhoto(db.Model):
     file: Mapped[StoredFile] = relationship()
 
 
-class ReportEvent(db.Model):
+class ReportEvent(Model):
     """One line of a report's history."""
 
     __tablename__ = "report_event"
@@ -194,7 +195,7 @@ class ReportEvent(db.Model):
     actor: Mapped[User | None] = relationship()
 
 
-class Inspection(db.Model):
+class Inspection(Model):
     """The agent's record of a visit: checklist, notes, people present, outcome."""
 
     __tablename__ = "report_inspection"

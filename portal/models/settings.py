@@ -7,11 +7,11 @@ from datetime import date, datetime
 from sqlalchemy import ForeignKey, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.base import utcnow
 
 
-class UnitValue(db.Model):
+class UnitValue(Model):
     """The value of a fiscal unit from a date on. A fee uses the value in force on its issue day."""
 
     __tablename__ = "unit_value"
@@ -26,7 +26,7 @@ class UnitValue(db.Model):
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
 
 
-class MunicipalHoliday(db.Model):
+class MunicipalHoliday(Model):
     """A municipal holiday; national and state ones come from the holidays library."""
 
     __tablename__ = "municipal_holiday"
@@ -39,7 +39,7 @@ class MunicipalHoliday(db.Model):
     repeats_yearly: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
-class OutboxMessage(db.Model):
+class OutboxMessage(Model):
     """Every e-mail the portal sends, written in the same transaction as the change that causes
     it and sent after the commit (``portal.services.mail``). Without SMTP it stays here and shows
     in the dev mailbox."""

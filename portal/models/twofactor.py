@@ -7,11 +7,11 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.base import utcnow
 
 
-class TotpSecret(db.Model):
+class TotpSecret(Model):
     """The shared secret of a person's authenticator app; ``confirmed_at`` is set once the person
     typed a valid code from it (enrolment done)."""
 
@@ -27,7 +27,7 @@ class TotpSecret(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class RecoveryCode(db.Model):
+class RecoveryCode(Model):
     """A one-time code for when the phone is lost; only its hash is kept."""
 
     __tablename__ = "recovery_code"

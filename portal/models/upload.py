@@ -8,11 +8,11 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.base import utcnow
 
 
-class StoredFile(db.Model):
+class StoredFile(Model):
     """One upload. ``variants`` maps a size name ("thumbnail", "medium", "large", "original")
     to a path relative to UPLOAD_DIR. ``public`` files (adoption photos, the animal photo on the
     public RGA page) are served to anyone; the rest only to their owner and staff."""

@@ -7,10 +7,10 @@ from datetime import date, datetime
 
 from flask_babel import lazy_gettext as _l
 from flask_login import UserMixin
-from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy import ForeignKey, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from portal.extensions import db
+from portal.extensions import Model
 from portal.models.base import utcnow
 
 
@@ -46,7 +46,7 @@ _NAME_PREFIXES = frozenset(
     )
 )
 
-# What staff read instead of the codes above (issue 8: no "agent" or "ngo" on a page).
+# What staff read instead of the codes above (no "agent" or "ngo" on a page).
 ROLE_LABELS = {
     Role.CITIZEN: _l("Cidadão"),
     Role.NGO: _l("ONG (protetora de animais)"),
@@ -64,7 +64,7 @@ def role_label(role: str) -> str:
     return str(label) if label is not None else role
 
 
-class User(UserMixin, db.Model):
+class User(UserMixin, Model):
     """A person known to the portal.
 
     An owner registered by a clinic through the API exists before they sign up: ``password_hash``
@@ -86,9 +86,12 @@ class User(UserMixin, db.Model):
     active: Mapped[bool] = mapped_column(default=True)
     # Carried in the session and the remember cookie (get_id): bumping it signs out every device.
     session_version: Mapped[int] = mapped_column(default=1, server_default="1")
+    # A sign-up whose confirmation link has not been followed yet: nobody signs in to it until
+    # then, so sign-up answers alike for a new and a known CPF.
+    activation_pending: Mapped[bool] = mapped_column(default=False, server_default=false())
     # The establishment that created this record through the API (None: the person, or staff).
     # Only that establishment may still correct the record's contact data, and only until the
-    # person claims it; any other sends a ContactSuggestion instead (issue 8, security 2).
+    # person claims it; any other sends a ContactSuggestion instead.
     created_by_api_client_id: Mapped[int | None] = mapped_column(
         ForeignKey("api_client.id", ondelete="SET NULL", use_alter=True)
     )
@@ -174,7 +177,7 @@ class User(UserMixin, db.Model):
         return f"<User {self.id} {self.full_name!r}>"
 
 
-class UserRole(db.Model):
+class UserRole(Model):
     __tablename__ = "user_role"
     __table_args__ = (UniqueConstraint("user_id", "role"),)
 
@@ -200,11 +203,12 @@ CONTACT_FIELDS = (
 )
 
 
-class ContactSuggestion(db.Model):
+class ContactSuggestion(Model):
     """Contact data an establishment sent for a person whose record it did not create.
 
-    It is never applied by itself: the person accepts or dismisses it on their profile page (an
-    establishment could otherwise redirect someone's e-mail and take over the account).
+    It is never applied by itself: the person accepts or dismisses it on their profile page, or
+    CCZ staff accept or reject it from the workspace queue (an establishment could otherwise
+    redirect someone's e-mail and take over the account).
     """
 
     __tablename__ = "contact_suggestion"
@@ -228,9 +232,16 @@ class ContactSuggestion(db.Model):
     state: Mapped[str | None] = mapped_column(String(2))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     resolved_at: Mapped[datetime | None]
-    resolution: Mapped[str | None] = mapped_column(String(20))  # "accepted" | "dismissed"
+    # "accepted" | "dismissed" (by the person) | "rejected" (by staff, with a reason)
+    resolution: Mapped[str | None] = mapped_column(String(20))
+    # Staff may decide instead of the person: who, and why a refusal.
+    resolved_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("user_account.id", ondelete="SET NULL")
+    )
+    rejection_reason: Mapped[str | None] = mapped_column(String(500))
 
-    user: Mapped[User] = relationship()
+    user: Mapped[User] = relationship(foreign_keys=[user_id])
+    resolved_by: Mapped[User | None] = relationship(foreign_keys=[resolved_by_id])
 
     def changes(self) -> dict[str, str]:
         """The suggested values that differ from what the person's record holds now."""

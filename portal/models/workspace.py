@@ -7,10 +7,10 @@ from datetime import date
 from sqlalchemy import String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from portal.extensions import db
+from portal.extensions import Model
 
 
-class QueueSnapshot(db.Model):
+class QueueSnapshot(Model):
     """How many items a queue held, and how many were past their deadline, on one day."""
 
     __tablename__ = "queue_snapshot"

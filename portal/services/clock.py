@@ -1,7 +1,7 @@
 """The municipality's clock: one ``local_today()`` for every rule that counts local dates.
 
 The law counts days in the municipality (a registration at 22:00 in São Paulo is "today" there,
-though it is already tomorrow in UTC); instants are stored in UTC (DOMAIN §8)."""
+though it is already tomorrow in UTC); instants are stored in UTC (GRU 114 counts days)."""
 
 from __future__ import annotations
 

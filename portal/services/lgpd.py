@@ -1,23 +1,16 @@
 """LGPD access right: everything the portal holds about a person, as JSON.
 
-Each domain registers an exporter so the download grows with the portal without this module
-knowing every table.
+Each domain adds its section in its ``init_app`` (``wiring(app).exporter(section, fn)``), so the
+download grows with the portal without this module knowing every table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
 from portal.models import User
-
-Exporter = Callable[[User], Any]
-_EXPORTERS: dict[str, Exporter] = {}
-
-
-def register_exporter(section: str, exporter: Exporter) -> None:
-    _EXPORTERS[section] = exporter
+from portal.wiring import wiring
 
 
 def _jsonable(value: Any) -> Any:
@@ -55,6 +48,6 @@ def export_person(user: User) -> dict[str, Any]:
             },
         }
     }
-    for section, exporter in _EXPORTERS.items():
+    for section, exporter in wiring().exporters.items():
         data[section] = exporter(user)
     return _jsonable(data)

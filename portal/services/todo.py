@@ -1,17 +1,18 @@
-"""What a signed-in citizen still has to do, gathered from every domain (issue 8 item 5).
+"""What a signed-in citizen still has to do, gathered from every domain.
 
-Each domain registers a provider when its blueprint is imported (e.g. the RGA domain in
-``portal/blueprints/animals/hooks.py``, billing in ``portal/blueprints/billing/hooks.py``);
-"Meus animais" and the home page show :func:`citizen_todo`. A later domain (licences, notices) adds
-its own provider the same way, without touching the pages.
+Each domain adds a provider in its ``init_app`` (``wiring(app).todo(name, provider)``; e.g. the
+RGA domain in ``portal/blueprints/animals/hooks.py``, billing in
+``portal/blueprints/billing/hooks.py``); "Meus animais" and the home page show
+:func:`citizen_todo`. A later domain adds its own provider the same way, without touching the
+pages.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from portal.models import User
+from portal.wiring import wiring
 
 
 @dataclass(frozen=True)
@@ -25,18 +26,9 @@ class TodoItem:
     order: int = 50  # lower comes first: money owed, then answers awaited, then downloads
 
 
-TodoProvider = Callable[[User], Iterable[TodoItem]]
-_providers: dict[str, TodoProvider] = {}
-
-
-def register_todo_provider(name: str, provider: TodoProvider) -> None:
-    """Add (or replace, by ``name``) a domain's provider. Providers take the user and only read."""
-    _providers[name] = provider
-
-
 def citizen_todo(user: User) -> list[TodoItem]:
     """Everything every domain says ``user`` still has to do, most pressing first."""
     items: list[TodoItem] = []
-    for provider in _providers.values():
+    for provider in wiring().todo_providers.values():
         items.extend(provider(user))
     return sorted(items, key=lambda item: item.order)

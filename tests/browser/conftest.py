@@ -1,17 +1,19 @@
 """Browser tests: Debian's chromium driven by Playwright, against the app served from a thread.
 
-We never download a browser: ``executable_path`` points at /usr/bin/chromium.
+We never download a browser: ``executable_path`` points at /usr/bin/chromium. The helpers the
+browser tests share (``run_axe``, signing up and in) are in tests/factories.py.
 """
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
+
+from tests.factories import LiveServer
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -24,7 +26,6 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 ROOT = Path(__file__).resolve().parents[2]
-AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # Without the gov.br DS stylesheet the pages would be audited and measured unstyled: fail instead.
 GOVBR_CSS = ROOT / "portal" / "static" / "vendor" / "govbr-ds" / "govbr-critical.css"
 
@@ -56,12 +57,6 @@ def browser_context_args(browser_context_args: dict) -> dict:
     return {**browser_context_args, "locale": "pt-BR", "timezone_id": "America/Sao_Paulo"}
 
 
-class LiveServer:
-    def __init__(self, app, url: str) -> None:  # type: ignore[no-untyped-def]
-        self.app = app
-        self.url = url
-
-
 @pytest.fixture
 def live_server(make_app) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
     """The portal on 127.0.0.1 at a free port (port 0: never collides), CSRF switched on."""
@@ -78,28 +73,3 @@ def live_server(make_app) -> Iterator[LiveServer]:  # type: ignore[no-untyped-de
     finally:
         server.shutdown()
         thread.join(timeout=5)
-
-
-def run_axe(page) -> list[dict]:  # type: ignore[no-untyped-def]
-    """axe-core's WCAG 2.1 A/AA violations on the current page.
-
-    axe is evaluated through the DevTools protocol rather than added as a <script> tag: the
-    portal's Content-Security-Policy (``script-src 'self'``) rightly blocks inline scripts, and the
-    audit must run against the page exactly as served, CSP included.
-    """
-    page.evaluate(_axe_source())
-    result = page.evaluate(
-        """async () => await axe.run(document, {runOnly: {type: 'tag',
-             values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"""
-    )
-    return [
-        {"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
-        for v in result["violations"]
-    ]
-
-
-@functools.cache
-def _axe_source() -> str:
-    if not AXE_JS.exists():
-        pytest.fail(f"{AXE_JS} is missing: run `make assets` (npm ci) first", pytrace=False)
-    return AXE_JS.read_text(encoding="utf-8")

@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import run_axe
+from tests.factories import run_axe
 
 # Public GET pages that are not HTML pages of their own: the health check answers JSON, the toggles
 # redirect back (and /contraste would switch high contrast on for every page audited after it).
@@ -115,7 +115,8 @@ def test_axe_signup_with_validation_errors_has_no_violation(live_server, page) -
 def test_axe_account_page_of_a_signed_in_citizen_has_no_violation(live_server, page) -> None:
     from portal.extensions import db
     from tests import factories
-    from tests.browser.test_account_journey import PASSWORD, log_in
+    from tests.factories import BROWSER_PASSWORD as PASSWORD
+    from tests.factories import log_in
 
     with live_server.app.app_context():
         factories.user(email="conta.a11y@example.com", password=PASSWORD, email_confirmed_at=None)

@@ -10,8 +10,7 @@ from playwright.sync_api import Page, expect
 
 from portal.extensions import db
 from tests import factories
-from tests.browser.conftest import run_axe
-from tests.factories import eligible_person, make_listing, ngo_user
+from tests.factories import eligible_person, make_listing, ngo_user, run_axe
 
 
 def _login(page: Page, base: str, email: str) -> None:

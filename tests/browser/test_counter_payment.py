@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from portal.blueprints.billing.services import create_payment_item
 from portal.extensions import db
 from tests import factories
-from tests.browser.conftest import run_axe
+from tests.factories import run_axe
 
 
 def _login(page: Page, base: str, email: str, next_path: str) -> None:

@@ -23,7 +23,7 @@ from portal.extensions import db
 from portal.models import ExcessLicence, LicenceStatus, PaymentItem, Vaccination
 from portal.services.api_auth import issue_client
 from tests import factories
-from tests.browser.conftest import LiveServer, run_axe
+from tests.factories import LiveServer, run_axe
 
 
 def _household(app, count: int) -> tuple[str, list[str]]:

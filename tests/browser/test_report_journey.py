@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from portal.extensions import db
 from tests import factories
-from tests.browser.conftest import run_axe
+from tests.factories import run_axe
 
 PHONE = {"width": 360, "height": 740}
 

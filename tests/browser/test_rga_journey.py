@@ -12,8 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from portal.blueprints.animals import services
 from portal.extensions import db
 from tests import factories
-from tests.browser.conftest import run_axe
-from tests.browser.test_account_journey import fill_signup
+from tests.factories import run_axe, sign_up_and_activate
 
 
 def _continue(page: Page) -> None:
@@ -31,10 +30,7 @@ def test_sign_up_register_download_card_transfer_and_accept(
         new_owner_email, new_owner_cpf = new_owner.email, new_owner.cpf
 
     # 1. sign up
-    page.goto(base + "/conta/cadastro")
-    fill_signup(page, cpf=factories.make_cpf(424242), email="dona.rex@example.com")
-    page.get_by_role("button", name="Criar conta").click()
-    expect(page.locator("#mensagens")).to_contain_text("Conta criada")
+    sign_up_and_activate(page, base, cpf=factories.make_cpf(424242), email="dona.rex@example.com")
 
     # 2. the wizard, from the home page card
     page.get_by_role("link", name="Cadastrar meu animal (RGA)").click()

@@ -13,7 +13,7 @@ from portal.extensions import db
 from portal.models import DocumentCopyRequest
 from portal.models.base import utcnow
 from tests import factories
-from tests.browser.conftest import run_axe
+from tests.factories import run_axe
 
 
 def test_staff_enrols_totp_and_lands_on_the_painel_at_360px(live_server, page: Page) -> None:

@@ -109,7 +109,7 @@ def test_vv_28_par2_age_rule_applies_as_programme_rule_in_guarulhos(gru) -> None
     person = eligible_person(birth_date=add_months(ON, -15 * 12))
     result = _rule(check_eligibility(gru, person, make_listing(on=ON), ON), "adult")
     assert result.status == FAIL
-    assert result.article == "VV 28 §2" and not result.in_local_law
+    assert result.article == "regra do programa de adoção" and not result.in_local_law
 
 
 def test_vv_28_par2_missing_birth_date_asks_for_the_account(gru) -> None:
@@ -213,7 +213,7 @@ def test_vv_28_par2_income_proof_is_a_programme_rule_outside_vila_velha(gru) -> 
     person = factories.user()
     result = _rule(check_eligibility(gru, person, make_listing(on=ON), ON), "proof_of_income")
     assert result.status == NEEDS_DOCUMENT
-    assert result.article == "VV 28 §2" and not result.in_local_law
+    assert result.article == "regra do programa de adoção" and not result.in_local_law
 
 
 def test_vv_28_par2_refused_proof_of_income_asks_for_another(vv) -> None:
@@ -253,7 +253,7 @@ def _staff():  # type: ignore[no-untyped-def]
 def test_vv_23_v_commitment_bar_blocks_adoption(vv) -> None:
     person = eligible_person()
     svc.record_bar(
-        person.cpf, BarKind.COMMITMENT_NEVER_KEEP, "Termo assinado no auto 12/2026.", _staff()
+        person.cpf or "", BarKind.COMMITMENT_NEVER_KEEP, "Termo assinado no auto 12/2026.", _staff()
     )
     results = check_eligibility(vv, person, make_listing(on=ON), ON)
     result = _rule(results, "bar_commitment")
@@ -265,7 +265,9 @@ def test_vv_23_v_commitment_bar_blocks_adoption(vv) -> None:
 
 def test_vv_23_iii_b_lost_possession_for_maltreatment_blocks_adoption(vv) -> None:
     person = eligible_person()
-    svc.record_bar(person.cpf, BarKind.LOST_POSSESSION_MALTREATMENT, "Reincidência.", _staff())
+    svc.record_bar(
+        person.cpf or "", BarKind.LOST_POSSESSION_MALTREATMENT, "Reincidência.", _staff()
+    )
     result = _rule(check_eligibility(vv, person, make_listing(on=ON), ON), "bar_maltreatment")
     assert result.status == FAIL and result.article == "VV 23 III b"
 
@@ -274,7 +276,9 @@ def test_bjp_30_par_unico_lost_possession_cites_bjp(make_app) -> None:
     profile, ctx = _profile_for(make_app, "bjp")
     try:
         person = eligible_person()
-        svc.record_bar(person.cpf, BarKind.LOST_POSSESSION_MALTREATMENT, "Reincidência.", _staff())
+        svc.record_bar(
+            person.cpf or "", BarKind.LOST_POSSESSION_MALTREATMENT, "Reincidência.", _staff()
+        )
         result = _rule(
             check_eligibility(profile, person, make_listing(on=ON), ON), "bar_maltreatment"
         )
@@ -288,7 +292,7 @@ def test_gru_88_par4_person_who_caused_apprehension_cannot_adopt_that_animal(gru
     seized = make_listing(on=ON, name="Rex")
     other = make_listing(on=ON, name="Luna")
     svc.record_bar(
-        person.cpf,
+        person.cpf or "",
         BarKind.CAUSED_DEFINITIVE_APPREHENSION,
         "Apreensão definitiva, processo 55/2026.",
         _staff(),
@@ -311,7 +315,7 @@ def test_gru_88_par4_bar_needs_the_animal(gru) -> None:
 def test_revoked_bar_no_longer_counts(gru) -> None:
     person = eligible_person()
     staff = _staff()
-    bar = svc.record_bar(person.cpf, BarKind.COMMITMENT_NEVER_KEEP, "Engano.", staff)
+    bar = svc.record_bar(person.cpf or "", BarKind.COMMITMENT_NEVER_KEEP, "Engano.", staff)
     svc.revoke_bar(bar, staff, "Registrado no CPF errado.")
     result = _rule(check_eligibility(gru, person, make_listing(on=ON), ON), "bar_commitment")
     assert result.status == PASS
@@ -439,7 +443,8 @@ def test_gru_85_vaccination_is_guarulhos_law_sterilisation_a_programme_rule(gru)
             ON,
         )
     articles = {f: a for f, _m, a in err.value.problems}
-    assert articles == {"vaccinated": "GRU 85, 88 §2", "sterilized": "VV 28 §1"}
+    # Sterilization is the programme's rule in Guarulhos: no other city's article is cited.
+    assert articles == {"vaccinated": "GRU 85, 88 §2", "sterilized": ""}
     assert "regra do programa" in dict((f, m) for f, m, _a in err.value.problems)["sterilized"]
 
 
@@ -485,6 +490,7 @@ def test_bjp_28_adoption_fee_of_a_ccz_animal_becomes_a_payment_item(make_app) ->
         apps.approve_application(profile, application, staff, ON)
         apps.complete_adoption(profile, application, staff, _health(), ON)
         item = db.session.get(PaymentItem, application.payment_item_id)
+        assert item is not None and item.breakdown is not None
         assert item.kind == "adoption" and item.payer_id == person.id
         assert item.amount_cents == profile.prices["adoption"].amount_cents
         assert item.breakdown[0]["article"] == "BJP 28"
@@ -497,7 +503,9 @@ def test_cab_17_adoption_fee_is_half_ufm_per_day_held(make_app) -> None:
     try:
         db.session.add(UnitValue(unit="UFM", value_cents=10_000, effective_from=date(2026, 1, 1)))
         listing = make_listing(None, on=ON, held_since=(ON - timedelta(days=7)).isoformat())
-        total, breakdown = apps.adoption_fee(profile, listing, ON)
+        fee = apps.adoption_fee(profile, listing, ON)
+        assert fee is not None
+        total, breakdown = fee
         assert total == 7 * 5_000  # CAB 17: 50 % of the UFM per head and per day
         assert breakdown[0]["article"] == "CAB 17"
     finally:
@@ -549,7 +557,11 @@ def test_gru_88_par4_bar_on_the_rga_record_follows_the_animal_into_a_new_listing
     db.session.add(animal)
     db.session.flush()
     svc.record_bar(
-        person.cpf, BarKind.CAUSED_DEFINITIVE_APPREHENSION, "Auto.", _staff(), animal_id=animal.id
+        person.cpf or "",
+        BarKind.CAUSED_DEFINITIVE_APPREHENSION,
+        "Auto.",
+        _staff(),
+        animal_id=animal.id,
     )
     listing = make_listing(on=ON, name="Rex")
     listing.animal = animal

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 
 import pytest
@@ -10,16 +9,9 @@ import pytest
 from portal.extensions import db
 from portal.models import PriceOverride, UnitValue
 from portal.services.fees import FeeError, compute_fee, price_list
-from tests.unit import fee_apps
 
 ISSUE_DAY = date(2026, 3, 16)
 MONDAY = date(2026, 3, 2)  # no national, SP, ES or MG holiday in the weeks used below
-
-
-@pytest.fixture
-def profile_of(_schema) -> Iterator:  # type: ignore[no-untyped-def]
-    """Push an app for a profile key and return its profile; 2026 unit values are seeded."""
-    yield from fee_apps.profiles()
 
 
 def _amounts(fee) -> list[int]:  # type: ignore[no-untyped-def]
@@ -439,3 +431,11 @@ def test_unknown_kind_is_refused(profile_of) -> None:
     with pytest.raises(FeeError) as err:
         compute_fee(gru, "parking", {}, ISSUE_DAY)
     assert err.value.field == "kind"
+
+
+def test_fee_error_is_a_domain_error_and_still_a_value_error() -> None:
+    from portal.domain import DomainError
+
+    err = FeeError("size", "invalid", "Informe o porte.")
+    assert isinstance(err, DomainError) and isinstance(err, ValueError)
+    assert err.as_api() == {"field": "size", "code": "invalid", "message": "Informe o porte."}

@@ -8,7 +8,6 @@ inputs and error codes, so that a change to a legal rule fails a test.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 
 import pytest
@@ -17,15 +16,8 @@ from portal.extensions import db
 from portal.models import MunicipalHoliday, PriceOverride, UnitValue
 from portal.profiles import load_profile
 from portal.services.fees import FeeError, compute_fee, price_cents, price_list
-from tests.unit import fee_apps
 
 ISSUE_DAY = date(2026, 3, 16)  # Monday
-
-
-@pytest.fixture
-def profile_of(_schema) -> Iterator:  # type: ignore[no-untyped-def]
-    """Push an app for a profile key and return its profile; 2026 unit values are seeded."""
-    yield from fee_apps.profiles()
 
 
 def _amounts(fee) -> list[int]:  # type: ignore[no-untyped-def]

@@ -264,3 +264,145 @@ def test_rule_sections_say_prices_are_examples():
 
 if __name__ == "__main__":  # regenerate the snapshot: .venv/bin/python -m tests.unit.test_profiles
     write_golden()
+
+
+# -- the law read from the profile, not from code keyed by municipality --------------------------
+
+
+def test_bjp_13_rabies_shot_is_yearly_and_cited():
+    assert load_profile("bjp").revaccination_months() == (12, "BJP 13")
+
+
+def test_vv_52_rabies_shot_is_yearly_and_cited():
+    assert load_profile("vilavelha").revaccination_months() == (12, "VV 52")
+
+
+@pytest.mark.parametrize("key", ["guarulhos", "cabo", "cabeceira"])
+def test_gru_60_cabo_20_no_interval_in_law_is_programme_policy(key):
+    """GRU 60 and CABO 20 leave the interval to the vaccine; CAB is silent: the programme's
+    12 months apply, with no article."""
+    assert load_profile(key).revaccination_months() == (12, None)
+
+
+def test_bjp_7_par_unico_previous_owner_stays_responsible():
+    assert load_profile("bjp").transfer_article() == "BJP 7 §ú"
+
+
+def test_gru_18_par2_previous_owner_stays_responsible():
+    assert load_profile("guarulhos").transfer_article() == "GRU 18 §2"
+
+
+@pytest.mark.parametrize("key", ["vilavelha", "cabo", "cabeceira"])
+def test_vv_13_says_nothing_about_responsibility_until_the_update(key):
+    """VV 13 only has the new owner update the record; CABO and CAB have no transfer article."""
+    assert load_profile(key).transfer_article() is None
+
+
+def test_vv_23_v_and_iii_b_bar_adopters():
+    bars = load_profile("vilavelha").adoption.bars
+    assert (bars.commitment, bars.maltreatment, bars.apprehension) == (
+        "VV 23 V",
+        "VV 23 III b",
+        None,
+    )
+
+
+def test_bjp_30_par_unico_bars_who_lost_possession_for_maltreatment():
+    bars = load_profile("bjp").adoption.bars
+    assert (bars.commitment, bars.maltreatment, bars.apprehension) == (None, "BJP 30 §ú", None)
+
+
+def test_gru_88_par4_bars_who_caused_the_definitive_apprehension():
+    bars = load_profile("guarulhos").adoption.bars
+    assert (bars.commitment, bars.maltreatment, bars.apprehension) == (None, None, "GRU 88 §4")
+    assert bars.article("apprehension") == "GRU 88 §4" and bars.article("unknown") is None
+
+
+def test_vv_28_par3_only_vila_velha_requires_the_leaflet():
+    required = {key: load_profile(key).adoption.leaflet_required for key in SHIPPED}
+    assert required == {key: key == "vilavelha" for key in SHIPPED}
+    assert load_profile("vilavelha").adoption.cite("leaflet_required") == "VV 28 §3"
+
+
+@pytest.mark.parametrize("key", SHIPPED)
+def test_vv_28_par2_proof_of_address_age_is_programme_policy_everywhere(key):
+    """VV 28 §2 asks for an "atualizado" proof without a number; no law gives one."""
+    assert load_profile(key).proof_of_address_max_age() == (90, None)
+
+
+def test_programme_policy_is_set_in_the_file_without_code(tmp_path):
+    text = (
+        GRU_SOURCE + "\n[programme]\nrevaccination_months = 6\nproof_of_address_max_age_days = 60\n"
+    )
+    _write(tmp_path, "guarulhos", text)
+    profile = load_profile("guarulhos", directory=tmp_path)
+    assert profile.revaccination_months() == (6, None)
+    assert profile.proof_of_address_max_age() == (60, None)
+
+
+def test_law_number_wins_over_programme_policy(tmp_path):
+    text = GRU_SOURCE.replace(
+        'cites = { delivered = "GRU 85, 88 §2" }',
+        "proof_of_address_max_age_days = 30\n"
+        'cites = { delivered = "GRU 85, 88 §2", proof_of_address_max_age_days = "GRU 88" }',
+    )
+    _write(tmp_path, "guarulhos", text)
+    assert load_profile("guarulhos", directory=tmp_path).proof_of_address_max_age() == (
+        30,
+        "GRU 88",
+    )
+
+
+def test_old_spelling_sterilised_is_read_as_sterilized(tmp_path):
+    """One spelling (the columns' ``sterilized``); files of the previous release still load."""
+    source = (PROFILE_DIR / "vilavelha.toml").read_text(encoding="utf-8")
+    _write(tmp_path, "vilavelha", source.replace('"sterilized"', '"sterilised"'))
+    assert "sterilized" in load_profile("vilavelha", directory=tmp_path).adoption.delivered
+
+
+def test_sixth_municipality_gets_bars_leaflet_and_transfer_from_its_file(tmp_path):
+    """Everything adoption and the RGA used to key by law key comes from the file."""
+    source = (PROFILE_DIR / "vilavelha.toml").read_text(encoding="utf-8")
+    text = source.replace("VV ", "SER ").replace('law_key = "VV"', 'law_key = "SER"')
+    text = text.replace(
+        "[registration.cites]\n", '[registration.cites]\nprevious_owner_liable = "SER 13"\n'
+    )
+    text = text.replace(
+        "revaccination_months = 12\n", "revaccination_months = 12\nprevious_owner_liable = true\n"
+    )
+    _write(tmp_path, "serra", text)
+    profile = load_profile("serra", directory=tmp_path)
+    assert profile.adoption.bars.commitment == "SER 23 V"
+    assert profile.adoption.leaflet_required and profile.transfer_article() == "SER 13"
+    assert profile.revaccination_months() == (12, "SER 52")
+    texts = [item.text for section in rule_sections(profile) for item in section.items]
+    assert any("termo de compromisso" in text for text in texts)
+
+
+def test_rules_page_says_which_numbers_are_programme_policy():
+    items = {
+        item.text: item.article
+        for section in rule_sections(load_profile("guarulhos"))
+        for item in section.items
+    }
+    revaccination = next(text for text in items if "vacina antirrábica" in text and "meses" in text)
+    assert "regra do programa" in revaccination and items[revaccination] == ""
+    proof = next(text for text in items if "comprovante de endereço vale" in text)
+    assert "regra do programa" in proof and items[proof] == ""
+    transfer = next(text for text in items if "dono anterior continua" in text)
+    assert items[transfer] == "GRU 18 §2"
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("guarulhos", ("caused_definitive_apprehension", "GRU 88 §4")),
+        ("cabo", ("caused_definitive_apprehension", "CABO 39 §4")),
+        ("vilavelha", ("lost_possession_maltreatment", "VV 23 III b")),
+        ("bjp", ("lost_possession_maltreatment", "BJP 30 §ú II")),
+        ("cabeceira", None),
+    ],
+)
+def test_gru_88_par4_cabo_39_par4_vv_23_iii_b_bjp_30_consequence_on_repeat(key, expected):
+    rule = load_profile(key).fines.definitive_consequence
+    assert (None if rule is None else (rule.kind, rule.article)) == expected

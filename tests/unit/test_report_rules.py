@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from portal.blueprints.reports.services import (
-    _hash_code,
     distance_metres,
+    hash_code,
     new_tracking_code,
     normalise_protocol,
 )
@@ -75,7 +75,8 @@ def test_a_sixth_city_needs_only_a_toml_file(tmp_path: Path) -> None:
     )
     (tmp_path / "sorocaba.toml").write_text(text, encoding="utf-8")
     profile = load_profile("sorocaba", tmp_path)
-    assert profile.reports.category("balloons").label == "Soltura de balões"
+    category = profile.reports.category("balloons")
+    assert category is not None and category.label == "Soltura de balões"
 
 
 def test_an_unknown_category_without_label_is_a_profile_error(tmp_path: Path) -> None:
@@ -104,5 +105,5 @@ def test_tracking_code_shape_and_forgiving_hash() -> None:
     code = new_tracking_code()
     assert len(code) == 14 and code.count("-") == 2
     assert not set(code.replace("-", "")) & set("01OIL")
-    assert _hash_code(code) == _hash_code(code.lower().replace("-", " "))
+    assert hash_code(code) == hash_code(code.lower().replace("-", " "))
     assert normalise_protocol(" den-2026-000001 ") == "DEN-2026-000001"

@@ -13,7 +13,9 @@ from portal.blueprints.animals.rga import (
 from portal.extensions import db
 from portal.models import PaymentItem
 from tests import factories
-from tests.unit.rga_support import TODAY, profile, register
+from tests.factories import RGA_TODAY as TODAY
+from tests.factories import profile_app as profile
+from tests.factories import rga_register as register
 
 
 @pytest.fixture

@@ -9,7 +9,9 @@ import pytest
 from portal.blueprints.animals import services
 from portal.extensions import db
 from tests import factories
-from tests.unit.rga_support import TODAY, profile, register
+from tests.factories import RGA_TODAY as TODAY
+from tests.factories import profile_app as profile
+from tests.factories import rga_register as register
 
 
 @pytest.fixture

@@ -21,7 +21,11 @@ from portal.extensions import db
 from portal.models import PaymentItem
 from portal.services.api_auth import issue_client
 from tests import factories
-from tests.unit.rga_support import TODAY, data, profile, register, vaccine
+from tests.factories import RGA_TODAY as TODAY
+from tests.factories import profile_app as profile
+from tests.factories import rga_data as data
+from tests.factories import rga_register as register
+from tests.factories import rga_vaccine as vaccine
 
 
 @pytest.fixture
@@ -178,6 +182,29 @@ def test_bjp_13_par1_vaccination_fields_required_and_next_dose_yearly(gru) -> No
     animal = register(factories.user(), gru)
     shot = animal.vaccinations[0]
     assert shot.next_due_on == date(2027, 3, 6) and shot.vet_crmv == "CRMV-SP 1234"
+
+
+def test_gru_60_next_dose_follows_the_profiles_programme_interval(gru) -> None:
+    """GRU 60 sets no interval: the programme's, from the profile file, not a constant."""
+    from portal.profiles.schema import ProgrammePolicy
+
+    six = gru.model_copy(update={"programme": ProgrammePolicy(revaccination_months=6)})
+    assert services.next_rabies_due(date(2026, 3, 6), six) == date(2026, 9, 6)
+    assert services.next_rabies_due(date(2026, 3, 6), gru) == date(2027, 3, 6)
+
+
+def test_animal_error_is_a_domain_error_in_the_api_shape() -> None:
+    from portal.domain import DomainError
+
+    err = services.AnimalError("animal.microchip", "duplicate_microchip", "Já registrado.")
+    assert isinstance(err, DomainError) and isinstance(err, ValueError)
+    expected = {
+        "field": "animal.microchip",
+        "code": "duplicate_microchip",
+        "message": "Já registrado.",
+    }
+    assert err.as_dict() == err.as_api() == expected
+    assert services.AnimalErrors([err]).errors == [err]
 
 
 def test_vv_12_registration_is_active_without_vaccination(make_app) -> None:

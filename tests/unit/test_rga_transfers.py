@@ -8,7 +8,7 @@ import pytest
 
 from portal.blueprints.animals import services
 from tests import factories
-from tests.unit.rga_support import TODAY
+from tests.factories import RGA_TODAY as TODAY
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from wtforms import BooleanField, DateField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, Optional, ValidationError
 
 from portal.forms import choices
+from portal.models import Role
 from portal.services.money import parse_brl
 
 
@@ -53,7 +54,16 @@ class UserSearchForm(FlaskForm):
 
 
 class RolesForm(FlaskForm):
-    pass  # role checkboxes are added per request (see routes.user_detail)
+    """One checkbox per role (``role_<value>``) and whether the account may sign in."""
+
+    active = BooleanField(_l("Conta ativa (pode entrar)"))
+
+    def wanted_roles(self) -> set[str]:
+        return {role.value for role in Role if self[f"role_{role.value}"].data}
+
+
+for _role in Role:
+    setattr(RolesForm, f"role_{_role.value}", BooleanField(_role.value))
 
 
 class AuditFilterForm(FlaskForm):

@@ -10,10 +10,11 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from portal.access import roles_required, staff_required
-from portal.blueprints.admin import bp
+from portal.blueprints.admin import bp, services
 from portal.blueprints.admin.forms import (
     AuditFilterForm,
     HolidayForm,
+    RolesForm,
     UnitValueForm,
     UserSearchForm,
 )
@@ -24,6 +25,7 @@ from portal.models import AuditEvent, MunicipalHoliday, Role, UnitValue, User
 from portal.services import audit
 from portal.services.money import parse_brl
 from portal.services.people import find_people
+from portal.views import run_service
 
 
 @bp.get("/")
@@ -45,35 +47,18 @@ def dashboard():
 def unit_values():
     form = UnitValueForm()
     if form.validate_on_submit():
-        exists = db.session.scalar(
-            select(UnitValue).where(
-                UnitValue.unit == form.unit.data,
-                UnitValue.effective_from == form.effective_from.data,
-            )
+        done = run_service(
+            lambda: services.add_unit_value(
+                form.unit.data,
+                parse_brl(form.value.data),
+                form.effective_from.data,
+                form.note.data,
+                current_user,
+            ),
+            form=form,
+            success=_("Valor registrado."),
         )
-        if exists:
-            form.effective_from.errors.append(_("Já há um valor desta unidade para esta data."))
-        else:
-            value = UnitValue(
-                unit=form.unit.data,
-                value_cents=parse_brl(form.value.data),
-                effective_from=form.effective_from.data,
-                note=form.note.data,
-                created_by_id=current_user.id,
-            )
-            db.session.add(value)
-            db.session.flush()
-            audit.record(
-                "unit_value.created",
-                value,
-                detail={
-                    "unit": value.unit,
-                    "value_cents": value.value_cents,
-                    "effective_from": value.effective_from.isoformat(),
-                },
-            )
-            db.session.commit()
-            flash(_("Valor registrado."), "success")
+        if done.ok:
             return redirect(url_for("admin.unit_values"))
     values = db.session.scalars(
         select(UnitValue).order_by(UnitValue.unit, UnitValue.effective_from.desc())
@@ -85,25 +70,8 @@ def unit_values():
 @roles_required("admin")
 def holidays():
     form = HolidayForm()
-    if form.validate_on_submit():
-        if db.session.scalar(select(MunicipalHoliday).where(MunicipalHoliday.day == form.day.data)):
-            form.day.errors.append(_("Já há um feriado nesta data."))
-        else:
-            holiday = MunicipalHoliday(
-                day=form.day.data,
-                name=form.name.data,
-                repeats_yearly=bool(form.repeats_yearly.data),
-            )
-            db.session.add(holiday)
-            db.session.flush()
-            audit.record(
-                "holiday.created",
-                holiday,
-                detail={"day": holiday.day.isoformat(), "repeats_yearly": holiday.repeats_yearly},
-            )
-            db.session.commit()
-            flash(_("Feriado municipal registrado."), "success")
-            return redirect(url_for("admin.holidays"))
+    if form.validate_on_submit() and _save_holiday(None, form, _("Feriado municipal registrado.")):
+        return redirect(url_for("admin.holidays"))
     days = db.session.scalars(select(MunicipalHoliday).order_by(MunicipalHoliday.day)).all()
     return render_template("admin/holidays.html", form=form, days=days)
 
@@ -114,28 +82,24 @@ def holiday_edit(holiday_id: int):
     """Correct a municipal holiday's date or name, or mark it as repeating every year."""
     holiday = db.session.get(MunicipalHoliday, holiday_id) or abort(404)
     form = HolidayForm(obj=holiday)
-    if form.validate_on_submit():
-        clash = db.session.scalar(
-            select(MunicipalHoliday).where(
-                MunicipalHoliday.day == form.day.data, MunicipalHoliday.id != holiday.id
-            )
-        )
-        if clash:
-            form.day.errors.append(_("Já há um feriado nesta data."))
-        else:
-            holiday.day, holiday.name = form.day.data, form.name.data
-            holiday.repeats_yearly = bool(form.repeats_yearly.data)
-            audit.record(
-                "holiday.updated",
-                holiday,
-                detail={"day": holiday.day.isoformat(), "repeats_yearly": holiday.repeats_yearly},
-            )
-            db.session.commit()
-            flash(_("Feriado municipal alterado."), "success")
-            return redirect(url_for("admin.holidays"))
+    if form.validate_on_submit() and _save_holiday(holiday, form, _("Feriado municipal alterado.")):
+        return redirect(url_for("admin.holidays"))
     return render_template(
         "admin/holiday_edit.html", form=form, holiday=holiday, delete_form=EmptyForm()
     )
+
+
+def _save_holiday(holiday: MunicipalHoliday | None, form: HolidayForm, success: str) -> bool:
+    return run_service(
+        lambda: services.save_holiday(
+            holiday,
+            form.day.data,
+            form.name.data,
+            repeats_yearly=bool(form.repeats_yearly.data),
+        ),
+        form=form,
+        success=success,
+    ).ok
 
 
 @bp.post("/feriados/<int:holiday_id>/excluir")
@@ -143,14 +107,9 @@ def holiday_edit(holiday_id: int):
 def holiday_delete(holiday_id: int):
     holiday = db.session.get(MunicipalHoliday, holiday_id) or abort(404)
     if EmptyForm().validate_on_submit():
-        audit.record(
-            "holiday.deleted",
-            holiday,
-            detail={"day": holiday.day.isoformat(), "name": holiday.name},
+        run_service(
+            lambda: services.delete_holiday(holiday), success=_("Feriado municipal excluído.")
         )
-        db.session.delete(holiday)
-        db.session.commit()
-        flash(_("Feriado municipal excluído."), "success")
     return redirect(url_for("admin.holidays"))
 
 
@@ -218,34 +177,19 @@ def users():
 @recent_password
 def user_detail(user_id: int):
     person = db.session.get(User, user_id) or abort(404)
-    if request.method == "POST":
-        from portal.forms import EmptyForm
-
-        if EmptyForm().validate_on_submit():
-            wanted = {r.value for r in Role if request.form.get(f"role_{r.value}") == "y"}
-            if person.id == current_user.id and "admin" not in wanted:
-                flash(_("Você não pode retirar seu próprio papel de administrador."), "danger")
-            else:
-                before = sorted(person.roles)
-                person.role_links = [link for link in person.role_links if link.role in wanted]
-                for role in wanted:
-                    person.add_role(role)
-                person.active = request.form.get("active") == "y"
-                audit.record(
-                    "admin.roles_changed",
-                    person,
-                    detail={"before": before, "after": sorted(wanted), "active": person.active},
-                )
-                db.session.commit()
-                flash(_("Papéis atualizados."), "success")
-                return redirect(url_for("admin.user_detail", user_id=person.id))
-    audit.record("admin.user_viewed", person)
+    form = RolesForm()
+    if form.validate_on_submit():
+        done = run_service(
+            lambda: services.change_roles(
+                person, current_user, form.wanted_roles(), active=form.active.data
+            ),
+            success=_("Papéis atualizados."),
+        )
+        if done.ok:
+            return redirect(url_for("admin.user_detail", user_id=person.id))
+    services.view_user(person)
     db.session.commit()
-    from portal.forms import EmptyForm
-
-    return render_template(
-        "admin/user_detail.html", person=person, roles=list(Role), form=EmptyForm()
-    )
+    return render_template("admin/user_detail.html", person=person, roles=list(Role), form=form)
 
 
 @bp.post("/usuarios/<int:user_id>/verificacao/redefinir")

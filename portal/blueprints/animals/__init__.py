@@ -6,12 +6,46 @@ Rules: one module per capability (``registration.py``, ``household.py``, ``trans
 ``validation.py`` under them), all re-exported by ``services.py``. Numbers: ``rga.py``. PDFs:
 ``documents.py``. Views: ``routes.py`` (citizens and public), ``wizard.py`` (the registration
 steps), ``staff.py`` (CCZ staff). The establishment API is ``portal/blueprints/api/
-registrations.py``. ``hooks.py`` plugs the domain into the menu, the staff dashboard, the LGPD
-download and the demo data.
+registrations.py``. :func:`init_app` says what the domain adds to the shared parts (menu, staff
+dashboard, LGPD download, to-do list, settlement listener, queues, reminders, demo data in
+``hooks.py``).
 """
 
-from flask import Blueprint
+from flask import Blueprint, Flask
 
 bp = Blueprint("animals", __name__)
+
+STAFF = ("agent", "vet", "coordinator", "admin")
+
+
+def init_app(app: Flask) -> None:
+    from flask_babel import lazy_gettext as _l
+    from flask_login import current_user
+
+    from portal.blueprints.animals import provisional, queues, reminders, services
+    from portal.blueprints.animals.hooks import seed_demo_animals
+    from portal.blueprints.animals.todo import animal_todo
+    from portal.wiring import wiring
+
+    wired = wiring(app)
+    wired.nav(
+        _l("Meus animais"),
+        "animals.my_animals",
+        order=20,
+        visible=lambda: bool(current_user.is_authenticated),
+    )
+    wired.admin_link(
+        _l("RGA: comprovantes a conferir e vacinações pendentes"), "animals.staff_pending", STAFF
+    )
+    wired.admin_link(_l("RGA: buscar animal"), "animals.staff_search", STAFF)
+    wired.admin_link(_l("RGA: segundas vias a emitir"), "animals.staff_copies", STAFF)
+    wired.exporter("animais", services.export_animals)
+    # a provisional RGA becomes definitive when its fee is settled
+    wired.on_settlement(provisional.on_fee_settled)
+    wired.todo("animals", animal_todo)
+    wired.demo_seeder(seed_demo_animals)
+    wired.queues(queues.declare_queues)
+    wired.reminders(reminders.declare_reminders)
+
 
 from portal.blueprints.animals import hooks, routes, staff  # noqa: E402,F401

@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from portal.blueprints.animals.rga import normalise_rga
+from portal.domain import DomainError
 from portal.extensions import db
 from portal.models import (
     Animal,
@@ -30,7 +31,6 @@ SEXES = ("male", "female")
 SIZES = ("small", "medium", "large")
 COUNTED_STATUSES = (AnimalStatus.ACTIVE, AnimalStatus.PENDING)
 MAX_AGE_YEARS = 30  # a birth date older than this is a typing error, not a very old dog
-RABIES_REVACCINATION_MONTHS = 12  # BJP 12-13: yearly rabies shot unless the vet says otherwise
 UF_CODES = frozenset(
     "AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO".split()
 )
@@ -41,28 +41,22 @@ UF_CODES = frozenset(
 # ---------------------------------------------------------------------------------------------
 
 
-class AnimalError(ValueError):
-    """A rule or input problem about one field.
+class AnimalError(DomainError, ValueError):
+    """A rule or input problem about one field: ``AnimalError(field, code, message)``.
 
     ``field`` is a JSON path of the API's input ("animal.microchip"), ``code`` one of
     ``invalid_cpf``, ``household_limit``, ``age``, ``missing_vaccination``,
     ``duplicate_microchip``, ``required``, ``invalid`` (plus ``not_found`` / ``not_allowed`` for
     transfers). Several problems at once travel in :class:`AnimalErrors`; always iterate
-    :attr:`errors`.
+    :attr:`errors`. Still a ValueError for callers that caught it as one.
     """
-
-    def __init__(self, field: str | None, code: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.code = code
-        self.message = message
 
     @property
     def errors(self) -> list[AnimalError]:
         return [self]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"field": self.field, "code": self.code, "message": self.message}
+        return self.as_api()
 
 
 class AnimalErrors(AnimalError):
@@ -79,7 +73,7 @@ class AnimalErrors(AnimalError):
 
 
 class HouseholdLimitExceeded(AnimalError):
-    """The residence would go above the household limit (DOMAIN §4).
+    """The residence would go above the household limit (GRU 37; BJP 17; CAB 31; CABO 33 §ú).
 
     ``article`` cites the rule; ``licence_url`` links to the licence request when the profile has
     a licence and the licences domain is installed, else None.

@@ -20,7 +20,7 @@ from portal.models import (
     User,
 )
 from portal.models.base import utcnow
-from portal.profiles.schema import Profile
+from portal.profiles.schema import PriceKey, Profile
 
 # ---------------------------------------------------------------------------------------------
 # Second copy (BJP 8; GRU 19) and death (GRU 21; BJP 10)
@@ -62,7 +62,8 @@ def request_copy(
     )
     db.session.add(copy)
     db.session.flush()
-    price_key = "card_copy" if kind == CopyKind.CARD else "tag_copy"  # BJP 11 b; GRU 22 II
+    # BJP 11 b; GRU 22 II: the second copy has a public price
+    price_key: PriceKey = "card_copy" if kind == CopyKind.CARD else "tag_copy"
     amount = price_cents(profile, price_key, today)
     if amount is not None:
         from portal.blueprints.billing.services import create_payment_item
@@ -86,7 +87,7 @@ def request_copy(
                     "article": profile.prices[price_key].article,
                 }
             ],
-        )  # type: ignore[index]
+        )
         copy.payment_item_id = item.id
     return copy
 

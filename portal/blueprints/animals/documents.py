@@ -17,7 +17,6 @@ from __future__ import annotations
 import io
 from datetime import date
 
-import qrcode
 from flask_babel import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -28,19 +27,12 @@ from reportlab.pdfgen.canvas import Canvas
 from portal.models import Animal, DocumentCopyRequest
 from portal.profiles.schema import Profile
 from portal.services.identity import mask_cpf
+from portal.services.pdf import BLUE, NAVY
+from portal.services.pdf import clip as _clip
+from portal.services.pdf import qr_image as _qr
 
 CARD_SIZE = (85.6 * mm, 54 * mm)
 TAG_SIZE = (40 * mm, 40 * mm)
-NAVY = colors.HexColor("#071d41")
-BLUE = colors.HexColor("#1351b4")
-
-
-def _qr(url: str) -> ImageReader:
-    code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_M)
-    code.add_data(url)
-    code.make(fit=True)
-    image = code.make_image(fill_color="black", back_color="white").get_image()
-    return ImageReader(image)
 
 
 def _fit(canvas: Canvas, text: str, font: str, size: float, width: float) -> float:
@@ -48,14 +40,6 @@ def _fit(canvas: Canvas, text: str, font: str, size: float, width: float) -> flo
     while size > 4 and canvas.stringWidth(text, font, size) > width:
         size -= 0.25
     return size
-
-
-def _clip(canvas: Canvas, text: str, font: str, size: float, width: float) -> str:
-    if canvas.stringWidth(text, font, size) <= width:
-        return text
-    while text and canvas.stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…"
 
 
 def _species(animal: Animal) -> str:
@@ -76,7 +60,7 @@ def _status_note(animal: Animal) -> str | None:
         return _("RGA ENCERRADO (baixa)")
     if animal.status == "pending":
         return _("PROVISÓRIO – PENDENTE: aguardando vacinação antirrábica no CCZ")
-    if animal.provisional:  # issue 8: until the fee is settled and the rabies proof checked
+    if animal.provisional:  # until the fee is settled and the rabies proof checked
         return _("PROVISÓRIO – aguardando pagamento e conferência pelo CCZ")
     return None
 
@@ -103,7 +87,7 @@ def card_pdf(
     c.setFont("Helvetica-Bold", 6.5)
     c.drawString(margin, height - 4 * mm, _("REGISTRO GERAL DO ANIMAL – RGA"))
     if animal.provisional and animal.status != "closed":
-        # issue 8: seen at a glance, not only in the small print at the bottom
+        # Seen at a glance, not only in the small print at the bottom
         c.drawRightString(width - margin, height - 4 * mm, _("PROVISÓRIO"))
     c.setFont("Helvetica", 5.5)
     c.drawString(

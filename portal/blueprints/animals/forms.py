@@ -280,7 +280,7 @@ class StaffVaccinationForm(VaccinationFieldsMixin, FlaskForm):
 
 
 class ProofRefusalForm(FlaskForm):
-    """Staff refuse an owner's vaccination record (issue 8): the reason goes to the owner."""
+    """Staff refuse an owner's vaccination record (provisional.py): the reason goes to the owner."""
 
     reason = StringField(
         _l("Motivo da recusa"),

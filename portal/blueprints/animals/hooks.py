@@ -1,45 +1,18 @@
-"""How the RGA domain plugs into the portal: menu entry, staff tiles, LGPD export, demo data, the
-billing settlement listener (a provisional RGA becomes definitive when its fee is settled) and the
-citizen's to-do list."""
+"""The RGA domain's demo data (wired, with the rest of what the domain adds, by
+``portal.blueprints.animals.init_app``)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 from flask import current_app
-from flask_babel import lazy_gettext as _l
-from flask_login import current_user
 from sqlalchemy import select
 
-from portal.blueprints.animals import provisional, services
-from portal.blueprints.animals.todo import animal_todo
-from portal.blueprints.billing.services import register_settlement_listener
-from portal.cli import register_demo_seeder
+from portal.blueprints.animals import services
 from portal.extensions import db
 from portal.models import Animal, User
-from portal.services.lgpd import register_exporter
-from portal.services.todo import register_todo_provider
-from portal.templating import register_admin_link, register_nav
-
-STAFF = ("agent", "vet", "coordinator", "admin")
-
-register_nav(
-    _l("Meus animais"),
-    "animals.my_animals",
-    order=20,
-    visible=lambda: bool(current_user.is_authenticated),
-)
-register_admin_link(
-    _l("RGA: comprovantes a conferir e vacinações pendentes"), "animals.staff_pending", STAFF
-)
-register_admin_link(_l("RGA: buscar animal"), "animals.staff_search", STAFF)
-register_admin_link(_l("RGA: segundas vias a emitir"), "animals.staff_copies", STAFF)
-register_exporter("animais", services.export_animals)
-register_settlement_listener(provisional.on_fee_settled)
-register_todo_provider("animals", animal_todo)
 
 
-@register_demo_seeder
 def seed_demo_animals() -> None:
     """Two animals for the demo citizen: an active dog with its vaccination, a cat awaiting the
     shot at the CCZ. Safe to run again (skipped when she already has animals)."""

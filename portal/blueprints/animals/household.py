@@ -1,4 +1,4 @@
-"""The household limit (DOMAIN §4: GRU 37; BJP 17; CAB 31; CABO 33 §ú; VV 2 has none) and where an
+"""The household limit (GRU 37; BJP 17; CAB 31; CABO 33 §ú; VV 2 has none) and where an
 animal lives.
 
 ``Animal.residence_key`` is its owner's normalised address; the count is taken there, whoever owns
@@ -34,7 +34,7 @@ from portal.services.clock import local_today
 from portal.services.dates import age_in_days
 
 # ---------------------------------------------------------------------------------------------
-# Household limit (DOMAIN §4: GRU 37; BJP 17; CAB 31; CABO 33 §ú; VV 2 has none)
+# Household limit (GRU 37; BJP 17; CAB 31; CABO 33 §ú; VV 2 has none)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -57,7 +57,8 @@ def counts_for_household(animal_birth: date, on: date, profile: Profile) -> bool
 
 def household_count(residence_key: str, on: date, profile: Profile) -> int:
     """Dogs and cats older than ``profile.household.min_age_days`` on ``on`` living at the
-    residence, whoever owns them, active or pending (DOMAIN §4). Closed RGAs do not count."""
+    residence, whoever owns them, active or pending (GRU 37 §2; BJP 17). Closed RGAs do not
+    count."""
     # "older than N days": (on - birth).days > N  <=>  birth < on - N days
     threshold = on - timedelta(days=profile.household.min_age_days)
     return (
@@ -92,7 +93,7 @@ def check_household_limit(
     housing_type: str | None = None,
 ) -> None:
     """Refuse when ``extra`` more counted animals at ``person``'s residence would pass what the
-    residence may keep (DOMAIN §4): the plain limit, or what its valid licence allows
+    residence may keep (GRU 37 §2; BJP 17): the plain limit, or what its valid licence allows
     (``licences.services.household_allowance``: the named animals above the limit are never
     replaced, GRU 37 §1 II, BJP 17 §5; never above the licence's cap).
 
@@ -194,7 +195,8 @@ def check_household_limit(
 
 def move_animals_with_owner(person: User) -> None:
     """The person's address has just changed: their active and pending animals now live at the new
-    residence, so the household count follows them (DOMAIN §4). A closed RGA stays where it ended.
+    residence, so the household count follows them (GRU 37 §2; BJP 17). A closed RGA stays where
+    it ended.
 
     Called explicitly wherever an address is written (the profile page, the registration wizard,
     an establishment correcting the record it created, an accepted contact suggestion); nothing

@@ -56,7 +56,8 @@ def find_or_create_owner(data: OwnerData, api_client: ApiClient | None = None) -
                 "owner.email",
                 "required",
                 _(
-                    "Informe o e-mail do proprietário: com ele a pessoa acessa o cadastro no portal."
+                    "Informe o e-mail do proprietário: com ele a pessoa acessa o cadastro no "
+                    "portal."
                 ),
             )
         )
@@ -152,7 +153,7 @@ def find_or_create_owner(data: OwnerData, api_client: ApiClient | None = None) -
 
 def _suggest_contact(person: User, api_client: ApiClient, fields: dict[str, Any]) -> None:
     """Keep the contact data an establishment sent for someone else's record, for the person to
-    accept or dismiss on their profile (issue 8: an API client never changes it)."""
+    accept or dismiss on their profile (an API client never changes it)."""
     changes = {
         name: value
         for name in CONTACT_FIELDS

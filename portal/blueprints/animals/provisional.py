@@ -1,11 +1,11 @@
-"""Provisional and definitive RGA (issue 8): the number is issued at once, the registration is
+"""Provisional and definitive RGA: the number is issued at once, the registration is
 trusted only once it is paid and its rabies proof checked.
 
 An RGA is **provisional** until both hold:
 
 * its fee is settled — ``Animal.fee_item`` is paid or exempted, or there is none (the profile or
   the price list charges nothing; an adoption without a fee). Billing tells us through
-  :func:`portal.blueprints.billing.services.register_settlement_listener` (:func:`on_fee_settled`);
+  ``wiring(app).settlement_listener`` (:func:`on_fee_settled`);
 * its rabies proof is checked (``Animal.proof_status``): by CCZ staff from the queue
   (:func:`accept_proof`), or at once when an accredited establishment registered it through the
   API, when CCZ staff gave or recorded the shot, or when the NGO / CCZ handed it over vaccinated at
@@ -94,7 +94,7 @@ def proof_ok(animal: Animal) -> bool:
 
 
 def licence_hold(animal: Animal) -> Missing | None:
-    """Issue 11: an RGA issued inside an excess-animal licence request is above the household
+    """An RGA issued inside an excess-animal licence request is above the household
     limit, so it stays provisional until the licence is approved and names it."""
     from portal.blueprints.licences.services import rga_hold
 
@@ -126,8 +126,8 @@ def missing(animal: Animal) -> list[Missing]:
                 Missing(
                     "fee_processing",
                     _(
-                        "Pagamento da taxa em processamento: o registro fica definitivo assim que ele "
-                        "for confirmado."
+                        "Pagamento da taxa em processamento: o registro fica definitivo assim "
+                        "que ele for confirmado."
                     ),
                 )
             )
@@ -166,8 +166,9 @@ def missing(animal: Animal) -> list[Missing]:
             Missing(
                 "proof_refused",
                 _(
-                    "O CCZ não aceitou o comprovante de vacinação (%(reason)s). Leve o animal ao CCZ com "
-                    "a carteira de vacinação, ou para vacinar, e informe o número do RGA.",
+                    "O CCZ não aceitou o comprovante de vacinação (%(reason)s). Leve o animal "
+                    "ao CCZ com a carteira de vacinação, ou para vacinar, e informe o número do "
+                    "RGA.",
                     reason=animal.proof_refused_reason or "—",
                 ),
             )
@@ -304,11 +305,13 @@ def refuse_proof(animal: Animal, staff: User, reason: str) -> None:
                 owner.email,
                 _("Comprovante de vacinação não aceito – RGA %(rga)s", rga=animal.rga),
                 _(
-                    "Olá, %(name)s.\n\nA equipe do CCZ conferiu a vacinação antirrábica informada no "
-                    "registro de %(animal)s (RGA %(rga)s) e não pôde aceitá-la:\n\n%(reason)s\n\n"
-                    "O número do RGA continua valendo, mas o registro fica provisório até a vacinação "
-                    "ser comprovada. Leve o animal ao CCZ, com a carteira de vacinação ou para "
-                    "vacinar, e informe o número do RGA.\n\nAcompanhe em:\n%(link)s\n\n"
+                    "Olá, %(name)s.\n\nA equipe do CCZ conferiu a vacinação antirrábica "
+                    "informada no registro de %(animal)s (RGA %(rga)s) e não pôde "
+                    "aceitá-la:\n\n%(reason)s\n\n"
+                    "O número do RGA continua valendo, mas o registro fica provisório até a "
+                    "vacinação ser comprovada. Leve o animal ao CCZ, com a carteira de "
+                    "vacinação ou para vacinar, e informe o número do RGA.\n\n"
+                    "Acompanhe em:\n%(link)s\n\n"
                     "Centro de Controle de Zoonoses",
                     name=owner.full_name.split()[0],
                     animal=animal.name,
@@ -349,7 +352,7 @@ def proofs_to_check() -> list[Animal]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Adoption hand-over (issue 8 item 3)
+# Adoption hand-over (VV 28 §1; GRU 88 §2)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -382,7 +385,7 @@ def vouch_at_handover(
             applied_on=applied_on,
             establishment=vouched_by,
             vouched_by=vouched_by,
-            next_due_on=services.add_months(applied_on, services.RABIES_REVACCINATION_MONTHS),
+            next_due_on=services.next_rabies_due(applied_on, profile),
             at_ccz=at_ccz,
             recorded_by_id=recorded_by.id if recorded_by else None,
         )

@@ -32,7 +32,7 @@ def public_data(animal: Animal) -> dict[str, Any]:
         "name": animal.name,
         "species": animal.species,
         "status": animal.status,
-        # issue 8: number issued, registration not yet paid and checked (status stays as it was)
+        # Number issued, registration not yet paid and checked (status stays as it was)
         "provisional": animal.provisional,
         "photo_url": photo,
         "public_url": absolute_url("animals.public_rga", number=animal.rga),
@@ -89,10 +89,11 @@ def relay_finder_message(
             owner.email,
             _("Alguém encontrou %(animal)s", animal=animal.name),
             _(
-                "Olá, %(owner)s.\n\nUma pessoa abriu a página pública do RGA %(rga)s (%(animal)s) e "
-                "deixou esta mensagem:\n\n%(message)s\n\nNome: %(name)s\nContato: %(contact)s\n\n"
-                "O portal não mostrou a ela seu nome, CPF, endereço ou telefone. Responda somente se "
-                "quiser.",
+                "Olá, %(owner)s.\n\nUma pessoa abriu a página pública do RGA %(rga)s "
+                "(%(animal)s) e deixou esta mensagem:\n\n%(message)s\n\nNome: %(name)s\n"
+                "Contato: %(contact)s\n\n"
+                "O portal não mostrou a ela seu nome, CPF, endereço ou telefone. Responda "
+                "somente se quiser.",
                 owner=owner.full_name,
                 rga=animal.rga,
                 animal=animal.name,

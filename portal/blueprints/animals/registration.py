@@ -46,6 +46,7 @@ from portal.models import (
 )
 from portal.models.base import utcnow
 from portal.profiles.schema import Profile
+from portal.services import audit
 from portal.services.dates import add_months
 
 # ---------------------------------------------------------------------------------------------
@@ -147,7 +148,8 @@ def register_animal(
     one created, instead of issuing a second RGA for the same animal.
 
     Rules, in order: required fields; duplicate microchip; age window (late registrations are
-    flagged: BJP 2 §2, GRU 14 §3, VV 12 §6); household limit at the owner's residence (DOMAIN §4);
+    flagged: BJP 2 §2, GRU 14 §3, VV 12 §6); household limit at the owner's residence (GRU 37;
+    BJP 17);
     rabies proof, or ``vaccinate_at_ccz`` which leaves the registration *pending* until staff
     record the shot (BJP 6 §ú; GRU 15 V); then the number (:func:`issue_rga`) and, when the
     profile charges for it, a pending payment item of kind "registration" (BJP 11 a; GRU 22 I).
@@ -168,6 +170,7 @@ def register_animal(
     if guard_resubmission:
         _refuse_resubmission(owner, data)
     check_microchip_free(data.microchip)
+    _check_consequences(owner, data)
     assert data.birth_date is not None  # validate_animal_data
     at_purchase = api_client is not None and api_client.kind == "establishment"
     age = check_age(profile, data.birth_date, today, at_purchase=at_purchase)
@@ -255,7 +258,7 @@ def register_animal(
                 ],
                 api_client_id=api_client.id if api_client else None,
             )
-    # Issue 8: the number is valid now, the RGA provisional until paid and its proof checked
+    # The number is valid now, the RGA provisional until paid and its proof checked (provisional.py)
     provisional.start(
         animal,
         fee=fee,
@@ -264,6 +267,13 @@ def register_animal(
         registered_by=registered_by,
     )
     db.session.flush()
+    if api_client is not None:
+        # Who registered through the API is recorded here, so every caller gets it exactly once
+        audit.record(
+            "animal.registered_by_api",
+            animal,
+            detail={"rga": animal.rga, "api_client_id": api_client.id},
+        )
     return animal
 
 
@@ -280,6 +290,16 @@ class AlreadyRegistered(AnimalError):
             _("Este animal já foi registrado: RGA %(rga)s.", rga=animal.rga),
         )
         self.animal = animal
+
+
+def _check_consequences(owner: User, data: AnimalData) -> None:
+    """VV 23 V (no animal at all) and GRU 88 §4, VV 23 III b, BJP 30 §ú II, CABO 39 §4 (not that
+    animal again): what the enforcement procedure recorded on the owner, read here."""
+    from portal.blueprints.enforcement.services import registration_refusal
+
+    refused = registration_refusal(owner.cpf, data.microchip)
+    if refused is not None:
+        raise AnimalError("owner.cpf", "consequence", refused[1])
 
 
 def _refuse_resubmission(owner: User, data: AnimalData) -> None:
@@ -320,8 +340,8 @@ def register_animal_for_adoption(
     today: date,
     api_client: ApiClient | None = None,
 ) -> Animal:
-    """Issue an RGA to the adopter of an animal that has none (DOMAIN §5: delivered registered,
-    VV 28 §1, GRU 88 §2). No registration fee: the adoption covers it (VV 12 §3). Without a
+    """Issue an RGA to the adopter of an animal that has none (delivered registered: VV 28 §1,
+    GRU 88 §2). No registration fee: the adoption covers it (VV 12 §3). Without a
     vaccination the registration stays pending until staff record the shot.
 
     Same errors as :func:`register_animal` (household limit included)."""
@@ -381,16 +401,22 @@ def record_vaccination(
     vaccination = _add_vaccination(
         animal, data, recorded_by=recorded_by, api_client=api_client, at_ccz=at_ccz
     )
-    is_current = vaccination_is_current(
-        data.applied_on,
-        data.next_due_on,  # type: ignore[arg-type]
-        today,
-    )
+    is_current = vaccination_is_current(vaccination.applied_on, vaccination.next_due_on, today)
     if animal.status == AnimalStatus.PENDING and is_current:
         _activate(animal)
     db.session.flush()
+    # Audited here, not in a view, so every way in (staff page, reclaim, hand-over) leaves a trail.
+    detail: dict[str, object] = {"rga": animal.rga}
+    if api_client is not None:
+        detail["api_client_id"] = api_client.id
+    audit.record(
+        "animal.vaccinated",
+        animal,
+        detail=detail,
+        actor_id=recorded_by.id if recorded_by is not None else None,
+    )
     if is_current and (at_ccz or (api_client is not None and api_client.kind == "establishment")):
-        provisional.vaccination_checked(animal, recorded_by)  # issue 8: given/recorded by the CCZ
+        provisional.vaccination_checked(animal, recorded_by)  # given or recorded by the CCZ itself
     return vaccination
 
 
@@ -417,4 +443,4 @@ def approve_registration(
         )
     _activate(animal)
     db.session.flush()
-    provisional.vaccination_checked(animal, approved_by)  # issue 8: staff checked the proof
+    provisional.vaccination_checked(animal, approved_by)  # staff checked the proof

@@ -5,7 +5,7 @@ the QR code. Views stay thin: parse the form, call one service, commit once.
 
 from __future__ import annotations
 
-import io
+from datetime import date
 from typing import Any
 
 from flask import (
@@ -14,7 +14,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    send_file,
     url_for,
 )
 from flask_babel import gettext as _
@@ -23,6 +22,7 @@ from sqlalchemy import select
 
 from portal.access import public, signed_in
 from portal.blueprints.animals import bp, documents, provisional, services, wizard
+from portal.blueprints.animals.downloads import card_response, pdf_response, tag_response
 from portal.blueprints.animals.forms import (
     CopyForm,
     DeathForm,
@@ -36,7 +36,6 @@ from portal.models import Animal, DocumentCopyRequest, OwnershipTransfer
 from portal.services.fees import price_list
 from portal.services.identity import looks_like_cpf, mask_cpf
 from portal.services.todo import citizen_todo
-from portal.services.uploads import file_path
 
 # ---------------------------------------------------------------------------------------------
 # Registration wizard (the steps live in wizard.py)
@@ -104,35 +103,6 @@ def detail(rga: str):
         cancel_form=EmptyForm(),
         missing=provisional.missing(animal),
     )
-
-
-def _pdf(data: bytes, name: str):  # type: ignore[no-untyped-def]
-    response = send_file(
-        io.BytesIO(data), mimetype="application/pdf", as_attachment=True, download_name=name
-    )
-    response.headers["Cache-Control"] = "private, no-store"
-    return response
-
-
-def card_response(animal: Animal):  # type: ignore[no-untyped-def]
-    profile = services.current_profile()
-    photo = file_path(animal.photo, "thumbnail") if animal.photo else None
-    pdf = documents.card_pdf(
-        animal,
-        profile,
-        services.absolute_url("animals.public_rga", number=animal.rga),
-        services.local_today(profile),
-        photo_path=str(photo) if photo and photo.exists() else None,
-    )
-    return _pdf(pdf, f"rga-{animal.rga}-carteira.pdf")
-
-
-def tag_response(animal: Animal):  # type: ignore[no-untyped-def]
-    profile = services.current_profile()
-    pdf = documents.tag_pdf(
-        animal, profile, services.absolute_url("animals.public_rga", number=animal.rga)
-    )
-    return _pdf(pdf, f"rga-{animal.rga}-plaqueta.pdf")
 
 
 @bp.get("/animais/<rga>/carteira.pdf")
@@ -295,17 +265,7 @@ def copy_request(rga: str):
             form.kind.errors = [*form.kind.errors, err.message]
         else:
             db.session.commit()
-            if copy.valid_until:
-                flash(
-                    _(
-                        "Pedido de segunda via registrado. Baixe o documento provisório: ele "
-                        "identifica o animal até %(day)s.",
-                        day=copy.valid_until.strftime("%d/%m/%Y"),
-                    ),
-                    "success",
-                )
-            else:
-                flash(_("Pedido de segunda via registrado."), "success")
+            _flash_copy_requested(copy.valid_until)
             return redirect(url_for("animals.detail", rga=animal.rga) + "#documentos")
     prices = {
         e.key: e
@@ -314,6 +274,20 @@ def copy_request(rga: str):
     }
     return render_template(
         "animals/copy.html", animal=animal, form=form, rule=profile.provisional_id, prices=prices
+    )
+
+
+def _flash_copy_requested(valid_until: date | None) -> None:
+    if valid_until is None:
+        flash(_("Pedido de segunda via registrado."), "success")
+        return
+    flash(
+        _(
+            "Pedido de segunda via registrado. Baixe o documento provisório: ele "
+            "identifica o animal até %(day)s.",
+            day=valid_until.strftime("%d/%m/%Y"),
+        ),
+        "success",
     )
 
 
@@ -327,7 +301,7 @@ def copy_pdf(copy_id: int):
     pdf = documents.provisional_pdf(
         copy, profile, services.absolute_url("animals.public_rga", number=copy.animal.rga)
     )
-    return _pdf(pdf, f"rga-{copy.animal.rga}-documento-provisorio-{copy.id}.pdf")
+    return pdf_response(pdf, f"rga-{copy.animal.rga}-documento-provisorio-{copy.id}.pdf")
 
 
 @bp.route("/animais/<rga>/obito", methods=["GET", "POST"])

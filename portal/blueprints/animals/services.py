@@ -6,7 +6,8 @@ Where each capability lives (all under ``portal/blueprints/animals/``):
 * ``common.py`` — errors (:class:`AnimalError` and kin), input records (:class:`AnimalData`,
   :class:`VaccinationData`, :class:`OwnerData`), normalising, labels, :func:`find_by_rga`;
 * ``validation.py`` — field checks, the age window, the rabies vaccination, duplicate microchip;
-* ``household.py`` — the household limit (DOMAIN §4) and :func:`move_animals_with_owner`;
+* ``household.py`` — the household limit (GRU 37; BJP 17; CAB 31; CABO 33 §ú) and
+  :func:`move_animals_with_owner`;
 * ``registration.py`` — :func:`register_animal`, RGA numbers, fees, staff activation;
 * ``owners.py`` — owners created or found by an establishment, the wizard's address;
 * ``transfers.py`` — :func:`transfer_animal` and the citizen's transfer offers;
@@ -25,7 +26,6 @@ from __future__ import annotations
 from portal.blueprints.animals.common import (
     COUNTED_STATUSES,
     MAX_AGE_YEARS,
-    RABIES_REVACCINATION_MONTHS,
     SEXES,
     SIZES,
     SPECIES,
@@ -97,7 +97,6 @@ from portal.blueprints.animals.reports import (
     search_animals,
 )
 from portal.blueprints.animals.transfers import (
-    TRANSFER_ARTICLES,
     accept_transfer,
     decline_transfer,
     pending_transfers_to,
@@ -113,6 +112,7 @@ from portal.blueprints.animals.validation import (
     current_vaccination,
     duplicate_microchip_error,
     microchip_taken,
+    next_rabies_due,
     rabies_required,
     vaccination_is_current,
     validate_animal_data,
@@ -137,14 +137,12 @@ __all__ = [
     "LicenceNewAcquisition",
     "MAX_AGE_YEARS",
     "OwnerData",
-    "RABIES_REVACCINATION_MONTHS",
     "REPORT_COLUMNS",
     "RESUBMISSION_WINDOW",
     "SEARCH_KINDS",
     "SEXES",
     "SIZES",
     "SPECIES",
-    "TRANSFER_ARTICLES",
     "UF_CODES",
     "VaccinationData",
     "absolute_url",
@@ -169,6 +167,7 @@ __all__ = [
     "local_today",
     "mark_copy_issued",
     "microchip_taken",
+    "next_rabies_due",
     "month_bounds",
     "move_animals_with_owner",
     "next_sequence",

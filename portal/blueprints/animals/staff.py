@@ -14,13 +14,13 @@ from flask_login import current_user
 
 from portal.access import roles_required, staff_required
 from portal.blueprints.animals import bp, provisional, services
+from portal.blueprints.animals.downloads import card_response, tag_response
 from portal.blueprints.animals.forms import (
     DeathForm,
     ProofRefusalForm,
     StaffSearchForm,
     StaffVaccinationForm,
 )
-from portal.blueprints.animals.routes import card_response, tag_response
 from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.models import Animal, DocumentCopyRequest
@@ -38,8 +38,8 @@ def _animal(animal_id: int) -> Animal:
 
 
 def _render_pending(refusing: tuple[int, ProofRefusalForm] | None = None, status: int = 200):
-    """The queue: owner-typed vaccinations to check (issue 8), then registrations awaiting the
-    rabies shot at the CCZ (BJP 6 §ú)."""
+    """The queue: owner-typed vaccinations to check (provisional.py), then registrations awaiting
+    the rabies shot at the CCZ (BJP 6 §ú)."""
     proofs = provisional.proofs_to_check()
     animals = services.pending_registrations()
     audit.record("animal.pending_listed", detail={"count": len(animals), "proofs": len(proofs)})
@@ -66,8 +66,8 @@ def staff_pending():
 @bp.post("/animais/ccz/animal/<int:animal_id>/comprovante/aceitar")
 @roles_required(*APPROVERS)
 def staff_accept_proof(animal_id: int):
-    """The owner's vaccination record is right (issue 8): the RGA becomes definitive when its fee
-    is settled too, and the owner is told by e-mail."""
+    """The owner's vaccination record is right (provisional.py): the RGA becomes definitive when
+    its fee is settled too, and the owner is told by e-mail."""
     animal = _animal(animal_id)
     if EmptyForm().validate_on_submit():
         try:
@@ -180,6 +180,22 @@ _VACCINATION_FIELDS = {
 }
 
 
+def _vaccination_data(form: StaffVaccinationForm) -> services.VaccinationData:
+    """The BJP 13 §1 fields of the staff vaccination form."""
+    return services.VaccinationData(
+        applied_on=form.applied_on.data,
+        vaccine_name=form.vaccine_name.data or "",
+        batch=form.batch.data or "",
+        vet_name=form.vet_name.data or "",
+        vet_crmv=form.vet_crmv.data or "",
+        manufacturer=form.manufacturer.data,
+        manufactured_on=form.manufactured_on.data,
+        expires_on=form.expires_on.data,
+        next_due_on=form.next_due_on.data,
+        establishment=form.establishment.data,
+    )
+
+
 @bp.post("/animais/ccz/animal/<int:animal_id>/vacina")
 @roles_required(*VACCINATORS)
 def staff_vaccinate(animal_id: int):
@@ -187,23 +203,11 @@ def staff_vaccinate(animal_id: int):
     animal = _animal(animal_id)
     form = StaffVaccinationForm()
     if form.validate_on_submit():
-        data = services.VaccinationData(
-            applied_on=form.applied_on.data,
-            vaccine_name=form.vaccine_name.data or "",
-            batch=form.batch.data or "",
-            vet_name=form.vet_name.data or "",
-            vet_crmv=form.vet_crmv.data or "",
-            manufacturer=form.manufacturer.data,
-            manufactured_on=form.manufactured_on.data,
-            expires_on=form.expires_on.data,
-            next_due_on=form.next_due_on.data,
-            establishment=form.establishment.data,
-        )
         was_pending = animal.status == "pending"
         try:
             services.record_vaccination(
                 animal,
-                data,
+                _vaccination_data(form),
                 recorded_by=current_user._get_current_object(),
                 at_ccz=True,
                 today=services.local_today(),
@@ -214,14 +218,11 @@ def staff_vaccinate(animal_id: int):
                 target = form[_VACCINATION_FIELDS.get(item.field or "", "applied_on")]
                 target.errors = [*target.errors, item.message]
         else:
-            audit.record("animal.vaccinated", animal, detail={"rga": animal.rga})
             db.session.commit()
+            message = _("Vacinação registrada.")
             if was_pending and animal.status == "active":
-                flash(
-                    _("Vacinação registrada; o RGA %(rga)s está ativo.", rga=animal.rga), "success"
-                )
-            else:
-                flash(_("Vacinação registrada."), "success")
+                message = _("Vacinação registrada; o RGA %(rga)s está ativo.", rga=animal.rga)
+            flash(message, "success")
             return redirect(url_for("animals.staff_animal", animal_id=animal.id))
     today = services.local_today()
     return render_template(

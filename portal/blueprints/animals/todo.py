@@ -1,4 +1,4 @@
-"""The RGA domain's part of the citizen's to-do list (issue 8 item 5): transfers offered to the
+"""The RGA domain's part of the citizen's to-do list: transfers offered to the
 person, registrations waiting for a vaccination or a proof check, provisional IDs of second
 copies ready to download. Unpaid fees come from billing's provider. Wired in ``hooks.py``."""
 

@@ -1,6 +1,7 @@
 """Transfers of an animal that has an RGA to a new owner (BJP 7; GRU 18; VV 13): immediate
 (adoption, documented sale) or offered to a citizen who accepts; the household limit is checked at
-the new owner's residence (DOMAIN §4). :func:`transfer_animal` is called by the adoption domain."""
+the new owner's residence (GRU 37; BJP 17). :func:`transfer_animal` is called by the adoption
+domain."""
 
 from __future__ import annotations
 
@@ -39,13 +40,14 @@ def _complete_transfer(transfer: OwnershipTransfer, profile: Profile, today: dat
             "owner.address",
             "required",
             _(
-                "Complete o seu endereço (CEP, logradouro e número) no seu perfil antes de aceitar: "
-                "é onde o animal vai morar."
+                "Complete o seu endereço (CEP, logradouro e número) no seu perfil antes de "
+                "aceitar: é onde o animal vai morar."
             ),
         )
     counts = counts_for_household(animal.birth_date, today, profile)
     moving_in = 1 if counts and animal.residence_key != new_key else 0
-    check_household_limit(profile, new_owner, extra=moving_in, on=today)  # DOMAIN §4 at new home
+    # GRU 37; BJP 17: the limit holds at the new home
+    check_household_limit(profile, new_owner, extra=moving_in, on=today)
     animal.owner = new_owner
     animal.residence_key = new_key
     # BJP 7; GRU 18: the record is updated, responsibility passes to the new owner now
@@ -53,12 +55,10 @@ def _complete_transfer(transfer: OwnershipTransfer, profile: Profile, today: dat
     transfer.accepted_at = transfer.decided_at = utcnow()
 
 
-# Where each law keeps the previous owner responsible until the record is updated.
-TRANSFER_ARTICLES = {"BJP": "BJP 7 §ú", "GRU": "GRU 18 §2", "VV": "VV 13"}
-
-
 def transfer_article(profile: Profile) -> str | None:
-    return TRANSFER_ARTICLES.get(profile.law_key)
+    """The article keeping the previous owner responsible until the transfer is accepted (BJP 7
+    §ú; GRU 18 §2); None where the law says nothing and it is the portal's own procedure."""
+    return profile.transfer_article()
 
 
 def transfer_animal(
@@ -163,8 +163,9 @@ def accept_transfer(
             previous.email,
             _("Transferência aceita"),
             _(
-                "Olá, %(name)s.\n\n%(new)s aceitou a transferência do animal %(animal)s (RGA %(rga)s). "
-                "A partir de agora a responsabilidade pelo animal é do novo proprietário.",
+                "Olá, %(name)s.\n\n%(new)s aceitou a transferência do animal %(animal)s "
+                "(RGA %(rga)s). A partir de agora a responsabilidade pelo animal é do novo "
+                "proprietário.",
                 name=previous.full_name,
                 new=user.full_name,
                 animal=transfer.animal.name,

@@ -16,7 +16,6 @@ from sqlalchemy import select
 
 from portal.blueprints.animals.common import (
     MAX_AGE_YEARS,
-    RABIES_REVACCINATION_MONTHS,
     SEXES,
     SIZES,
     SPECIES,
@@ -33,6 +32,7 @@ from portal.models import (
     Vaccination,
 )
 from portal.profiles.schema import Profile
+from portal.services.clock import current_profile
 from portal.services.dates import add_months
 
 # ---------------------------------------------------------------------------------------------
@@ -261,13 +261,19 @@ def validate_vaccination(
             )
         )
     if data.applied_on and not problems and data.next_due_on is None:
-        # BJP 12: revaccinate as the laboratory recommends; a yearly shot is the default
-        data.next_due_on = add_months(data.applied_on, RABIES_REVACCINATION_MONTHS)
+        data.next_due_on = next_rabies_due(data.applied_on)
     return problems
 
 
+def next_rabies_due(applied_on: date, profile: Profile | None = None) -> date:
+    """When the next rabies shot is due if the vet gave no date: the law's interval (BJP 13,
+    VV 52: yearly) or, where the law sets none, the programme's (``profile.programme``)."""
+    months, _article = (profile or current_profile()).revaccination_months()
+    return add_months(applied_on, months)
+
+
 def vaccination_is_current(applied_on: date, next_due_on: date | None, today: date) -> bool:
-    due = next_due_on or add_months(applied_on, RABIES_REVACCINATION_MONTHS)
+    due = next_due_on or next_rabies_due(applied_on)
     return applied_on <= today <= due
 
 

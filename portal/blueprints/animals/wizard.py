@@ -496,7 +496,7 @@ def _flash_registered(registered: Animal) -> None:
             "success",
         )
     elif registered.provisional:
-        # issue 8: the number and the tag are valid now; the card says PROVISÓRIO until paid
+        # The number and the tag are valid now; the card says PROVISÓRIO until paid
         # and checked
         flash(
             _(

@@ -1,4 +1,4 @@
-"""Public check of a certidão negativa de captura (GRU 84 §3, §5; issue 14):
+"""Public check of a certidão negativa de captura (GRU 84 §3, §5):
 ``GET /api/v1/certificates/<code>``, no token.
 
 Answers the RGA, the captures within the prescription period, the period and the issue date;
@@ -35,11 +35,7 @@ class CaptureCertificateCheck(ResponseModel):
 def certificate_check(code: str):
     from portal.blueprints.impound import services
 
-    cert = (
-        services.certificate_by_code(code)
-        if services.certificates_offered(current_profile())
-        else None
-    )
+    cert = services.public_certificate(code, current_profile())
     if cert is None:
         raise ApiError([error("code", "not_found", _("Certidão não encontrada."))], 404)
     return jsonify(dump(CaptureCertificateCheck, services.certificate_json(cert)))

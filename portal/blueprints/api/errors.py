@@ -20,5 +20,5 @@ def error(field: str | None, code: str, message: str) -> dict[str, Any]:
     return {"field": field, "code": code, "message": message}
 
 
-def error_response(errors: list[dict[str, Any]], status: int = 422):  # type: ignore[no-untyped-def]
+def error_response(errors: list[dict[str, Any]], status: int = 422):
     return jsonify(errors=errors), status

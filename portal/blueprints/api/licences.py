@@ -1,4 +1,5 @@
-"""Public check of an excess-animal licence (issue 11): ``GET /api/v1/licences/<code>``, no token.
+"""Public check of an excess-animal licence (GRU 37 §1; BJP 17 §3):
+``GET /api/v1/licences/<code>``, no token.
 
 Answers the municipality, the status (``valid``, ``expired``, ``cancelled``), the term and the cap;
 nothing about the holder or the residence. 404 for an unknown code (or a request never approved).

@@ -1,4 +1,4 @@
-"""Adoption listings API (issue #5): NGOs publish animals with their own token; anyone searches.
+"""Adoption listings API: NGOs publish animals with their own token; anyone searches.
 
 * ``POST /listings`` (token ``ngo``) → 201 ``{"id", "state": "draft"}``
 * ``POST /listings/<id>/photos`` multipart ``photo`` (token) → 201 ``{"photo": {...urls}}``
@@ -163,7 +163,7 @@ class ListingSearchQuery(BaseModel):
 
 
 def _absolute(path: str) -> str:
-    return public_base_url() + path  # never the request's Host (issue 8, security 1)
+    return public_base_url() + path  # never the request's Host
 
 
 def photo_json(photo: ListingPhotoRow) -> dict[str, Any]:
@@ -264,7 +264,7 @@ def listings_create():
         raise _invalid(err) from err
     except svc.AdoptionError as err:
         db.session.rollback()
-        raise ApiError([error(err.field, err.code, err.message)]) from err
+        raise ApiError([err.as_api()]) from err
     db.session.commit()
     response = jsonify(dump(ListingCreated, {"id": listing.id, "state": listing.state}))
     response.status_code = 201
@@ -331,9 +331,9 @@ def listings_update(listing_id: int):
         if state is not None:
             if not isinstance(state, str):
                 raise svc.AdoptionError(
-                    _("Estado desconhecido: use draft, published ou withdrawn."),
                     "state",
                     "invalid_choice",
+                    _("Estado desconhecido: use draft, published ou withdrawn."),
                 )
             svc.change_state(listing, state, g.api_client.user)
     except svc.InvalidData as err:
@@ -341,7 +341,7 @@ def listings_update(listing_id: int):
         raise _invalid(err) from err
     except svc.AdoptionError as err:
         db.session.rollback()
-        raise ApiError([error(err.field, err.code, err.message)]) from err
+        raise ApiError([err.as_api()]) from err
     db.session.commit()
     return jsonify(dump(ListingDetail, listing_json(listing, full=True)))
 
@@ -354,12 +354,14 @@ def listings_search():
         filters = parse_filters(request.args)
         limit = request.args.get("limit", PAGE_SIZE)
         if not str(limit).isdigit() or not 1 <= int(limit) <= MAX_PAGE_SIZE:
-            raise SearchError("limit", _("Use um número de 1 a %(max)d.", max=MAX_PAGE_SIZE))
+            raise SearchError(
+                "limit", "invalid", _("Use um número de 1 a %(max)d.", max=MAX_PAGE_SIZE)
+            )
         page = search_listings(
             filters, svc.local_today(), cursor=request.args.get("cursor") or None, limit=int(limit)
         )
     except SearchError as err:
-        raise ApiError([error(err.field, err.code, err.message)]) from err
+        raise ApiError([err.as_api()]) from err
     return jsonify(
         dump(
             ListingPage,

@@ -229,5 +229,5 @@ def openapi_json():
 
 
 @bp.errorhandler(ApiError)
-def api_error(err: ApiError):  # type: ignore[no-untyped-def]
+def api_error(err: ApiError):
     return error_response(err.errors, err.status)

@@ -17,6 +17,8 @@ The rules are the RGA domain's services, exactly as the web wizard calls them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Any, Literal
@@ -31,8 +33,8 @@ from sqlalchemy.exc import IntegrityError
 from portal.access import public
 from portal.blueprints.account.services import pending_suggestions
 from portal.blueprints.animals import services
+from portal.blueprints.animals.downloads import card_response, tag_response
 from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga
-from portal.blueprints.animals.routes import card_response, tag_response
 from portal.blueprints.api import bp
 from portal.blueprints.api.errors import ApiError, error
 from portal.blueprints.api.openapi import Media, declare_endpoint
@@ -53,8 +55,7 @@ from portal.blueprints.api.schema import (
 )
 from portal.blueprints.billing.services import fee_json
 from portal.extensions import db, limiter
-from portal.models import Animal
-from portal.services import audit
+from portal.models import Animal, User
 from portal.services.api_auth import api_client
 from portal.services.dates import add_months
 from portal.services.mail import send_email
@@ -309,9 +310,32 @@ def _as_api_errors(err: services.AnimalError) -> list[dict[str, Any]]:
 @api_client("establishment")
 def create_registration():
     """Register an animal for an owner (created as a citizen record when unknown)."""
-    body = _body()
     profile = services.current_profile()
     today = services.local_today(profile)
+    data, owner, vaccination, at_ccz = _validated_request(_body(), today)
+    client = g.api_client
+    with _registration_errors():
+        animal = services.register_animal(
+            owner=owner,
+            data=data,
+            vaccination=vaccination,
+            vaccinate_at_ccz=at_ccz,
+            registered_by=client.user,
+            api_client=client,
+            profile=profile,
+            today=today,
+        )
+        fees = [fee_json(item) for item in services.fees_of(animal)]
+        _notify_owner(animal, client.name)
+        db.session.commit()
+    return _created(animal, fees)
+
+
+def _validated_request(
+    body: dict[str, Any], today: date
+) -> tuple[services.AnimalData, User, services.VaccinationData | None, bool]:
+    """The request's value objects and its owner (found or created), or every problem of the
+    body at once as an :class:`ApiError` (the same checks as the portal's wizard)."""
     problems, data, person, vaccination, at_ccz = _parse(body, today)
     known = {p["field"] for p in problems}
     problems += [e.as_dict() for e in services.validate_animal_data(data) if e.field not in known]
@@ -331,40 +355,24 @@ def create_registration():
     if problems or owner is None:
         db.session.rollback()
         raise ApiError(problems)
-    client = g.api_client
+    return data, owner, vaccination, at_ccz
+
+
+@contextmanager
+def _registration_errors() -> Iterator[None]:
+    """A refused registration rolls back and answers with the rules' errors."""
     try:
-        animal = services.register_animal(
-            owner=owner,
-            data=data,
-            vaccination=vaccination,
-            vaccinate_at_ccz=at_ccz,
-            registered_by=client.user,
-            api_client=client,
-            profile=profile,
-            today=today,
-        )
-        audit.record(
-            "animal.registered_by_api",
-            animal,
-            detail={"rga": animal.rga, "api_client_id": client.id},
-        )
-        fees = [fee_json(item) for item in services.fees_of(animal)]
-        _notify_owner(animal, client.name)
-        db.session.commit()
+        yield
     except services.AnimalError as err:
         db.session.rollback()
         raise ApiError(_as_api_errors(err)) from None
     except IntegrityError:
         db.session.rollback()  # a concurrent registration took the microchip first
-        raise ApiError(
-            [
-                error(
-                    "animal.microchip",
-                    "duplicate_microchip",
-                    _("Este microchip já está registrado em outro animal."),
-                )
-            ]
-        ) from None
+        taken = _("Este microchip já está registrado em outro animal.")
+        raise ApiError([error("animal.microchip", "duplicate_microchip", taken)]) from None
+
+
+def _created(animal: Animal, fees: list[dict[str, Any]]) -> Response:
     response = jsonify(
         dump(
             RegistrationCreated,
@@ -412,8 +420,8 @@ def _notify_owner(animal: Animal, establishment: str) -> None:
         owner.email,
         _("Animal registrado: RGA %(rga)s", rga=animal.rga),
         _(
-            "Olá, %(name)s.\n\n%(place)s registrou %(animal)s no Registro Geral do Animal com o número "
-            "%(rga)s. %(pending)s\n\n%(tail)s",
+            "Olá, %(name)s.\n\n%(place)s registrou %(animal)s no Registro Geral do Animal com "
+            "o número %(rga)s. %(pending)s\n\n%(tail)s",
             name=owner.full_name,
             place=establishment,
             animal=animal.name,

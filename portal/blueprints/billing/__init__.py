@@ -4,9 +4,16 @@ Two blueprints: ``billing`` (citizen pages under /pagamentos, staff pages under 
 and ``payments`` (the Stripe webhook at /payments/stripe/webhook, the URL Stripe is given).
 """
 
-from flask import Blueprint
+from flask import Blueprint, Flask
 
 bp = Blueprint("billing", __name__, url_prefix="/pagamentos")
+
+
+def init_app(app: Flask) -> None:
+    """Menu, staff tiles, LGPD section, to-do, demo data, queues and reminders (``hooks``)."""
+
+    hooks.init_app(app)
+
 
 from portal.blueprints.billing import hooks, routes, staff  # noqa: E402,F401
 from portal.blueprints.billing.webhook import webhook_bp  # noqa: E402,F401

@@ -14,9 +14,7 @@ from datetime import date, datetime
 from flask import current_app
 from flask_babel import force_locale
 from flask_babel import gettext as _
-from reportlab.graphics import renderPDF
-from reportlab.graphics.barcode import code128, qr
-from reportlab.graphics.shapes import Drawing
+from reportlab.graphics.barcode import code128
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
@@ -32,6 +30,7 @@ from portal.blueprints.billing.services import (
 from portal.models import PaymentItem, PaymentMethod, PaymentStatus
 from portal.services.identity import mask_cpf
 from portal.services.money import format_brl
+from portal.services.pdf import qr_image
 
 WIDTH, HEIGHT = A4
 MARGIN = 18 * mm
@@ -129,11 +128,8 @@ def _header(w: _Writer, title: str) -> None:
 
 
 def _qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
-    widget = qr.QrCodeWidget(url)
-    x0, y0, x1, y1 = widget.getBounds()
-    drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
-    drawing.add(widget)
-    renderPDF.draw(drawing, canvas, x, y)
+    # One QR library for every document (issue 9): the same helper as the RGA card and certificate.
+    canvas.drawImage(qr_image(url), x, y, width=size, height=size)
 
 
 def _payer_lines(w: _Writer, item: PaymentItem) -> None:
@@ -160,7 +156,7 @@ def guia_pdf(item: PaymentItem, due: date, issued_at: datetime) -> bytes:
         w.breakdown(item)
         w.space(4)
         # Only the ways this deployment accepts: the CCZ counter, and online with Stripe keys
-        # (no bank agreement exists: issue 8).
+        # (no bank agreement exists).
         w.text(
             _(
                 "Como pagar: apresente esta guia no caixa do CCZ e informe a referência acima, "

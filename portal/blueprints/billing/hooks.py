@@ -1,37 +1,46 @@
 """How billing plugs into the rest of the portal: menu, staff tiles, template filters, the LGPD
-export and the demo data."""
+export, the to-do list and the demo data (:func:`init_app`, called from ``create_app``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from flask import Flask
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from sqlalchemy import select
 
 from portal.access import STAFF
 from portal.blueprints.billing import bp, services
-from portal.cli import register_demo_seeder
 from portal.extensions import db
 from portal.models import ExemptionRequest, PaymentItem, User
-from portal.services.lgpd import register_exporter
 from portal.services.money import format_brl
-from portal.services.todo import TodoItem, register_todo_provider
-from portal.templating import register_admin_link, register_nav
+from portal.services.todo import TodoItem
+from portal.wiring import wiring
 
-register_nav(
-    _l("Meus pagamentos"),
-    "billing.my_payments",
-    order=40,
-    visible=lambda: current_user.is_authenticated,
-)
-register_nav(_l("Preços públicos"), "billing.prices", order=85)
 
-register_admin_link(_l("Pagamentos"), "billing.staff_payments", STAFF)
-register_admin_link(_l("Baixa de guia no balcão"), "billing.counter", STAFF)
-register_admin_link(_l("Conciliação de pagamentos"), "billing.reconciliation", STAFF)
-register_admin_link(_l("Pedidos de isenção de taxa"), "billing.exemption_queue", STAFF)
-register_admin_link(_l("Tabela de preços públicos"), "billing.admin_prices", ("admin",))
+def init_app(app: Flask) -> None:
+    """What billing adds to the shared parts (called by ``portal.blueprints.billing.init_app``)."""
+    from portal.blueprints.billing import queues, reminders
+
+    wired = wiring(app)
+    wired.nav(
+        _l("Meus pagamentos"),
+        "billing.my_payments",
+        order=40,
+        visible=lambda: current_user.is_authenticated,
+    )
+    wired.nav(_l("Preços públicos"), "billing.prices", order=85)
+    wired.admin_link(_l("Pagamentos"), "billing.staff_payments", STAFF)
+    wired.admin_link(_l("Baixa de guia no balcão"), "billing.counter", STAFF)
+    wired.admin_link(_l("Conciliação de pagamentos"), "billing.reconciliation", STAFF)
+    wired.admin_link(_l("Pedidos de isenção de taxa"), "billing.exemption_queue", STAFF)
+    wired.admin_link(_l("Tabela de preços públicos"), "billing.admin_prices", ("admin",))
+    wired.exporter("pagamentos", export_payments)
+    wired.todo("payments", payment_todo)
+    wired.demo_seeder(seed_demo_payments)
+    wired.queues(queues.declare_queues)
+    wired.reminders(reminders.declare_reminders)
 
 
 @bp.app_template_filter("payment_status")
@@ -137,11 +146,8 @@ def export_payments(user: User) -> list[dict[str, Any]]:
     return out
 
 
-register_exporter("pagamentos", export_payments)
-
-
 def payment_todo(user: User) -> list[TodoItem]:
-    """The citizen's to-do list (issue 8): every item they still have to pay, or whose exemption
+    """The citizen's to-do list: every item they still have to pay, or whose exemption
     request staff are still deciding."""
     from flask import url_for
     from flask_babel import gettext as _
@@ -178,10 +184,6 @@ def payment_todo(user: User) -> list[TodoItem]:
     return out
 
 
-register_todo_provider("payments", payment_todo)
-
-
-@register_demo_seeder
 def seed_demo_payments() -> None:
     """A pending registration fee for the demo citizen, to try the guia and online payment."""
     from flask import current_app

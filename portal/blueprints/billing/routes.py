@@ -27,9 +27,8 @@ from portal.extensions import db
 from portal.forms import EmptyForm, choices
 from portal.models import PaymentItem
 from portal.models.base import utcnow
-from portal.services import audit
 from portal.services.fees import price_list
-from portal.services.uploads import UploadError
+from portal.views import run_service
 
 
 def _profile():  # type: ignore[no-untyped-def]
@@ -108,18 +107,16 @@ def pay_online(item_id: int):
         flash(_("A sessão expirou; tente de novo."), "warning")
         return redirect(url_for("billing.item", item_id=found.id))
     try:
-        session = stripe_gateway.start_checkout(found, current_user)
-        url = session.url
-        db.session.commit()
-    except services.BillingError as err:
-        db.session.rollback()
-        flash(err.message, "danger")
-        return redirect(url_for("billing.item", item_id=found.id))
+        done = run_service(lambda: stripe_gateway.start_checkout(found, current_user).url)
     except IntegrityError:
         # Another tab opened the same Stripe session (same idempotency key) a moment earlier:
         # send this tab to that session instead of an error page.
         db.session.rollback()
         url = stripe_gateway.open_session_url(services.get_item(item_id))
+    else:
+        if not done.ok:
+            return redirect(url_for("billing.item", item_id=found.id))
+        url = done.value
     return redirect(url or url_for("billing.item", item_id=found.id), code=303)
 
 
@@ -152,8 +149,7 @@ def guia_pdf(item_id: int):
         )
         return redirect(url_for("billing.item", item_id=found.id))
     data = documents.guia_pdf(found, services.guia_due_date(found), utcnow())
-    if not services.is_responsible(found, current_user):
-        audit.record("payment.guia_printed", found, detail={"reference": found.reference})
+    if services.guia_printed(found, current_user):
         db.session.commit()
     return _pdf(data, f"guia-{found.reference}.pdf")
 
@@ -165,8 +161,7 @@ def receipt_pdf(item_id: int):
     if found.payment is None:
         abort(404)
     data = documents.receipt_pdf(found, utcnow())
-    if not services.is_responsible(found, current_user):
-        audit.record("payment.receipt_viewed", found, detail={"reference": found.reference})
+    if services.receipt_viewed(found, current_user):
         db.session.commit()
     return _pdf(data, f"comprovante-{found.reference}.pdf")
 
@@ -187,8 +182,8 @@ def request_exemption(item_id: int):
         form.code.data = exemptions[0].code
     if form.validate_on_submit():
         upload = form.proof.data
-        try:
-            services.request_exemption(
+        done = run_service(
+            lambda: services.request_exemption(
                 found,
                 current_user,
                 profile=_profile(),
@@ -196,15 +191,11 @@ def request_exemption(item_id: int):
                 statement=form.statement.data,
                 proof=upload.stream,
                 filename=upload.filename,
-            )
-        except UploadError as err:
-            db.session.rollback()
-            form.proof.errors.append(err.message)
-        except services.BillingError as err:
-            db.session.rollback()
-            getattr(form, err.field or "code").errors.append(err.message)
-        else:
-            db.session.commit()
-            flash(_("Pedido de isenção enviado. Você receberá a decisão por e-mail."), "success")
+            ),
+            form=form,
+            fallback="code",
+            success=_("Pedido de isenção enviado. Você receberá a decisão por e-mail."),
+        )
+        if done.ok:
             return redirect(url_for("billing.item", item_id=found.id))
     return render_template("billing/exemption_form.html", item=found, form=form)

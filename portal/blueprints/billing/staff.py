@@ -6,8 +6,6 @@ Every look at a person's payment data and every change is written to the audit l
 
 from __future__ import annotations
 
-from datetime import date
-
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -29,9 +27,9 @@ from portal.blueprints.billing.forms import (
 from portal.extensions import db
 from portal.forms import choices
 from portal.models import ExemptionRequest, PaymentItem, PaymentReviewFlag, PriceOverride
-from portal.services import audit
 from portal.services.fees import price_list
 from portal.services.money import parse_brl
+from portal.views import run_service
 
 PAGE_SIZE = 50
 REFUND_ROLES = ("coordinator", "admin")
@@ -63,15 +61,7 @@ def staff_payments():
     stmt = services.staff_items_query(**filters)
     total = db.session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
     items = db.session.scalars(stmt.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)).all()
-    # The search text may be a CPF or a name: the log keeps only that a search was made.
-    audit.record(
-        "payment.list_viewed",
-        detail={
-            k: (v.isoformat() if isinstance(v, date) else (True if k == "q" else v))
-            for k, v in filters.items()
-            if v
-        },
-    )
+    services.list_viewed(filters)
     db.session.commit()
     args = {k: v for k, v in source.items() if k not in ("page", "csrf_token")}
     return render_template(
@@ -89,7 +79,7 @@ def staff_payments():
 @staff_required
 def staff_item(item_id: int):
     item = _item_or_404(item_id)
-    audit.record("payment.viewed", item, detail={"reference": item.reference})
+    services.item_viewed(item)
     db.session.commit()
     return _render_item(item)
 
@@ -127,9 +117,7 @@ def counter():
             if found is None:
                 form.reference.errors.append(_("Nenhum pagamento com esta referência."))
             else:
-                audit.record(
-                    "payment.viewed", found, detail={"reference": found.reference, "via": "counter"}
-                )
+                services.item_viewed(found, via="counter")
                 db.session.commit()
     mark_form = MarkPaidForm(formdata=None, paid_on=services.local_today())
     return render_template("billing/staff/counter.html", form=form, item=found, mark_form=mark_form)
@@ -141,22 +129,20 @@ def mark_paid(item_id: int):
     item = _item_or_404(item_id)
     form = MarkPaidForm()
     if form.validate_on_submit():
-        try:
-            services.mark_paid_at_counter(
+        done = run_service(
+            lambda: services.mark_paid_at_counter(
                 item,
                 receipt_number=form.receipt_number.data,
                 paid_on=form.paid_on.data,
                 actor=current_user,
-            )
-        except services.BillingError as err:
-            db.session.rollback()
-            getattr(form, err.field or "receipt_number").errors.append(err.message)
-        else:
-            db.session.commit()
-            flash(
-                _("Baixa registrada: referência %(ref)s paga.", ref=item.formatted_reference),
-                "success",
-            )
+            ),
+            form=form,
+            fallback="receipt_number",
+            success=lambda _payment: _(
+                "Baixa registrada: referência %(ref)s paga.", ref=item.formatted_reference
+            ),
+        )
+        if done.ok:
             return redirect(url_for("billing.staff_item", item_id=item.id))
     search = CounterSearchForm(formdata=None, reference=item.formatted_reference)
     return render_template(
@@ -171,14 +157,13 @@ def refund(item_id: int):
     item = _item_or_404(item_id)
     form = RefundForm()
     if form.validate_on_submit():
-        try:
-            services.refund_payment(item, reason=form.reason.data, actor=current_user)
-        except services.BillingError as err:
-            db.session.rollback()
-            getattr(form, err.field or "reason").errors.append(err.message)
-        else:
-            db.session.commit()
-            flash(_("Estorno registrado."), "success")
+        done = run_service(
+            lambda: services.refund_payment(item, reason=form.reason.data, actor=current_user),
+            form=form,
+            fallback="reason",
+            success=_("Estorno registrado."),
+        )
+        if done.ok:
             return redirect(url_for("billing.staff_item", item_id=item.id))
     item = _item_or_404(item_id)  # reloaded after a rollback
     return _render_item(item, refund_form=form, status=422)
@@ -192,14 +177,10 @@ def resolve_flag(flag_id: int):
         abort(404)
     form = ResolveFlagForm()
     if form.validate_on_submit():
-        try:
-            services.resolve_flag(flag, form.note.data, actor=current_user)
-        except services.BillingError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Pendência resolvida."), "success")
+        run_service(
+            lambda: services.resolve_flag(flag, form.note.data, actor=current_user),
+            success=_("Pendência resolvida."),
+        )
     else:
         flash(_("Descreva o que foi feito para resolver a pendência."), "danger")
     target = request.form.get("back")
@@ -241,22 +222,21 @@ def exemption_detail(request_id: int):
         abort(404)
     form = ExemptionDecisionForm()
     if form.validate_on_submit():
-        try:
-            services.decide_exemption(
+        done = run_service(
+            lambda: services.decide_exemption(
                 req,
                 accept=form.decision.data == "accept",
                 reason=form.reason.data,
                 actor=current_user,
-            )
-        except services.BillingError as err:
-            db.session.rollback()
-            getattr(form, err.field or "decision").errors.append(err.message)
-        else:
-            db.session.commit()
-            flash(_("Decisão registrada e enviada ao requerente."), "success")
+            ),
+            form=form,
+            fallback="decision",
+            success=_("Decisão registrada e enviada ao requerente."),
+        )
+        if done.ok:
             return redirect(url_for("billing.exemption_queue"))
     elif request.method == "GET":
-        audit.record("payment.exemption_viewed", req.item, detail={"request_id": req.id})
+        services.exemption_viewed(req)
         db.session.commit()
     return render_template("billing/staff/exemption.html", req=req, form=form)
 
@@ -273,21 +253,20 @@ def admin_prices():
     if request.method == "GET" and form.effective_from.data is None:
         form.effective_from.data = today
     if form.validate_on_submit():
-        try:
-            services.set_price(
+        done = run_service(
+            lambda: services.set_price(
                 profile,
                 form.key.data,
                 amount_cents=parse_brl(form.amount.data),
                 effective_from=form.effective_from.data,
                 note=form.note.data,
                 actor=current_user,
-            )
-        except services.BillingError as err:
-            db.session.rollback()
-            getattr(form, err.field or "key").errors.append(err.message)
-        else:
-            db.session.commit()
-            flash(_("Preço registrado."), "success")
+            ),
+            form=form,
+            fallback="key",
+            success=_("Preço registrado."),
+        )
+        if done.ok:
             return redirect(url_for("billing.admin_prices"))
     history = db.session.scalars(
         select(PriceOverride)

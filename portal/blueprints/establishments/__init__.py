@@ -12,25 +12,30 @@ from flask import Blueprint, Flask
 bp = Blueprint("establishments", __name__)
 
 
-def init_establishments(app: Flask) -> None:
-    """Tokens of accredited establishments work only while their cadastro is valid."""
+def init_app(app: Flask) -> None:
+    """Tokens of accredited establishments work only while their cadastro is valid; menu entry,
+    staff tile, queues and reminders."""
     from flask_babel import lazy_gettext as _l
 
     from portal.access import STAFF
+    from portal.blueprints.establishments import queues, reminders
     from portal.blueprints.establishments.services import api_client_gate
     from portal.services.api_auth import add_api_client_gate
-    from portal.templating import register_admin_link, register_nav
+    from portal.wiring import wiring
 
     add_api_client_gate(app, api_client_gate)
-    register_nav(
+    wired = wiring(app)
+    wired.nav(
         _l("Onde registrar"),
         "establishments.where_to_register",
         order=26,
         visible=_accreditation_in_law,
     )
-    register_admin_link(
+    wired.admin_link(
         _l("Estabelecimentos: cadastro zoossanitário"), "establishments.staff_list", STAFF
     )
+    wired.queues(queues.declare_queues)
+    wired.reminders(reminders.declare_reminders)
 
 
 def _accreditation_in_law() -> bool:

@@ -3,11 +3,13 @@ expiring within 60 days or already expired (GRU 11 §2-3)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from flask import url_for
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import func, or_, select
+from sqlalchemy import Select, func, or_, select
 
 from portal.access import STAFF
 from portal.extensions import db
@@ -52,56 +54,58 @@ def declare_queues(registry: QueueRegistry) -> None:
         SearchProvider("estabelecimentos", _l("Estabelecimentos"), STAFF, _search)
     )
     registry.declare(
-        Queue(
-            key="estabelecimentos-pedidos",
-            title=_l("Estabelecimentos: pedidos de cadastro a analisar"),
-            roles=STAFF,
-            entity=Establishment,
-            rows=lambda: select(Establishment).where(
+        _queue(
+            "estabelecimentos-pedidos",
+            _l("Estabelecimentos: pedidos de cadastro a analisar"),
+            lambda: select(Establishment).where(
                 Establishment.status == EstablishmentStatus.REQUESTED
             ),
-            since=Establishment.created_at,
             order=Establishment.created_at,
-            link=_link,
-            columns=COLUMNS,
-            personal_data=False,
         )
     )
     registry.declare(
-        Queue(
-            key="estabelecimentos-renovacoes",
-            title=_l("Estabelecimentos: renovações pedidas"),
-            roles=STAFF,
-            entity=Establishment,
-            rows=lambda: select(Establishment).where(
+        _queue(
+            "estabelecimentos-renovacoes",
+            _l("Estabelecimentos: renovações pedidas"),
+            lambda: select(Establishment).where(
                 Establishment.status == EstablishmentStatus.ACTIVE,
                 Establishment.renewal_requested_on.is_not(None),
             ),
-            since=Establishment.created_at,
-            order=Establishment.valid_until,
-            overdue=lambda: Establishment.valid_until < local_today(),
-            due=lambda e: e.valid_until,
-            link=_link,
-            columns=COLUMNS,
-            personal_data=False,
+            **_BY_EXPIRY,
         )
     )
     registry.declare(
-        Queue(
-            key="estabelecimentos-vencendo",
-            title=_l("Estabelecimentos: cadastro vence em 60 dias ou venceu"),
-            roles=STAFF,
-            entity=Establishment,
-            rows=lambda: select(Establishment).where(
+        _queue(
+            "estabelecimentos-vencendo",
+            _l("Estabelecimentos: cadastro vence em 60 dias ou venceu"),
+            lambda: select(Establishment).where(
                 Establishment.status == EstablishmentStatus.ACTIVE,
                 Establishment.valid_until <= local_today() + timedelta(days=EXPIRY_NOTICE_DAYS),
             ),
-            since=Establishment.created_at,
-            order=Establishment.valid_until,
-            overdue=lambda: Establishment.valid_until < local_today(),
-            due=lambda e: e.valid_until,
-            link=_link,
-            columns=COLUMNS,
-            personal_data=False,
+            **_BY_EXPIRY,
         )
+    )
+
+
+# Renewals and expiring cadastros: sorted by, and overdue after, the end of validity.
+_BY_EXPIRY: dict[str, Any] = {
+    "order": Establishment.valid_until,
+    "overdue": lambda: Establishment.valid_until < local_today(),
+    "due": lambda e: e.valid_until,
+}
+
+
+def _queue(key: str, title: Any, rows: Callable[[], Select[Any]], **timing: Any) -> Queue:
+    """A queue of establishments: their file, name and district; no personal data listed."""
+    return Queue(
+        key=key,
+        title=title,
+        roles=STAFF,
+        entity=Establishment,
+        rows=rows,
+        since=Establishment.created_at,
+        link=_link,
+        columns=COLUMNS,
+        personal_data=False,
+        **timing,
     )

@@ -3,6 +3,8 @@ accredited establishments ("Onde registrar meu animal")."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -16,11 +18,12 @@ from portal.forms import EmptyForm, choices
 from portal.models import Establishment, StoredFile
 from portal.services.clock import current_profile, local_today
 from portal.services.uploads import UploadError, store_document
+from portal.views import show_error
 
 SKETCH_PURPOSE = "establishment_sketch"  # GRU 11 §1 IV
 
 
-def _rule():  # type: ignore[no-untyped-def]
+def _rule():
     rule = current_profile().establishments
     if rule is None:
         abort(404)
@@ -64,6 +67,24 @@ def _sketch(form: CadastroForm) -> StoredFile | None:
     )
 
 
+def _save(form: CadastroForm, call: Callable[[StoredFile | None], object], success: str) -> bool:
+    """Store the sketch and run the service with it; commit and confirm, or on a refused upload
+    or rule roll back and show the message next to its field (nothing typed is lost)."""
+    try:
+        call(_sketch(form))
+    except UploadError as err:
+        db.session.rollback()
+        form.sketch.errors = [err.message]
+        return False
+    except services.EstablishmentError as err:
+        db.session.rollback()
+        show_error(err, form)
+        return False
+    db.session.commit()
+    flash(success, "success")
+    return True
+
+
 def _own(establishment_id: int) -> Establishment:
     establishment = db.session.get(Establishment, establishment_id)
     if establishment is None or establishment.requested_by_id != current_user.id:
@@ -76,28 +97,18 @@ def _own(establishment_id: int) -> Establishment:
 def request_cadastro():
     rule = _rule()
     form = _form()
-    if form.validate_on_submit():
-        try:
-            services.request_cadastro(
-                current_user._get_current_object(),
-                _data(form),
-                profile=current_profile(),
-                today=local_today(),
-                sketch=_sketch(form),
-            )
-        except UploadError as err:
-            db.session.rollback()
-            form.sketch.errors = [err.message]
-        except services.EstablishmentError as err:
-            db.session.rollback()
-            if not err.show_on(form):
-                flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(
-                _("Pedido de cadastro enviado. O CCZ vai analisar e agendar a vistoria."), "success"
-            )
-            return redirect(url_for("establishments.mine"))
+    if form.validate_on_submit() and _save(
+        form,
+        lambda sketch: services.request_cadastro(
+            current_user._get_current_object(),
+            _data(form),
+            profile=current_profile(),
+            today=local_today(),
+            sketch=sketch,
+        ),
+        _("Pedido de cadastro enviado. O CCZ vai analisar e agendar a vistoria."),
+    ):
+        return redirect(url_for("establishments.mine"))
     return render_template("establishments/request.html", form=form, rule=rule)
 
 
@@ -106,27 +117,19 @@ def request_cadastro():
 def edit(establishment_id: int):
     establishment = _own(establishment_id)
     form = _form(establishment)
-    if form.validate_on_submit():
-        try:
-            services.update_data(
-                establishment,
-                current_user._get_current_object(),
-                _data(form),
-                profile=current_profile(),
-                today=local_today(),
-                sketch=_sketch(form),
-            )
-        except UploadError as err:
-            db.session.rollback()
-            form.sketch.errors = [err.message]
-        except services.EstablishmentError as err:
-            db.session.rollback()
-            if not err.show_on(form):
-                flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Dados atualizados e comunicados ao CCZ."), "success")
-            return redirect(url_for("establishments.mine"))
+    if form.validate_on_submit() and _save(
+        form,
+        lambda sketch: services.update_data(
+            establishment,
+            current_user._get_current_object(),
+            _data(form),
+            profile=current_profile(),
+            today=local_today(),
+            sketch=sketch,
+        ),
+        _("Dados atualizados e comunicados ao CCZ."),
+    ):
+        return redirect(url_for("establishments.mine"))
     return render_template(
         "establishments/request.html", form=form, rule=_rule(), establishment=establishment
     )

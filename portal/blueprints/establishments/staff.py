@@ -16,9 +16,10 @@ from portal.blueprints.establishments import bp, services
 from portal.blueprints.establishments.forms import InspectionForm, ReasonForm
 from portal.extensions import db
 from portal.forms import EmptyForm
-from portal.models import Establishment
+from portal.models import Establishment, User
 from portal.services import audit
 from portal.services.clock import current_profile, local_today
+from portal.views import run_service
 
 DECIDERS = ("coordinator", "admin")
 
@@ -32,15 +33,7 @@ def _establishment(establishment_id: int) -> Establishment:
 
 def _act(establishment: Establishment, action: Callable[[], object], done: str) -> object:
     """Run one service; on a rule's refusal roll back and say why, else commit and confirm."""
-    try:
-        result = action()
-    except services.EstablishmentError as err:
-        db.session.rollback()
-        flash(err.message, "danger")
-        return None
-    db.session.commit()
-    flash(done, "success")
-    return result
+    return run_service(action, success=done).value
 
 
 def _notices(establishment: Establishment) -> list[tuple[object, str, str]]:
@@ -120,60 +113,59 @@ def staff_inspection(establishment_id: int):
     return redirect(url_for("establishments.staff_file", establishment_id=establishment.id))
 
 
+def _decision(
+    action: str, establishment: Establishment, staff: User, reason: str
+) -> tuple[Callable[[], object], str] | None:
+    """The service call a decision's URL word stands for, with its confirmation."""
+    profile, today = current_profile(), local_today()
+    decisions: dict[str, tuple[Callable[[], object], str]] = {
+        "aprovar": (
+            lambda: services.approve(establishment, staff, profile=profile, today=today),
+            _("Cadastro aprovado."),
+        ),
+        "recusar": (
+            lambda: services.refuse(establishment, staff, reason),
+            _("Pedido recusado."),
+        ),
+        "renovar": (
+            lambda: services.approve_renewal(establishment, staff, profile=profile),
+            _("Renovação aprovada."),
+        ),
+        "credenciar": (
+            lambda: services.accredit(establishment, staff, profile=profile, today=today),
+            _("Estabelecimento credenciado para registrar animais."),
+        ),
+        "descredenciar": (
+            lambda: services.revoke_accreditation(establishment, staff, reason),
+            _("Credenciamento suspenso."),
+        ),
+        "baixa": (
+            lambda: services.close(establishment, staff, reason),
+            _("Cadastro encerrado (baixa)."),
+        ),
+    }
+    return decisions.get(action)
+
+
 @bp.post("/ccz/estabelecimentos/<int:establishment_id>/<action>")
 @roles_required(*DECIDERS)
 def staff_decide(establishment_id: int, action: str):
     establishment = _establishment(establishment_id)
     staff = current_user._get_current_object()
-    profile, today = current_profile(), local_today()
     reason = (request.form.get("reason") or "").strip()
     if not EmptyForm().validate_on_submit():
         abort(400)
-    if action == "aprovar":
-        _act(
-            establishment,
-            lambda: services.approve(establishment, staff, profile=profile, today=today),
-            _("Cadastro aprovado."),
-        )
-    elif action == "recusar":
-        _act(
-            establishment,
-            lambda: services.refuse(establishment, staff, reason),
-            _("Pedido recusado."),
-        )
-    elif action == "renovar":
-        _act(
-            establishment,
-            lambda: services.approve_renewal(establishment, staff, profile=profile),
-            _("Renovação aprovada."),
-        )
-    elif action == "credenciar":
-        token = _act(
-            establishment,
-            lambda: services.accredit(establishment, staff, profile=profile, today=today),
-            _("Estabelecimento credenciado para registrar animais."),
-        )
-        if token:
-            flash(
-                _(
-                    "Token de API do estabelecimento (anote agora; não será mostrado de novo): "
-                    "%(token)s",
-                    token=token,
-                ),
-                "info",
-            )
-    elif action == "descredenciar":
-        _act(
-            establishment,
-            lambda: services.revoke_accreditation(establishment, staff, reason),
-            _("Credenciamento suspenso."),
-        )
-    elif action == "baixa":
-        _act(
-            establishment,
-            lambda: services.close(establishment, staff, reason),
-            _("Cadastro encerrado (baixa)."),
-        )
-    else:
+    decision = _decision(action, establishment, staff, reason)
+    if decision is None:
         abort(404)
+    token = _act(establishment, *decision)
+    if action == "credenciar" and token:
+        flash(
+            _(
+                "Token de API do estabelecimento (anote agora; não será mostrado de novo): "
+                "%(token)s",
+                token=token,
+            ),
+            "info",
+        )
     return redirect(url_for("establishments.staff_file", establishment_id=establishment.id))

@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from flask import Blueprint, abort, send_file
 from flask_login import current_user
 from sqlalchemy import select
 
 from portal.access import public
 from portal.extensions import db
-from portal.models import StoredFile, User
+from portal.models import StoredFile
 from portal.services.uploads import file_path
+from portal.wiring import wiring
 
 bp = Blueprint("files", __name__, url_prefix="/arquivos")
-
-FileRule = Callable[[User, StoredFile], bool]
-_RULES: dict[str, FileRule] = {}
-
-
-def register_file_access(purpose: str, rule: FileRule) -> None:
-    """Let a domain grant access to its files beyond owner and staff (e.g. an NGO reviewing an
-    applicant's proof of address for its own listing)."""
-    _RULES[purpose] = rule
 
 
 def may_see(stored: StoredFile) -> bool:
@@ -32,7 +22,7 @@ def may_see(stored: StoredFile) -> bool:
         return False
     if stored.owner_id == current_user.id or current_user.is_staff:
         return True
-    rule = _RULES.get(stored.purpose)
+    rule = wiring().file_rules.get(stored.purpose)
     return bool(rule and rule(current_user, stored))
 
 

@@ -1,9 +1,10 @@
-"""Excess-animal licences (issue 11; DOMAIN §4; GRU 37 §1; BJP 17 §3-6; CAB 31 §1-2).
+"""Excess-animal licences (GRU 37 §1; BJP 17 §3-6; CAB 31 §1-2).
 
-Modules: ``services`` (the rules, including the household allowance the animals domain asks
-about), ``routes`` (the citizen's request, "Minhas licenças", the PDF and the public check page),
-``staff`` (the CCZ's queue, inspection and decisions under ``/ccz/licencas``), ``documents`` (the
-PDF with its QR code), ``queues`` and ``reminders`` (what it adds to the shared parts).
+Modules: ``services`` (the rules, re-exported from ``common``, ``terms``, ``household`` (the
+allowance the animals domain asks about), ``requests`` and ``decisions``), ``routes`` (the
+citizen's request, "Minhas licenças", the PDF and the public check page), ``staff`` (the CCZ's
+queue, inspection and decisions under ``/ccz/licencas``), ``documents`` (the PDF with its QR
+code), ``queues`` and ``reminders`` (what it adds to the shared parts).
 
 Where the law has no licence (CABO forbids more animals, VV sets no limit) the blueprint is not
 registered at all: no page, no link, no menu entry.
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, Flask
 from flask.sansio.app import App
 
 
@@ -22,24 +23,23 @@ def in_profile(app: App) -> bool:
     return app.extensions["portal_profile"].licence is not None
 
 
-class _LicenceBlueprint(Blueprint):
-    def register(self, app: App, options: dict[str, Any]) -> None:
-        if not in_profile(app):
-            return  # CABO 33 §ú: forbidden above the limit; VV 2: no limit
-        super().register(app, options)
-        _init(app)
-
-
-def _init(app: App) -> None:
+def init_app(app: Flask) -> None:
+    """Menu entry, staff tile, LGPD section, queues and reminders; nothing where the law has no
+    licence (``portal.blueprints`` does not register the blueprint there either)."""
+    if not in_profile(app):
+        return  # CABO 33 §ú: forbidden above the limit; VV 2: no limit
     from flask_babel import lazy_gettext as _l
 
     from portal.access import STAFF
-    from portal.services.lgpd import register_exporter
-    from portal.templating import register_admin_link, register_nav
+    from portal.blueprints.licences import queues, reminders
+    from portal.wiring import wiring
 
-    register_nav(_l("Minhas licenças"), "licences.mine", order=22, visible=_signed_in)
-    register_admin_link(_l("Licenças para mais animais"), "licences.staff_list", STAFF)
-    register_exporter("licencas", _export)
+    wired = wiring(app)
+    wired.nav(_l("Minhas licenças"), "licences.mine", order=22, visible=_signed_in)
+    wired.admin_link(_l("Licenças para mais animais"), "licences.staff_list", STAFF)
+    wired.exporter("licencas", _export)
+    wired.queues(queues.declare_queues)
+    wired.reminders(reminders.declare_reminders)
 
 
 def _export(user: Any) -> list[dict[str, Any]]:
@@ -73,6 +73,13 @@ def _signed_in() -> bool:
     from flask_login import current_user
 
     return bool(current_user.is_authenticated)
+
+
+class _LicenceBlueprint(Blueprint):
+    def register(self, app: App, options: dict[str, Any]) -> None:
+        if not in_profile(app):
+            return  # CABO 33 §ú: forbidden above the limit; VV 2: no limit
+        super().register(app, options)
 
 
 bp = _LicenceBlueprint("licences", __name__)

@@ -13,10 +13,11 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from portal.blueprints.animals.documents import BLUE, NAVY, _clip, _qr
 from portal.models import ExcessLicence
 from portal.profiles.schema import Profile
 from portal.services.identity import mask_cpf
+from portal.services.pdf import BLUE, a4_check_footer, a4_header
+from portal.services.pdf import clip as _clip
 
 
 def licence_pdf(
@@ -36,12 +37,6 @@ def licence_pdf(
     c.setTitle(title)
     c.setAuthor(_("Centro de Controle de Zoonoses de %(city)s", city=profile.municipality))
     x = 20 * mm
-    c.setFillColor(NAVY)
-    c.rect(0, height - 28 * mm, width, 28 * mm, stroke=0, fill=1)
-    c.setFillColor(colors.white)
-    c.setFont("Helvetica-Bold", 15)
-    c.drawString(x, height - 14 * mm, _clip(c, title, "Helvetica-Bold", 15, width - 2 * x))
-    c.setFont("Helvetica", 10)
     header = _(
         "CCZ – Prefeitura de %(city)s/%(uf)s · %(law)s, %(article)s",
         city=profile.municipality,
@@ -49,7 +44,7 @@ def licence_pdf(
         law=profile.law_title,
         article=rule.article,
     )
-    c.drawString(x, height - 21 * mm, header)
+    a4_header(c, title, header)
     y = height - 40 * mm
     c.setFillColor(BLUE)
     c.setFont("Helvetica-Bold", 13)
@@ -130,11 +125,7 @@ def licence_pdf(
     for note in notes:
         c.drawString(x, ny, _clip(c, note, "Helvetica", 8.5, width - 2 * x - 40 * mm))
         ny -= 5 * mm
-    qr_size = 32 * mm
-    c.drawImage(_qr(public_url), width - x - qr_size, 18 * mm, qr_size, qr_size)
-    c.setFont("Helvetica", 8)
-    c.drawString(x, 24 * mm, _("Confira a situação pelo código ao lado ou em:"))
-    c.drawString(x, 19 * mm, _clip(c, public_url, "Helvetica", 8, width - 2 * x - qr_size - 5 * mm))
+    a4_check_footer(c, public_url, _("Confira a situação pelo código ao lado ou em:"))
     c.drawString(x, 12 * mm, _("Emitido em %(day)s.", day=issued_on.strftime("%d/%m/%Y")))
     c.showPage()
     c.save()

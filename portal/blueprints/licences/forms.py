@@ -1,12 +1,16 @@
-"""Licence forms: they parse input; the rules are in ``services``.
+"""Licence forms: they parse input into the services' values; the rules are in ``services``.
 
-The request's animals are dynamic (one block per animal at the residence, named by its id): the
-view reads those few fields itself; the new animals registered inside the request are a
-``FieldList`` of :class:`NewAnimalForm` blocks, a block left without a name being ignored.
+The request's animals are dynamic (one block per animal at the residence, named by its id):
+:meth:`RequestForm.request_data` reads those few fields from the request; the new animals
+registered inside the request are :class:`NewAnimalForm` blocks, a block left without a name
+being ignored.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from flask import request as http
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, MultipleFileField
@@ -25,10 +29,24 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
+from portal.blueprints.licences import services
 from portal.forms import choices
+from portal.models import Animal, ExcessLicence
 
 REQUIRED = _l("Campo obrigatório.")
 NEW_ANIMAL_SLOTS = 5  # blocks offered for animals above the limit (GRU 37 §1; BJP 17 §3: +5)
+
+
+def uploads(name: str) -> list[services.Upload]:
+    """The files sent under ``name`` (empty file inputs left out)."""
+    return [
+        services.Upload(f.stream, f.filename) for f in http.files.getlist(name) if f and f.filename
+    ]
+
+
+def upload(name: str) -> services.Upload | None:
+    found = uploads(name)
+    return found[0] if found else None
 
 
 class CheckboxesField(SelectMultipleField):
@@ -70,6 +88,38 @@ class NewAnimalForm(Form):
     vet_crmv = StringField(_l("CRMV do(a) veterinário(a)"), validators=[Optional(), Length(max=40)])
     sterilisation_proof = FileField(_l("Comprovante de esterilização"))
 
+    def new_animal(self, prefix: str) -> services.NewAnimal | None:
+        """The animal to register, or None for an empty block."""
+        from portal.blueprints.animals import services as animals
+
+        if not (self.name.data or "").strip():
+            return None  # an empty block: nothing to register
+        data = animals.AnimalData(
+            name=self.name.data.strip(),
+            species=self.species.data or "",
+            sex=self.sex.data or "",
+            birth_date=self.birth_date.data,
+            breed=(self.breed.data or "").strip() or None,
+            color=(self.color.data or "").strip() or None,
+            size=self.size.data or None,
+            sterilized=bool(self.sterilized.data),
+        )
+        vaccination = None
+        if self.vaccinated_on.data is not None:
+            vaccination = animals.VaccinationData(
+                applied_on=self.vaccinated_on.data,
+                vaccine_name=self.vaccine_name.data or "",
+                batch=self.batch.data or "",
+                vet_name=self.vet_name.data or "",
+                vet_crmv=animals.normalise_crmv(self.vet_crmv.data),
+            )
+        return services.NewAnimal(
+            data=data,
+            vaccination=vaccination,
+            vaccinate_at_ccz=vaccination is None,
+            sterilisation_proof=upload(f"{prefix}-sterilisation_proof"),
+        )
+
 
 class RequestForm(FlaskForm):
     animals_requested = IntegerField(
@@ -90,6 +140,40 @@ class RequestForm(FlaskForm):
 
     def new_blocks(self) -> list[FormField]:
         return [self[f"new_{i}"] for i in range(1, NEW_ANIMAL_SLOTS + 1)]
+
+    def prefill(self, renews: ExcessLicence) -> None:
+        """A renewal starts from the current licence's number and description."""
+        self.animals_requested.data = renews.max_animals
+        self.housing_description.data = renews.housing_description
+
+    def request_data(self, at_home: Sequence[Animal], *, renewing: bool) -> services.RequestData:
+        """The request as the services take it: each animal at home with its confirmation and
+        proofs (fields named by the animal's id), the new animals (none on a renewal), photos."""
+        listed = [
+            services.ListedAnimal(
+                animal_id=a.id,
+                confirmed=http.form.get(f"confirm-{a.id}") == "1",
+                rabies_proof=upload(f"rabies-{a.id}"),
+                sterilisation_proof=upload(f"sterilisation-{a.id}"),
+            )
+            for a in at_home
+        ]
+        new = (
+            []
+            if renewing
+            else [
+                n
+                for i, block in enumerate(self.new_blocks(), start=1)
+                if (n := block.form.new_animal(f"new_{i}")) is not None
+            ]
+        )
+        return services.RequestData(
+            animals_requested=self.animals_requested.data,
+            housing_description=self.housing_description.data or "",
+            listed=listed,
+            new=new,
+            photos=uploads("photos"),
+        )
 
 
 class AnswerForm(FlaskForm):

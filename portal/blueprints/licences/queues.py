@@ -1,5 +1,5 @@
 """Licences in the staff workspace: requests to analyse, households above the limit without a
-valid licence (DOMAIN §4: an expired or cancelled licence puts them back under the plain limit),
+valid licence (GRU 37 §1: an expired or cancelled licence puts them back under the plain limit),
 licences expiring in the renewal window, and the search by licence code or request number."""
 
 from __future__ import annotations

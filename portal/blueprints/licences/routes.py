@@ -12,52 +12,12 @@ from sqlalchemy import select
 from portal.access import public, signed_in
 from portal.blueprints.animals import services as animals
 from portal.blueprints.licences import bp, services
-from portal.blueprints.licences.forms import AnswerForm, NewAnimalForm, RequestForm
+from portal.blueprints.licences.forms import AnswerForm, RequestForm, uploads
 from portal.extensions import db
 from portal.models import ExcessLicence
 from portal.services.clock import current_profile, local_today
 from portal.urls import absolute_url
-
-
-def _uploads(name: str) -> list[services.Upload]:
-    return [
-        services.Upload(f.stream, f.filename) for f in http.files.getlist(name) if f and f.filename
-    ]
-
-
-def _upload(name: str) -> services.Upload | None:
-    found = _uploads(name)
-    return found[0] if found else None
-
-
-def _new_animal(block: NewAnimalForm, prefix: str) -> services.NewAnimal | None:
-    if not (block.name.data or "").strip():
-        return None  # an empty block: nothing to register
-    data = animals.AnimalData(
-        name=block.name.data.strip(),
-        species=block.species.data or "",
-        sex=block.sex.data or "",
-        birth_date=block.birth_date.data,
-        breed=(block.breed.data or "").strip() or None,
-        color=(block.color.data or "").strip() or None,
-        size=block.size.data or None,
-        sterilized=bool(block.sterilized.data),
-    )
-    vaccination = None
-    if block.vaccinated_on.data is not None:
-        vaccination = animals.VaccinationData(
-            applied_on=block.vaccinated_on.data,
-            vaccine_name=block.vaccine_name.data or "",
-            batch=block.batch.data or "",
-            vet_name=block.vet_name.data or "",
-            vet_crmv=animals.normalise_crmv(block.vet_crmv.data),
-        )
-    return services.NewAnimal(
-        data=data,
-        vaccination=vaccination,
-        vaccinate_at_ccz=vaccination is None,
-        sterilisation_proof=_upload(f"{prefix}-sterilisation_proof"),
-    )
+from portal.views import run_service
 
 
 def _own(licence_id: int) -> ExcessLicence:
@@ -71,65 +31,42 @@ def _own(licence_id: int) -> ExcessLicence:
 @signed_in
 def request():  # noqa: A001  (the endpoint name other pages link to: licences.request)
     profile, today = current_profile(), local_today()
-    rule = services.rule_of(profile)
+    services.rule_of(profile)
     user = current_user._get_current_object()
     renews = None
     if (renews_id := http.args.get("renova", type=int)) is not None:
         renews = _own(renews_id)
     key = animals.owner_residence_key(user)
-    at_home = services.residence_animals(key) if key else []
     form = RequestForm()
     if http.method == "GET" and renews is not None:  # pre-filled from the current licence
-        form.animals_requested.data = renews.max_animals
-        form.housing_description.data = renews.housing_description
+        form.prefill(renews)
     errors: dict[str, list[str]] = {}
     if form.validate_on_submit():
-        listed = [
-            services.ListedAnimal(
-                animal_id=a.id,
-                confirmed=http.form.get(f"confirm-{a.id}") == "1",
-                rabies_proof=_upload(f"rabies-{a.id}"),
-                sterilisation_proof=_upload(f"sterilisation-{a.id}"),
-            )
-            for a in at_home
-        ]
-        new = (
-            []
-            if renews
-            else [
-                n
-                for i, block in enumerate(form.new_blocks(), start=1)
-                if (n := _new_animal(block.form, f"new_{i}")) is not None
-            ]
-        )
-        data = services.RequestData(
-            animals_requested=form.animals_requested.data,
-            housing_description=form.housing_description.data or "",
-            listed=listed,
-            new=new,
-            photos=_uploads("photos"),
-        )
-        try:
-            licence = services.request_licence(
+        at_home = services.residence_animals(key) if key else []
+        data = form.request_data(at_home, renewing=renews is not None)
+        done = run_service(
+            lambda: services.request_licence(
                 user, data, profile=profile, today=today, renews=renews
-            )
-        except services.LicenceError as err:
-            db.session.rollback()
-            for problem in getattr(err, "errors", [err]):
-                if not problem.show_on(form):
-                    errors.setdefault(problem.field or "", []).append(problem.message)
-        else:
-            db.session.commit()
-            flash(
-                _(
-                    "Pedido enviado: nº %(id)d. O CCZ vai analisar e agendar a vistoria.",
-                    id=licence.id,
-                ),
-                "success",
-            )
-            return redirect(url_for("licences.detail", licence_id=licence.id))
+            ),
+            form=form,
+            errors=errors,
+            success=lambda licence: _(
+                "Pedido enviado: nº %(id)d. O CCZ vai analisar e agendar a vistoria.",
+                id=licence.id,
+            ),
+        )
+        if done.value is not None:
+            return redirect(url_for("licences.detail", licence_id=done.value.id))
     elif http.method == "POST":
         errors[""] = [_("Confira os campos indicados.")]
+    return _request_page(form, key, renews, errors)
+
+
+def _request_page(
+    form: RequestForm, key: str | None, renews: ExcessLicence | None, errors: dict[str, list[str]]
+) -> str:
+    profile, today = current_profile(), local_today()
+    rule = services.rule_of(profile)
     at_home = services.residence_animals(key) if key else []
     return render_template(
         "licences/request.html",
@@ -204,17 +141,12 @@ def answer(licence_id: int):
     licence = _own(licence_id)
     form = AnswerForm()
     if form.validate_on_submit():
-        try:
-            services.answer_info(
-                licence, current_user._get_current_object(), form.answer.data, _uploads("files")
-            )
-        except services.LicenceError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Resposta enviada ao CCZ."), "success")
-            return redirect(url_for("licences.detail", licence_id=licence.id))
+        run_service(
+            lambda: services.answer_info(
+                licence, current_user._get_current_object(), form.answer.data, uploads("files")
+            ),
+            success=_("Resposta enviada ao CCZ."),
+        )
     else:
         flash(_("Escreva a sua resposta."), "danger")
     return redirect(url_for("licences.detail", licence_id=licence.id))

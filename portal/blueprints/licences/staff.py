@@ -5,11 +5,12 @@ valid licence. Opening a file or a household shows personal data: every view is 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 
 from flask import abort, flash, redirect, render_template, url_for
-from flask import request as http
 from flask_babel import gettext as _
 from flask_login import current_user
+from flask_wtf import FlaskForm
 from sqlalchemy import select
 
 from portal.access import STAFF, roles_required
@@ -21,13 +22,14 @@ from portal.blueprints.licences.forms import (
     QuestionForm,
     ReasonForm,
     ScheduleForm,
+    uploads,
 )
 from portal.extensions import db
 from portal.forms import choices
 from portal.models import Animal, ExcessLicence, User, UserRole
-from portal.profiles.schema import ChecklistItem
-from portal.services import audit
+from portal.profiles.schema import ChecklistItem, LicenceRule
 from portal.services.clock import current_profile, local_today
+from portal.views import run_service
 
 # BJP 17 §4: "a critério do agente sanitário responsável pelo processo"; coordinators too.
 DECIDERS = ("agent", "vet", "coordinator", "admin")
@@ -63,15 +65,7 @@ def _agent_choices(form: AssignForm | ScheduleForm) -> None:
 
 
 def _act(licence: ExcessLicence, action: Callable[[], object], done: str) -> bool:
-    try:
-        action()
-    except services.LicenceError as err:
-        db.session.rollback()
-        flash(err.message, "danger")
-        return False
-    db.session.commit()
-    flash(done, "success")
-    return True
+    return run_service(action, success=done).ok
 
 
 def _back(licence: ExcessLicence):  # type: ignore[no-untyped-def]
@@ -92,14 +86,8 @@ def staff_list():
     )
 
 
-@bp.get("/ccz/licencas/<int:licence_id>")
-@roles_required(*STAFF)
-def staff_file(licence_id: int):
-    licence = _licence(licence_id)
-    audit.record("licence.viewed", licence)
-    db.session.commit()
-    profile, today = current_profile(), local_today()
-    rule = services.rule_of(profile)
+def _file_forms(licence: ExcessLicence, rule: LicenceRule, today: date) -> dict[str, FlaskForm]:
+    """The file's forms, with their choices and the defaults a decision usually takes."""
     assign_form, schedule_form = AssignForm(), ScheduleForm()
     _agent_choices(assign_form)
     _agent_choices(schedule_form)
@@ -117,6 +105,22 @@ def staff_file(licence_id: int):
         )
     if not approve.covered.data:
         approve.covered.data = [str(link.id) for link in licence.animals]
+    return {
+        "assign_form": assign_form,
+        "schedule_form": schedule_form,
+        "inspection_form": inspection,
+        "approve_form": approve,
+    }
+
+
+@bp.get("/ccz/licencas/<int:licence_id>")
+@roles_required(*STAFF)
+def staff_file(licence_id: int):
+    licence = _licence(licence_id)
+    services.file_viewed(licence)
+    db.session.commit()
+    profile, today = current_profile(), local_today()
+    rule = services.rule_of(profile)
     return render_template(
         "licences/staff_file.html",
         licence=licence,
@@ -124,10 +128,7 @@ def staff_file(licence_id: int):
         rule=rule,
         household=profile.household,
         status=services.status_label(licence, today),
-        assign_form=assign_form,
-        schedule_form=schedule_form,
-        inspection_form=inspection,
-        approve_form=approve,
+        **_file_forms(licence, rule, today),
         reason_form=ReasonForm(),
         question_form=QuestionForm(),
         event_label=services.event_label,
@@ -193,11 +194,7 @@ def staff_inspection(licence_id: int):
         (i.code, checklist_label(i)) for i in services.rule_of(profile).checklist
     )
     if form.validate_on_submit():
-        photos = [
-            services.Upload(f.stream, f.filename)
-            for f in http.files.getlist("photos")
-            if f and f.filename
-        ]
+        photos = uploads("photos")
         _act(
             licence,
             lambda: services.record_inspection(
@@ -222,58 +219,73 @@ def staff_inspection(licence_id: int):
 @roles_required(*DECIDERS)
 def staff_decide(licence_id: int, action: str):
     licence = _licence(licence_id)
-    staff = current_user._get_current_object()
-    profile, today = current_profile(), local_today()
-    if action == "aprovar":
-        form = ApproveForm()
-        form.covered.choices = choices((str(link.id), str(link.id)) for link in licence.animals)
-        if not form.validate_on_submit():
-            flash(_("Informe o número aprovado."), "danger")
-            return _back(licence)
-        covered = [int(v) for v in form.covered.data or []]
-        _act(
-            licence,
-            lambda: services.approve(
-                licence,
-                staff,
-                max_animals=form.max_animals.data,
-                covered_ids=covered,
-                reason=form.reason.data,
-                profile=profile,
-                today=today,
-            ),
-            _("Licença aprovada."),
-        )
-    elif action == "pedir-informacoes":
-        question = QuestionForm()
-        if not question.validate_on_submit():
-            flash(_("Escreva o que o cidadão deve informar."), "danger")
-            return _back(licence)
-        _act(
-            licence,
-            lambda: services.ask_info(licence, staff, question.question.data),
-            _("Pedido de informações enviado ao cidadão."),
-        )
-    elif action in ("recusar", "cancelar"):
-        reason = ReasonForm()
-        if not reason.validate_on_submit():
-            flash(_("Explique o motivo."), "danger")
-            return _back(licence)
-        if action == "recusar":
-            _act(
-                licence,
-                lambda: services.refuse(licence, staff, reason.reason.data, today=today),
-                _("Pedido recusado."),
-            )
-        else:
-            _act(
-                licence,
-                lambda: services.cancel(licence, staff, reason.reason.data, today=today),
-                _("Licença cancelada."),
-            )
-    else:
+    decide = _DECISIONS.get(action)
+    if decide is None:
         abort(404)
+    decide(licence, current_user._get_current_object(), action)
     return _back(licence)
+
+
+def _approve(licence: ExcessLicence, staff: User, _action: str) -> None:
+    form = ApproveForm()
+    form.covered.choices = choices((str(link.id), str(link.id)) for link in licence.animals)
+    if not form.validate_on_submit():
+        flash(_("Informe o número aprovado."), "danger")
+        return
+    covered = [int(v) for v in form.covered.data or []]
+    _act(
+        licence,
+        lambda: services.approve(
+            licence,
+            staff,
+            max_animals=form.max_animals.data,
+            covered_ids=covered,
+            reason=form.reason.data,
+            profile=current_profile(),
+            today=local_today(),
+        ),
+        _("Licença aprovada."),
+    )
+
+
+def _ask_info(licence: ExcessLicence, staff: User, _action: str) -> None:
+    question = QuestionForm()
+    if not question.validate_on_submit():
+        flash(_("Escreva o que o cidadão deve informar."), "danger")
+        return
+    _act(
+        licence,
+        lambda: services.ask_info(licence, staff, question.question.data),
+        _("Pedido de informações enviado ao cidadão."),
+    )
+
+
+def _refuse_or_cancel(licence: ExcessLicence, staff: User, action: str) -> None:
+    reason = ReasonForm()
+    if not reason.validate_on_submit():
+        flash(_("Explique o motivo."), "danger")
+        return
+    today = local_today()
+    if action == "recusar":
+        _act(
+            licence,
+            lambda: services.refuse(licence, staff, reason.reason.data, today=today),
+            _("Pedido recusado."),
+        )
+    else:
+        _act(
+            licence,
+            lambda: services.cancel(licence, staff, reason.reason.data, today=today),
+            _("Licença cancelada."),
+        )
+
+
+_DECISIONS: dict[str, Callable[[ExcessLicence, User, str], None]] = {
+    "aprovar": _approve,
+    "pedir-informacoes": _ask_info,
+    "recusar": _refuse_or_cancel,
+    "cancelar": _refuse_or_cancel,
+}
 
 
 @bp.get("/ccz/licencas/residencias/<int:animal_id>")
@@ -283,7 +295,7 @@ def staff_household(animal_id: int):
     first = db.session.get(Animal, animal_id)
     if first is None:
         abort(404)
-    audit.record("licence.household_viewed", first)
+    services.household_viewed(first)
     db.session.commit()
     profile, today = current_profile(), local_today()
     key = first.residence_key

@@ -57,7 +57,7 @@ HOME_CARDS = [
     ),
 ]
 
-# Card, boleto and PIX are offered only when Stripe is configured (issue 8: pages offer what the
+# Card, boleto and PIX are offered only when Stripe is configured (pages offer what the
 # deployment accepts); without it the guia at the counter is the only way.
 ONLINE_PAYMENT_TEXT = _l("Pague com cartão, boleto, PIX ou guia no balcão; peça isenção.")
 
@@ -76,7 +76,7 @@ def home():
         for endpoint, title, text in HOME_CARDS
         if endpoint in current_app.view_functions
     ]
-    # issue 8: a signed-in citizen sees what is left to do (each domain contributes its items)
+    # A signed-in citizen sees what is left to do (each domain contributes its items)
     todo = citizen_todo(current_user._get_current_object()) if current_user.is_authenticated else []
     return render_template("main/home.html", home_cards=cards, todo=todo)
 
@@ -118,7 +118,7 @@ def _rga_for_url(q: str) -> str:
         return compact_rga(q)
 
 
-def cpf_query_page(status: int = 200):  # type: ignore[no-untyped-def]
+def cpf_query_page(status: int = 200):
     """The page for a CPF typed where an RGA number is expected (header search, RGA lookup)."""
     response = current_app.make_response((render_template("main/cpf_query.html"), status))
     # The page's own URL may hold the CPF: keep it out of the Referer of its assets and links.

@@ -1,4 +1,4 @@
-"""Open311 GeoReport v2 for maus-tratos reports (issue 12), JSON only.
+"""Open311 GeoReport v2 for maus-tratos reports, JSON only.
 
 * ``GET /open311/v2/services.json``: the profile's categories (the law's list of conducts).
 * ``POST /open311/v2/requests.json``: form-encoded, as the spec says. ``media_url`` is ignored
@@ -31,10 +31,11 @@ from portal.blueprints.reports import STAFF_ROLES
 from portal.blueprints.reports import services as svc
 from portal.blueprints.reports.labels import category_label
 from portal.blueprints.reports.routes import report_rate_limit
-from portal.extensions import csrf, db, limiter
+from portal.extensions import csrf, limiter
 from portal.models import MaltreatmentReport
 from portal.models.report import OPEN_STATES
 from portal.services.api_auth import client_for_token
+from portal.views import problems, run_service
 
 bp = Blueprint("open311", __name__, url_prefix="/open311/v2")
 csrf.exempt(bp)
@@ -140,21 +141,56 @@ def _float(name: str, problems: list[tuple[Any, str]]) -> float | None:
         return None
 
 
+# Open311's names for the fields a report error concerns.
+_OPEN311_FIELDS = {
+    "category": "service_code",
+    "street": "address_string",
+    "lat": "lat",
+    "email": "email",
+    "name": "first_name",
+}
+
+
 @bp.post("/requests.json")
 @public  # anyone, like the web form; an api_key only lifts the public rate limit
 @limiter.limit(report_rate_limit, exempt_when=_has_valid_key)
 def create_request():  # type: ignore[no-untyped-def]
-    form = request.form
     client = None
-    if form.get("api_key"):
-        client = client_for_token(form.get("api_key"), "open311")
+    if request.form.get("api_key"):
+        client = client_for_token(request.form.get("api_key"), "open311")
         if client is None:
             return _errors(403, [(403, _("api_key inválida."))])
         client.last_used_at = datetime.now(UTC)
-    problems: list[tuple[Any, str]] = []
-    lat, lng = _float("lat", problems), _float("long", problems)
-    if problems:
-        return _errors(400, problems)
+    data = _report_data()
+    if not isinstance(data, svc.ReportData):
+        return data  # the spec's 400
+    profile = svc.current_profile()
+    done = run_service(
+        lambda: svc.create_report(
+            profile, data, today=svc.local_today(profile), api_client=client, source="open311"
+        ),
+        show=False,
+    )
+    if done.value is None:
+        assert done.error is not None
+        return _errors(
+            400,
+            [
+                (400, f"{_OPEN311_FIELDS.get(p.field or '', p.field)}: {p.message}")
+                for p in problems(done.error)
+            ],
+        )
+    report, code = done.value
+    return jsonify([{"service_request_id": report.protocol, "token": code}])
+
+
+def _report_data():  # type: ignore[no-untyped-def]
+    """The form-encoded request as a report, or the spec's 400 answer."""
+    form = request.form
+    bad: list[tuple[Any, str]] = []
+    lat, lng = _float("lat", bad), _float("long", bad)
+    if bad:
+        return _errors(400, bad)
     address = (form.get("address_string") or "").strip() or None
     if (lat is None) != (lng is None):
         return _errors(400, [(400, _("Envie lat e long juntos."))])
@@ -168,7 +204,7 @@ def create_request():  # type: ignore[no-untyped-def]
     email = (form.get("email") or "").strip() or None
     phone = (form.get("phone") or "").strip() or None
     confidential = bool(name or email or phone)
-    data = svc.ReportData(
+    return svc.ReportData(
         category=(form.get("service_code") or "").strip(),
         description=form.get("description") or "",
         street=address,
@@ -179,23 +215,6 @@ def create_request():  # type: ignore[no-untyped-def]
         email=email,
         phone=phone,
     )
-    profile = svc.current_profile()
-    try:
-        report, code = svc.create_report(
-            profile, data, today=svc.local_today(profile), api_client=client, source="open311"
-        )
-    except svc.ReportErrors as err:
-        db.session.rollback()
-        fields = {
-            "category": "service_code",
-            "street": "address_string",
-            "lat": "lat",
-            "email": "email",
-            "name": "first_name",
-        }
-        return _errors(400, [(400, f"{fields.get(f, f)}: {m}") for f, _c, m in err.errors])
-    db.session.commit()
-    return jsonify([{"service_request_id": report.protocol, "token": code}])
 
 
 @bp.get("/requests.json")

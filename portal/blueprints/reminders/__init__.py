@@ -9,28 +9,11 @@ bp = Blueprint("reminders", __name__, url_prefix="/conta/lembretes")
 
 
 def init_reminder_job(app: Flask) -> None:
-    from portal.blueprints.animals.reminders import declare_reminders as animal_reminders
-    from portal.blueprints.billing.reminders import declare_reminders as billing_reminders
-    from portal.blueprints.enforcement.reminders import declare_reminders as enforcement_reminders
-    from portal.blueprints.establishments.reminders import (
-        declare_reminders as establishment_reminders,
-    )
-    from portal.blueprints.impound.reminders import declare_reminders as impound_reminders
-    from portal.blueprints.licences import in_profile as licences_in_profile
-    from portal.blueprints.licences.reminders import declare_reminders as licence_reminders
+    """Build the app's reminder registry from what each domain's ``init_app`` declared."""
     from portal.reminders import init_reminders
+    from portal.wiring import wiring
 
-    init_reminders(
-        app,
-        [
-            animal_reminders,
-            billing_reminders,
-            establishment_reminders,
-            enforcement_reminders,
-            impound_reminders,
-            *([licence_reminders] if licences_in_profile(app) else []),
-        ],
-    )
+    init_reminders(app, wiring(app).reminder_declarers)
 
 
 from portal.blueprints.reminders import routes  # noqa: E402,F401

@@ -1,12 +1,13 @@
-"""Maus-tratos reports (issue 12, DOMAIN §7): the public form, tracking by protocol and code,
+"""Maus-tratos reports (GRU 10 V; BJP 29; VV 3 IX): the public form, tracking by protocol and code,
 "Minhas denúncias", and the CCZ's queues, triage, inspection and district map.
 
-Module map: ``services`` (the rules and the state machine), ``labels`` (Portuguese labels of every
-code), ``forms``, ``documents`` (the police letter PDF), ``routes`` (public pages), ``staff``
+Module map: ``services`` (the rules, re-exported from ``common``, ``intake``, ``casework`` (the
+state machine and inspection) and ``queries``), ``labels`` (Portuguese labels of every code),
+``forms``, ``documents`` (the police letter PDF), ``routes`` (public pages), ``staff``
 (``/ccz/denuncias``). Open311 lives in ``portal.blueprints.open311``.
 """
 
-from flask import Blueprint
+from flask import Blueprint, Flask
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
@@ -23,25 +24,23 @@ def _staff() -> bool:
     return bool(current_user.is_authenticated and current_user.has_role(*STAFF_ROLES))
 
 
-def _init() -> None:
-    from portal.blueprints.reports.extras import export_reports, seed_reports_demo
-    from portal.cli import register_demo_seeder
-    from portal.services.lgpd import register_exporter
-    from portal.templating import register_admin_link, register_nav
+def init_app(app: Flask) -> None:
+    """LGPD section, demo data, menu entries, staff tile and the staff queues."""
+    from portal.blueprints.reports.extras import declare_queues, export_reports, seed_reports_demo
+    from portal.wiring import wiring
 
-    register_exporter("denuncias", export_reports)
-    register_demo_seeder(seed_reports_demo)
-
-    register_nav(_l("Denunciar maus-tratos"), "reports.new", order=40)
-    register_nav(_l("Minhas denúncias"), "reports.mine", order=45, visible=_signed_in)
-    register_nav(_l("Denúncias"), "reports.staff_list", order=75, visible=_staff)
-    register_admin_link(
+    wired = wiring(app)
+    wired.exporter("denuncias", export_reports)
+    wired.demo_seeder(seed_reports_demo)
+    wired.nav(_l("Denunciar maus-tratos"), "reports.new", order=40)
+    wired.nav(_l("Minhas denúncias"), "reports.mine", order=45, visible=_signed_in)
+    wired.nav(_l("Denúncias"), "reports.staff_list", order=75, visible=_staff)
+    wired.admin_link(
         _l("Denúncias de maus-tratos: filas, triagem e vistorias"),
         "reports.staff_list",
         STAFF_ROLES,
     )
+    wired.queues(declare_queues)
 
 
 from portal.blueprints.reports import routes, staff  # noqa: E402,F401
-
-_init()

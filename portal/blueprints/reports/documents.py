@@ -1,6 +1,6 @@
 """The letter forwarding a maus-tratos report to the police, as PDF (reportlab).
 
-Maus-tratos is a federal crime (Lei 9.605/98, art. 32, DOMAIN §12); when the CCZ triages a report as
+Maus-tratos is a federal crime (Lei 9.605/98, art. 32); when the CCZ triages a report as
 a crime it sends the facts to the police. The letter carries the facts, the place and the photos'
 count, never the reporter: the police may ask the CCZ for the contact through official channels.
 Always in Portuguese: it is an official document.
@@ -70,9 +70,9 @@ def police_letter_pdf(report: MaltreatmentReport, profile: Profile, today: date)
             p(_("À Autoridade Policial,")),
             p(
                 _(
-                    "Encaminhamos a denúncia abaixo, recebida por este Centro de Controle de Zoonoses, "
-                    "por descrever fato que pode constituir crime de maus-tratos a animais (%(law)s), "
-                    "para as providências cabíveis.",
+                    "Encaminhamos a denúncia abaixo, recebida por este Centro de Controle de "
+                    "Zoonoses, por descrever fato que pode constituir crime de maus-tratos a "
+                    "animais (%(law)s), para as providências cabíveis.",
                     law=FEDERAL_CRIME,
                 )
             ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import MultipleFileField
@@ -100,6 +102,12 @@ class ReportForm(FlaskForm):
     )
     join_protocol = HiddenField()
     ignore_duplicate = HiddenField()
+
+    def prefill_contact(self, user: Any) -> None:
+        """Pre-filled for a confidential report; still anonymous unless the person chooses."""
+        self.name.data = self.name.data or user.full_name
+        self.email.data = self.email.data or user.email
+        self.phone.data = self.phone.data or user.phone
 
     def report_data(self, photos: list) -> ReportData:  # type: ignore[type-arg]
         return ReportData(

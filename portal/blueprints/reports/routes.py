@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import (
     abort,
     current_app,
-    flash,
     redirect,
     render_template,
     request,
@@ -24,6 +22,7 @@ from flask import (
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from portal import csp
 from portal.access import public, signed_in
 from portal.blueprints.reports import bp
 from portal.blueprints.reports import services as svc
@@ -35,8 +34,11 @@ from portal.blueprints.reports.labels import (
     STATE_LABELS,
     category_label,
 )
-from portal.extensions import db, limiter
+from portal.extensions import limiter
 from portal.forms import choices
+from portal.models import MaltreatmentReport
+from portal.profiles.schema import Profile
+from portal.views import run_service
 
 _TRACKED = "tracked_reports"  # session key: protocols this browser proved it may follow
 
@@ -76,12 +78,7 @@ def _map_tiles_csp(response):  # type: ignore[no-untyped-def]
     """Pages with a map load tile images from MAP_TILE_URL's host (never scripts from elsewhere)."""
     tiles = current_app.config.get("MAP_TILE_URL")
     if tiles and response.mimetype == "text/html":
-        parts = urlsplit(tiles.replace("{s}", "a"))
-        origin = f"{parts.scheme}://{parts.netloc}".replace("://a.", "://*.")
-        response.headers["Content-Security-Policy"] = (
-            f"default-src 'self'; img-src 'self' data: {origin}; style-src 'self' 'unsafe-inline'; "
-            "script-src 'self'; frame-ancestors 'none'; form-action 'self'"
-        )
+        response.headers["Content-Security-Policy"] = csp.policy(tiles=tiles, stripe=False)
     response.headers.setdefault("Cache-Control", "private, no-store")
     return response
 
@@ -92,16 +89,6 @@ def _photos(files: list[Any], use_gps: bool = False) -> list[svc.PhotoUpload]:
         for f in files
         if f and getattr(f, "filename", "")
     ]
-
-
-def _apply_errors(form: Any, errors: list[tuple[str, str, str]]) -> None:
-    for name, _code, message in errors:
-        target = getattr(form, name, None)
-        if target is None:
-            target = form.description
-        if isinstance(target.errors, tuple):
-            target.errors = list(target.errors)
-        target.errors.append(message)
 
 
 def _remember(protocol: str) -> None:
@@ -122,10 +109,7 @@ def new():  # type: ignore[no-untyped-def]
     form = ReportForm()
     form.category.choices = choices(svc.category_choices(profile))
     if request.method == "GET" and current_user.is_authenticated:
-        # Pre-filled for a confidential report; still anonymous unless the person chooses.
-        form.name.data = form.name.data or current_user.full_name
-        form.email.data = form.email.data or current_user.email
-        form.phone.data = form.phone.data or current_user.phone
+        form.prefill_contact(current_user)
     duplicate = None
     if form.validate_on_submit():
         if form.website.data:  # the honeypot: a bot, or an autofill gone wrong; nothing stored
@@ -133,35 +117,43 @@ def new():  # type: ignore[no-untyped-def]
             return render_template("reports/new.html", form=form, duplicate=None), 400
         photos = _photos(request.files.getlist(form.photos.name), bool(form.use_photo_gps.data))
         data = form.report_data(photos)
-        now = datetime.now(UTC)
-        join = None
-        if form.join_protocol.data:
-            # Only the report the duplicate check itself offers: a typed protocol joins nothing.
-            offered = svc.duplicate_for(profile, data, now)
-            if offered is not None and offered.protocol == form.join_protocol.data:
-                join = offered
-        elif not form.ignore_duplicate.data:
-            duplicate = svc.duplicate_for(profile, data, now)
+        join, duplicate = _join_or_duplicate(form, profile, data)
         if duplicate is None:
-            try:
-                report, code = svc.create_report(
-                    profile,
-                    data,
-                    today=svc.local_today(profile),
-                    join=join,
-                    user=current_user if current_user.is_authenticated else None,
-                )
-            except svc.ReportErrors as err:
-                db.session.rollback()
-                _apply_errors(form, err.errors)
-            else:
-                db.session.commit()
-                _remember(report.protocol)
-                # Shown once, on the next page only: the code is never kept in clear text.
-                session["report_code_once"] = {"protocol": report.protocol, "code": code}
-                return redirect(url_for("reports.receipt", protocol=report.protocol))
+            user = current_user if current_user.is_authenticated else None
+            done = run_service(
+                lambda: svc.create_report(
+                    profile, data, today=svc.local_today(profile), join=join, user=user
+                ),
+                form=form,
+                fallback="description",
+            )
+            if done.value is not None:
+                return _received(*done.value)
     status = 400 if form.errors else 200
     return render_template("reports/new.html", form=form, duplicate=duplicate), status
+
+
+def _join_or_duplicate(
+    form: ReportForm, profile: Profile, data: svc.ReportData
+) -> tuple[MaltreatmentReport | None, MaltreatmentReport | None]:
+    """The open report the reporter chose to join, or the one to offer joining (or neither)."""
+    now = datetime.now(UTC)
+    if form.join_protocol.data:
+        # Only the report the duplicate check itself offers: a typed protocol joins nothing.
+        offered = svc.duplicate_for(profile, data, now)
+        if offered is not None and offered.protocol == form.join_protocol.data:
+            return offered, None
+        return None, None
+    if form.ignore_duplicate.data:
+        return None, None
+    return None, svc.duplicate_for(profile, data, now)
+
+
+def _received(report: MaltreatmentReport, code: str):  # type: ignore[no-untyped-def]
+    _remember(report.protocol)
+    # Shown once, on the next page only: the code is never kept in clear text.
+    session["report_code_once"] = {"protocol": report.protocol, "code": code}
+    return redirect(url_for("reports.receipt", protocol=report.protocol))
 
 
 @bp.get("/denuncias/recebida/<protocol>")
@@ -219,18 +211,14 @@ def tracked(protocol: str):  # type: ignore[no-untyped-def]
         return redirect(url_for("reports.track"))
     form = InfoForm()
     if form.validate_on_submit():
-        try:
-            svc.add_reporter_info(
-                report, form.text.data, _photos(request.files.getlist(form.photos.name))
-            )
-        except svc.ReportErrors as err:
-            db.session.rollback()
-            _apply_errors(
-                form, [(n if n in ("text", "photos") else "text", c, m) for n, c, m in err.errors]
-            )
-        else:
-            db.session.commit()
-            flash(_("Informação enviada ao CCZ. Obrigado."), "success")
+        photos = _photos(request.files.getlist(form.photos.name))
+        done = run_service(
+            lambda: svc.add_reporter_info(report, form.text.data, photos),
+            form=form,
+            fallback="text",
+            success=_("Informação enviada ao CCZ. Obrigado."),
+        )
+        if done.ok:
             return redirect(url_for("reports.tracked", protocol=report.protocol))
     return render_template(
         "reports/tracked.html",

@@ -27,11 +27,12 @@ from portal.blueprints.reports.forms import (
     ReplyForm,
 )
 from portal.blueprints.reports.labels import FINDING_LABELS, checklist
-from portal.blueprints.reports.routes import _apply_errors, _photos
+from portal.blueprints.reports.routes import _photos
 from portal.extensions import db
 from portal.forms import choices
-from portal.models import User
-from portal.services import audit
+from portal.models import Inspection, MaltreatmentReport, User
+from portal.profiles.schema import Profile
+from portal.views import Outcome, run_service, show_error
 
 
 def _queue_labels() -> dict[str, str]:
@@ -152,18 +153,8 @@ def staff_detail(protocol: str):  # type: ignore[no-untyped-def]
 
 def _act(report, action):  # type: ignore[no-untyped-def]
     """Run one staff action; on a domain error, flash it and go back to the report."""
-    try:
-        action()
-    except (svc.ReportErrors, svc.IllegalMove) as err:
-        db.session.rollback()
-        messages = (
-            [m for _n, _c, m in err.errors] if isinstance(err, svc.ReportErrors) else [err.message]
-        )
-        for message in messages:
-            flash(message, "danger")
-        return redirect(url_for("reports.staff_detail", protocol=report.protocol)), False
-    db.session.commit()
-    return redirect(url_for("reports.staff_detail", protocol=report.protocol)), True
+    done = run_service(action)
+    return redirect(url_for("reports.staff_detail", protocol=report.protocol)), done.ok
 
 
 def _form_problem(form, report):  # type: ignore[no-untyped-def]
@@ -275,7 +266,7 @@ def staff_police_letter(protocol: str):  # type: ignore[no-untyped-def]
     report = _report_or_404(protocol)
     profile = svc.current_profile()
     pdf = police_letter_pdf(report, profile, svc.local_today(profile))
-    audit.record("report.police_letter", report, detail={"protocol": report.protocol})
+    svc.police_letter_printed(report)
     db.session.commit()
     return Response(
         pdf,
@@ -284,6 +275,27 @@ def staff_police_letter(protocol: str):  # type: ignore[no-untyped-def]
             "Content-Disposition": f'attachment; filename="oficio-{report.protocol}.pdf"',
             "Cache-Control": "private, no-store",
         },
+    )
+
+
+def _record_inspection(
+    form: InspectionForm, report: MaltreatmentReport, profile: Profile, findings: dict[str, str]
+) -> Outcome[Inspection]:
+    return run_service(
+        lambda: svc.record_inspection(
+            profile,
+            report,
+            current_user,
+            visited_on=form.visited_on.data,
+            findings=findings,
+            notes=form.notes.data,
+            people_present=form.people_present.data,
+            outcome=form.outcome.data,
+            photos=_photos(request.files.getlist(form.photos.name)),
+            today=svc.local_today(profile),
+        ),
+        show=False,
+        success=_("Vistoria registrada."),
     )
 
 
@@ -301,31 +313,12 @@ def staff_inspection(protocol: str):  # type: ignore[no-untyped-def]
         form.visited_on.data = svc.local_today(profile)
     findings = {code: request.form.get(f"finding_{code}", "not_checked") for code, _l in items}
     if form.validate_on_submit():
-        try:
-            svc.record_inspection(
-                profile,
-                report,
-                current_user,
-                visited_on=form.visited_on.data,
-                findings=findings,
-                notes=form.notes.data,
-                people_present=form.people_present.data,
-                outcome=form.outcome.data,
-                photos=_photos(request.files.getlist(form.photos.name)),
-                today=svc.local_today(profile),
-            )
-        except svc.ReportErrors as err:
-            db.session.rollback()
-            _apply_errors(
-                form, [(n if hasattr(form, n) else "notes", c, m) for n, c, m in err.errors]
-            )
-        except svc.IllegalMove as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-            return redirect(url_for("reports.staff_detail", protocol=report.protocol))
+        done = _record_inspection(form, report, profile, findings)
+        if isinstance(done.error, svc.ReportErrors):
+            show_error(done.error, form, fallback="notes")
         else:
-            db.session.commit()
-            flash(_("Vistoria registrada."), "success")
+            if done.error is not None:  # IllegalMove: the state machine said no
+                flash(done.error.message, "danger")
             return redirect(url_for("reports.staff_detail", protocol=report.protocol))
     return render_template(
         "reports/inspection.html",

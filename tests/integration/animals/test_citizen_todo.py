@@ -10,10 +10,11 @@ from portal.blueprints.animals import services
 from portal.extensions import db
 from portal.models import Animal, PaymentItem
 from portal.services import todo
+from portal.wiring import wiring
 from tests import factories
 
 
-def _setup(client, auth, walk_wizard, app, today):  # type: ignore[no-untyped-def]
+def _setup(client, auth, walk_wizard, app, today):
     owner = auth.login()
     assert walk_wizard().status_code == 302  # fee to pay + vaccination proof awaiting the CCZ
     registered = db.session.scalar(select(Animal).where(Animal.owner_id == owner.id))
@@ -46,6 +47,7 @@ def test_citizen_todo_gathers_every_domain_with_actions(
         items = todo.citizen_todo(owner)
         by_kind = {item.kind: item for item in items}
         fee = db.session.get(PaymentItem, registered.fee_item_id)
+        assert fee is not None
         assert set(by_kind) == {"payment", "transfer", "proof", "copy"}
         assert items[0].kind == "payment"  # money owed first
         payments = [i for i in items if i.kind == "payment"]
@@ -83,7 +85,7 @@ def test_nothing_to_do_shows_no_list(client, auth) -> None:
 def test_a_later_domain_adds_its_items_by_registering_a_provider(app, client, auth) -> None:
     owner = auth.login()
 
-    def notices(user):  # type: ignore[no-untyped-def]
+    def notices(user):
         return (
             [
                 todo.TodoItem(
@@ -98,9 +100,6 @@ def test_a_later_domain_adds_its_items_by_registering_a_provider(app, client, au
             else []
         )
 
-    todo.register_todo_provider("test-notices", notices)
-    try:
-        html = client.get("/").get_data(as_text=True)
-        assert "Responder à notificação 12/2026." in html and 'href="/notificacoes/12"' in html
-    finally:
-        todo._providers.pop("test-notices", None)
+    wiring(app).todo("test-notices", notices)  # what a domain's init_app does
+    html = client.get("/").get_data(as_text=True)
+    assert "Responder à notificação 12/2026." in html and 'href="/notificacoes/12"' in html

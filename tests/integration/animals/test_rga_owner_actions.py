@@ -194,3 +194,18 @@ def test_lgpd_export_includes_the_animals(client, auth) -> None:
     data = json.loads(client.get("/minha-conta/meus-dados.json").data)
     assert data["animais"][0]["nome"] == "Paçoca"
     assert data["animais"][0]["proprietario_atual"] is True
+
+
+def test_vv_13_transfer_page_calls_the_wait_a_portal_procedure_not_law(make_app) -> None:
+    """VV 13 has the new owner update the record but says nothing about who answers for the
+    animal meanwhile: the page cites no article and says it is the portal's procedure."""
+    vv = make_app(PORTAL_PROFILE="vilavelha")
+    with vv.app_context():
+        owner = factories.user()
+        pet = factories.animal(owner)
+        db.session.commit()
+        web = vv.test_client()
+        web.post("/conta/entrar", data={"email": owner.email, "password": factories.PASSWORD})
+        html = web.get(f"/animais/{pet.rga}/transferir").get_data(as_text=True)
+    assert "Até o aceite, você continua responsável" in html
+    assert "procedimento do portal" in html and "VV 13" not in html

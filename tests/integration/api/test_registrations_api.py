@@ -114,9 +114,11 @@ def test_201_registers_and_creates_a_claimable_owner(client, headers, payload) -
     assert animal.vaccinations[0].establishment == "Clínica Bom Pelo"
     mail = db.session.scalar(select(OutboxMessage).where(OutboxMessage.to == owner.email))
     assert body["rga"] in mail.body and "crie sua conta" in mail.body
-    assert db.session.scalar(
+    # recorded by the animals service (not the API view), exactly once
+    audited = db.session.scalars(
         select(AuditEvent).where(AuditEvent.action == "animal.registered_by_api")
-    )
+    ).all()
+    assert len(audited) == 1 and (audited[0].detail or {})["rga"] == body["rga"]
 
     card = client.get(body["card_url"].removeprefix("http://localhost"), headers=headers)
     assert card.status_code == 200 and card.data.startswith(b"%PDF")

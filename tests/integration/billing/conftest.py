@@ -5,14 +5,13 @@ portal makes (create a Checkout session, create a refund) with Stripe-shaped JSO
 every request, so the tests check what the real ``stripe`` library sent. Nothing leaves the
 machine.
 
-Webhook deliveries are signed like Stripe signs them: header ``t=<timestamp>,v1=<hex>`` where the
-hex is HMAC-SHA256 of ``"<timestamp>.<payload>"`` keyed with the webhook secret.
+Webhook deliveries (``tests.factories.deliver``) are signed like Stripe signs them: header
+``t=<timestamp>,v1=<hex>`` where the hex is HMAC-SHA256 of ``"<timestamp>.<payload>"`` keyed with
+the webhook secret.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import itertools
 import json
 import threading
@@ -28,13 +27,12 @@ from werkzeug.serving import make_server
 from werkzeug.wrappers import Request, Response
 
 from portal.extensions import db, limiter
-from portal.models import PaymentItem, User
+from portal.models import User
 from tests import factories
 from tests.conftest import AuthActions
-from tests.factories import make_item, switch_user  # noqa: F401  (moved; imported from here too)
+from tests.factories import STRIPE_SECRET_KEY as SECRET_KEY
+from tests.factories import WEBHOOK_SECRET
 
-WEBHOOK_SECRET = "whsec_test_portal_ccz"
-SECRET_KEY = "sk_test_portal_ccz"
 _ids = itertools.count(1)
 
 
@@ -177,69 +175,3 @@ def citizen() -> User:
     person = factories.user(roles=("citizen",), full_name="Maria Pagadora")
     db.session.commit()
     return person
-
-
-# -- webhook deliveries -------------------------------------------------------------------------
-
-
-def sign(payload: str, *, secret: str = WEBHOOK_SECRET, timestamp: int | None = None) -> str:
-    """The Stripe-Signature header for ``payload``: t=timestamp, v1=HMAC-SHA256("t.payload")."""
-    ts = int(time.time()) if timestamp is None else timestamp
-    digest = hmac.new(secret.encode(), f"{ts}.{payload}".encode(), hashlib.sha256).hexdigest()
-    return f"t={ts},v1={digest}"
-
-
-def session_event(
-    event_type: str,
-    item: PaymentItem,
-    *,
-    event_id: str | None = None,
-    payment_status: str = "paid",
-    amount: int | None = None,
-    currency: str = "brl",
-    session_id: str = "cs_test_webhook",
-    payment_intent: str | None = "pi_test_webhook",
-    created: int | None = None,
-) -> dict[str, Any]:
-    """A Stripe event whose object is a Checkout session for ``item``."""
-    status = "expired" if event_type == "checkout.session.expired" else "complete"
-    return {
-        "id": event_id or f"evt_test_{next(_ids):06d}",
-        "object": "event",
-        "api_version": "2024-06-20",
-        "type": event_type,
-        "created": created or int(time.time()),
-        "livemode": False,
-        "data": {
-            "object": {
-                "id": session_id,
-                "object": "checkout.session",
-                "mode": "payment",
-                "amount_total": item.amount_cents if amount is None else amount,
-                "currency": currency,
-                "client_reference_id": str(item.id),
-                "metadata": {"payment_id": str(item.id)},
-                "payment_status": payment_status,
-                "payment_intent": payment_intent,
-                "status": status,
-            }
-        },
-    }
-
-
-def deliver(
-    client: FlaskClient,
-    event: dict[str, Any],
-    *,
-    secret: str = WEBHOOK_SECRET,
-    timestamp: int | None = None,
-    body: str | None = None,
-):  # type: ignore[no-untyped-def]
-    """POST the event as Stripe would; ``body`` replaces the payload after signing (tampering)."""
-    payload = json.dumps(event)
-    header = sign(payload, secret=secret, timestamp=timestamp)
-    return client.post(
-        "/payments/stripe/webhook",
-        data=body if body is not None else payload,
-        headers={"Stripe-Signature": header, "Content-Type": "application/json"},
-    )

@@ -14,7 +14,9 @@ from tests.factories import make_item, switch_user
 
 def _reload(item: PaymentItem) -> PaymentItem:
     db.session.expire_all()
-    return db.session.get(PaymentItem, item.id)
+    found = db.session.get(PaymentItem, item.id)
+    assert found is not None
+    return found
 
 
 def test_guia_pdf_has_reference_amount_payer_and_masked_cpf(client, auth) -> None:
@@ -52,10 +54,12 @@ def test_staff_find_the_guia_by_reference_and_mark_it_paid(client, auth) -> None
     assert response.status_code == 302
     item = _reload(item)
     assert item.status == "paid" and item.method == "counter"
+    assert item.payment is not None
     assert item.payment.provider_reference == "AUT-123456"
     assert item.payment.recorded_by_id == staff.id
     assert item.events[-1].actor_id == staff.id
     event = db.session.scalar(select(AuditEvent).where(AuditEvent.action == "payment.counter_paid"))
+    assert event is not None and event.detail is not None
     assert event.actor_id == staff.id and event.detail["receipt_number"] == "AUT-123456"
     mail = db.session.scalar(select(OutboxMessage).where(OutboxMessage.to == payer.email))
     assert mail is not None and f"/pagamentos/{item.id}/comprovante.pdf" in mail.body
@@ -209,6 +213,7 @@ def test_staff_pages_refuse_citizens_and_record_staff_views(client, auth) -> Non
     assert client.get(f"/pagamentos/{item.id}").status_code == 302  # staff go to the staff page
     assert client.get(f"/pagamentos/ccz/{item.id}").status_code == 200
     viewed = db.session.scalar(select(AuditEvent).where(AuditEvent.action == "payment.viewed"))
+    assert viewed is not None
     assert viewed.actor_id == staff.id and viewed.subject_id == str(item.id)
     guia = client.get(f"/pagamentos/{item.id}/guia.pdf")
     assert guia.status_code == 200
@@ -227,3 +232,29 @@ def test_cancel_then_nothing_to_pay(app) -> None:
         assert "não pode passar" in err.message
     else:  # pragma: no cover
         raise AssertionError("cancelling twice must fail")
+
+
+def test_staff_opening_a_receipt_is_audited_the_payer_is_not(client, auth) -> None:
+    payer = factories.user(full_name="Rita Recibo")
+    db.session.commit()
+    item = make_item(payer)
+    staff = auth.login(roles=("agent",))
+    client.post(
+        f"/pagamentos/ccz/{item.id}/baixa",
+        data={"receipt_number": "AUT-78", "paid_on": "2026-01-03"},
+    )
+    assert client.get(f"/pagamentos/{item.id}/comprovante.pdf").status_code == 200
+    seen = db.session.scalars(
+        select(AuditEvent).where(AuditEvent.action == "payment.receipt_viewed")
+    ).all()
+    assert [(e.actor_id, e.subject_id) for e in seen] == [(staff.id, str(item.id))]
+    switch_user(auth, payer)
+    assert client.get(f"/pagamentos/{item.id}/comprovante.pdf").status_code == 200
+    assert (
+        len(
+            db.session.scalars(
+                select(AuditEvent).where(AuditEvent.action == "payment.receipt_viewed")
+            ).all()
+        )
+        == 1
+    )

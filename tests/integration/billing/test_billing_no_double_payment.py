@@ -22,8 +22,8 @@ from portal.models import CheckoutSession, Payment, PaymentItem, Refund
 from portal.models.base import utcnow
 from tests import factories
 from tests.conftest import AuthActions
-from tests.factories import make_item, switch_user
-from tests.integration.billing.conftest import SECRET_KEY, deliver, session_event
+from tests.factories import STRIPE_SECRET_KEY as SECRET_KEY
+from tests.factories import deliver, make_item, session_event, switch_user
 
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
 

@@ -13,8 +13,7 @@ from portal.extensions import db
 from portal.models import AuditEvent, PaymentItem, PriceOverride
 from portal.services.fees import compute_fee
 from tests import factories
-from tests.factories import make_item, switch_user
-from tests.integration.billing.conftest import deliver, session_event
+from tests.factories import deliver, make_item, session_event, switch_user
 
 
 def test_public_price_list_marks_example_values(client, app) -> None:

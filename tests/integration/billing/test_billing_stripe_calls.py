@@ -7,8 +7,8 @@ from sqlalchemy import func, select
 
 from portal.extensions import db
 from portal.models import AuditEvent, CheckoutSession, OutboxMessage, PaymentItem, Refund
-from tests.factories import make_item, switch_user
-from tests.integration.billing.conftest import SECRET_KEY, deliver, session_event
+from tests.factories import STRIPE_SECRET_KEY as SECRET_KEY
+from tests.factories import deliver, make_item, session_event, switch_user
 
 
 def _reload(item: PaymentItem) -> PaymentItem:

@@ -19,8 +19,7 @@ from portal.models import (
     PaymentReviewFlag,
     StripeWebhookEvent,
 )
-from tests.factories import make_item
-from tests.integration.billing.conftest import WEBHOOK_SECRET, deliver, session_event, sign
+from tests.factories import WEBHOOK_SECRET, deliver, make_item, session_event, sign
 
 
 def _count(model) -> int:  # type: ignore[no-untyped-def]

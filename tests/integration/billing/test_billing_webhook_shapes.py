@@ -12,8 +12,7 @@ from sqlalchemy import func, select
 
 from portal.extensions import db
 from portal.models import StripeWebhookEvent
-from tests.factories import make_item
-from tests.integration.billing.conftest import WEBHOOK_SECRET, session_event
+from tests.factories import WEBHOOK_SECRET, make_item, session_event
 
 
 def _post_signed(client, payload: str):  # type: ignore[no-untyped-def]

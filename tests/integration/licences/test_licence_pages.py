@@ -204,7 +204,7 @@ def test_public_check_page_and_api_show_nothing_about_the_holder(client, app, to
         "municipality": "Guarulhos",
         "status": "valid",
         "valid_from": today.isoformat(),
-        "valid_until": licence.valid_until.isoformat(),
+        "valid_until": licence.valid_until.isoformat() if licence.valid_until else None,
         "max_animals": 6,
     }
     assert client.get("/api/v1/licences/AAAA-BBBB-CCCC").status_code == 404
@@ -371,3 +371,19 @@ def test_lgpd_download_includes_the_licences(client, auth, app, today) -> None:
     data = json.loads(client.get("/minha-conta/meus-dados.json").get_data(as_text=True))
     assert data["licencas"][0]["animais_pedidos"] == 6
     assert sorted(data["licencas"][0]["animais"]) == sorted(p.rga for p in pets)
+
+
+def test_opening_a_household_above_the_limit_is_audited(client, auth, today) -> None:
+    """Staff see who lives at the residence and their animals: the look is recorded (issue 9:
+    the audit is the service's, ``household_viewed``, not the view's)."""
+    owner = factories.user()
+    first = adult(owner, today)
+    for _ in range(5):
+        adult(owner, today)
+    db.session.commit()
+    auth.login(roles=("agent",))
+    assert client.get(f"/ccz/licencas/residencias/{first.id}").status_code == 200
+    event = db.session.scalar(
+        db.select(AuditEvent).where(AuditEvent.action == "licence.household_viewed")
+    )
+    assert event is not None and event.subject_id == str(first.id)

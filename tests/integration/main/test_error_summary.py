@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.integration.adoption.helpers import ngo_user
+from tests.factories import ngo_user
 
 
 def _summary_links_and_ids(html: str) -> tuple[list[str], set[str]]:

@@ -15,7 +15,7 @@ from tests import factories
 TODAY = date(2026, 12, 1)
 
 
-def _vaccinated(owner, *, applied: date, next_due: date):  # type: ignore[no-untyped-def]
+def _vaccinated(owner, *, applied: date, next_due: date):
     animal = factories.animal(owner)
     db.session.add(
         Vaccination(
@@ -32,7 +32,7 @@ def _vaccinated(owner, *, applied: date, next_due: date):  # type: ignore[no-unt
     return animal
 
 
-def _outbox_to(email: str) -> list[OutboxMessage]:
+def _outbox_to(email: str | None) -> list[OutboxMessage]:
     return list(db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == email)))
 
 
@@ -118,3 +118,57 @@ def test_run_reminders_command_is_idempotent(app) -> None:
     assert first.exit_code == 0, first.output
     assert "sent 1" in first.output
     assert "sent 0, already sent 1" in second.output
+
+
+def _declare_test_reminder(app, occurrences: list[str]) -> None:
+    from portal.reminders import Reminder, ReminderMessage, registry
+
+    def due(today: date) -> list[ReminderMessage]:
+        return [
+            ReminderMessage(key, "lembrete@example.com", f"Lembrete {key}", "Texto.")
+            for key in occurrences
+        ]
+
+    registry().declare(Reminder("teste-lembrete", "Lembrete de teste", True, due))
+
+
+def test_a_reminder_is_sent_once_across_runs_and_again_for_a_new_occurrence(app) -> None:
+    occurrences = ["caso:1"]
+    _declare_test_reminder(app, occurrences)
+    first = run_reminders(TODAY, only=["teste-lembrete"])
+    second = run_reminders(TODAY, only=["teste-lembrete"])
+    occurrences.append("caso:2")
+    third = run_reminders(TODAY + timedelta(days=1), only=["teste-lembrete"])
+    assert first.sent["teste-lembrete"] == 1
+    assert second.sent["teste-lembrete"] == 0 and second.already_sent == 1
+    assert third.sent["teste-lembrete"] == 1 and third.already_sent == 1
+    assert [m.subject for m in _outbox_to("lembrete@example.com")] == [
+        "Lembrete caso:1",
+        "Lembrete caso:2",
+    ]
+
+
+def test_the_job_looks_up_each_message_instead_of_loading_every_past_delivery(app) -> None:
+    from sqlalchemy import event
+
+    for n in range(30):  # years of past deliveries of this reminder
+        db.session.add(ReminderDelivery(reminder_key="teste-lembrete", occurrence_key=f"velho:{n}"))
+    db.session.flush()
+    _declare_test_reminder(app, ["caso:novo"])
+    statements: list[str] = []
+
+    def seen(conn, cursor, statement, *args) -> None:
+        statements.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        result = run_reminders(TODAY, only=["teste-lembrete"])
+    finally:
+        event.remove(db.engine, "before_cursor_execute", seen)
+    assert result.sent["teste-lembrete"] == 1
+    reads = [
+        s
+        for s in statements
+        if s.lstrip().upper().startswith("SELECT") and "reminder_delivery" in s
+    ]
+    assert reads and all("occurrence_key =" in s for s in reads), reads

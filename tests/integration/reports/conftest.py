@@ -1,3 +1,30 @@
-"""Fixtures of the maus-tratos report tests (defined in ``helpers``)."""
+"""Staff people the maus-tratos report tests sign in as (the report form helpers are in
+tests/factories.py: ``REPORTER``, ``photo``, ``submit``)."""
 
-from tests.integration.reports.helpers import agent, coordinator, other_agent  # noqa: F401
+from __future__ import annotations
+
+import pytest
+
+from portal.extensions import db
+from tests import factories
+
+
+@pytest.fixture
+def coordinator(app):  # type: ignore[no-untyped-def]
+    person = factories.user(roles=("coordinator",), full_name="Coordenadora Clara")
+    db.session.commit()
+    return person
+
+
+@pytest.fixture
+def agent(app):  # type: ignore[no-untyped-def]
+    person = factories.user(roles=("agent",), full_name="Agente Armando Fiscal")
+    db.session.commit()
+    return person
+
+
+@pytest.fixture
+def other_agent(app):  # type: ignore[no-untyped-def]
+    person = factories.user(roles=("agent",), full_name="Agente Bruno Outro")
+    db.session.commit()
+    return person

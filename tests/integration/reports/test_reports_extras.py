@@ -11,7 +11,7 @@ from portal.blueprints.reports.extras import declare_queues, export_reports, see
 from portal.extensions import db
 from portal.models import MaltreatmentReport
 from portal.models.base import utcnow
-from tests.integration.reports.helpers import submit
+from tests.factories import submit
 
 
 def test_lgpd_export_lists_own_confidential_reports_only(client, auth) -> None:

@@ -24,7 +24,7 @@ from portal.models import (
 )
 from portal.models.base import utcnow
 from tests import factories
-from tests.integration.reports.helpers import REPORTER, photo, submit
+from tests.factories import REPORTER, photo, submit
 
 
 def _all_rows_text() -> str:

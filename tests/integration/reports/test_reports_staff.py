@@ -13,7 +13,7 @@ from portal.extensions import db
 from portal.models import AuditEvent, OutboxMessage, ReportState
 from portal.models.base import utcnow
 from tests import factories
-from tests.integration.reports.helpers import REPORTER, pdf_text, photo, submit
+from tests.factories import REPORTER, pdf_text, photo, submit
 
 
 def _today():  # type: ignore[no-untyped-def]
@@ -63,7 +63,7 @@ def test_full_flow_triage_assign_inspect_close(client, auth, coordinator, agent)
     assert inspection.findings["food"] == "not_checked"
     assert [p.stage for p in report.photos] == ["inspection"]
     moves = db.session.scalars(select(AuditEvent).where(AuditEvent.action == "report.state")).all()
-    assert [(m.detail["from"], m.detail["to"]) for m in moves] == [
+    assert [((m.detail or {})["from"], (m.detail or {})["to"]) for m in moves] == [
         ("triage", "assigned"),
         ("assigned", "closed"),
     ]
@@ -228,6 +228,10 @@ def test_lei_9605_art_32_police_letter(client, auth, coordinator) -> None:
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
     text = pdf_text(pdf.data)
     assert "9.605/98, art. 32" in text and report.protocol in text and "GRU 10 V h" in text
+    printed = db.session.scalar(
+        select(AuditEvent).where(AuditEvent.action == "report.police_letter")
+    )
+    assert printed is not None and printed.detail == {"protocol": report.protocol}
 
 
 def test_gru_profile_deadlines_make_reports_overdue(client, auth, coordinator, agent) -> None:
@@ -340,5 +344,6 @@ def test_reporters_of_joined_reports_hear_of_the_main_ones_progress(
             .where(OutboxMessage.to == address)
             .order_by(OutboxMessage.id.desc())
         ).first()
+        assert last is not None
         assert protocol in last.subject and "Vistoria programada" in last.body
         assert agent.full_name not in last.body

@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from portal.extensions import db
 from portal.models import MaltreatmentReport, ReportEvent
-from tests.integration.reports.helpers import photo, submit
+from tests.factories import photo, submit
 
 
 def _track(client, protocol: str, code: str):  # type: ignore[no-untyped-def]
@@ -21,13 +21,12 @@ def test_wrong_code_and_unknown_protocol_get_the_same_answer(app) -> None:
     wrong = _track(stranger, report.protocol, "AAAA-BBBB-CCCC")
     unknown = _track(stranger, "DEN-2026-999999", "AAAA-BBBB-CCCC")
     assert wrong.status_code == unknown.status_code == 400
-    strip = lambda r: (
-        r.get_data(as_text=True)
-        .replace(report.protocol, "X")
-        .replace(  # noqa: E731
-            "DEN-2026-999999", "X"
+
+    def strip(r):  # type: ignore[no-untyped-def]
+        return (
+            r.get_data(as_text=True).replace(report.protocol, "X").replace("DEN-2026-999999", "X")
         )
-    )
+
     assert strip(wrong) == strip(unknown)
     assert "Protocolo ou código não conferem" in wrong.get_data(as_text=True)
     # Without the proof, the status page sends the stranger to the form.

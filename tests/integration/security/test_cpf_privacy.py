@@ -13,7 +13,7 @@ from sqlalchemy import select
 from portal.extensions import db
 from portal.models import Organization, OrganizationMember
 from tests import factories
-from tests.integration.security.test_idor import _urls
+from tests.factories import object_urls
 
 GET_FORM = re.compile(r"<form\b[^>]*\bmethod=\"get\"[^>]*>(.*?)</form>", re.S | re.I)
 TEXT = ("text/html", "application/json")
@@ -39,7 +39,7 @@ def _get_pages(app, client, world):  # type: ignore[no-untyped-def]
         for r in app.url_map.iter_rules()
         if "GET" in (r.methods or ()) and not r.arguments and r.endpoint != "static"
     ]
-    with_args = [url for _e, method, url in _urls(app, world) if method == "GET"]
+    with_args = [url for _e, method, url in object_urls(app, world) if method == "GET"]
     for url in plain + with_args:
         g.pop("_login_user", None)
         response = client.get(url)

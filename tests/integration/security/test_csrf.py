@@ -17,7 +17,7 @@ from werkzeug.routing import IntegerConverter
 from portal.extensions import db, limiter
 from portal.models import Organization, OrganizationMember, User
 from tests import factories
-from tests.integration.security.conftest import build_world
+from tests.factories import build_world
 
 EXEMPT = {"payments.stripe_webhook"}
 TOKEN_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')

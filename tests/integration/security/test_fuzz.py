@@ -20,7 +20,7 @@ from portal.extensions import db, limiter
 from portal.models import Organization, OrganizationMember
 from portal.services.api_auth import issue_client
 from tests import factories
-from tests.integration.security.conftest import named_argument_values
+from tests.factories import build_world, named_argument_values
 
 TRACE = re.compile(r"Traceback|File \"/|sqlalchemy\.|werkzeug\.|jinja2\.exceptions")
 UNICODE = "Ação 🐶 \u202e\u0000 ' \" <script>alert(1)</script> 𝕏 ﷽"
@@ -188,8 +188,6 @@ def test_api_body_over_the_size_limit_is_a_413_json_error(app, client, tokens):
 
 
 def test_web_forms_with_missing_or_junk_fields_never_give_500(app, client, auth):
-    from tests.integration.security.conftest import build_world
-
     world = build_world(app)
     boss = factories.user(roles=("citizen", "ngo", "agent", "vet", "coordinator", "admin"))
     org = db.session.scalars(select(Organization)).first()

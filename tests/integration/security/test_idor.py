@@ -8,18 +8,17 @@ are the only exceptions, and even they must not show the owner's name or CPF.
 from __future__ import annotations
 
 from flask import g
-from werkzeug.routing import IntegerConverter
 
 from portal.extensions import db
 from portal.services.identity import mask_cpf
 from tests import factories
-from tests.factories import make_org
-from tests.integration.security.conftest import named_argument_values
+from tests.factories import make_org, object_urls
 
 # Object routes open to anyone by design (listing pages and the applying form for a listing). A
 # maus-tratos protocol is public by design too: Open311 answers its status and nothing else, and
 # the tracking pages send whoever lacks the private code back to the code form; a licence's public
-# check page shows its validity and nothing about the holder.
+# check page shows its validity and nothing about the holder. A capture of the last 30 days is on
+# the public "Animais recolhidos" page by design (issue 14), without the owner or the exact place.
 PUBLIC_OBJECT_ENDPOINTS = {
     "adoption.listing",
     "adoption.apply",
@@ -28,59 +27,14 @@ PUBLIC_OBJECT_ENDPOINTS = {
     "reports.receipt",
     "reports.tracked",
     "licences.public_check",
+    "impound.public_capture",
 }
-SKIP = {
-    "static",
-    "auth.confirm_email",
-    "auth.reset_password",
-    "auth.claim_account",
-    "main.set_language",
-    "animals.register",
-}
-
-
-def _urls(app, world):  # type: ignore[no-untyped-def]
-    """(endpoint, method, url) for every route with arguments, filled with the victim's values."""
-    from itertools import product
-
-    ids = world.ids
-    out = []
-    for rule in app.url_map.iter_rules():
-        if not rule.arguments or rule.endpoint in SKIP or rule.rule.startswith("/api/"):
-            continue
-        values: dict[str, list] = {}
-        for arg in rule.arguments:
-            conv = isinstance(rule._converters.get(arg), IntegerConverter)
-            if conv:
-                values[arg] = list(ids) if len(rule.arguments) == 1 else list(range(1, 8))
-            elif arg == "rga":
-                values[arg] = world.rgas
-            elif arg == "token":
-                values[arg] = [f.token for f in world.private_files]
-            elif arg == "variant":
-                values[arg] = ["original", "medium"]
-            elif arg == "number":
-                values[arg] = world.rgas
-            elif (named := named_argument_values(app, rule, arg)) is not None:
-                values[arg] = named
-            else:
-                raise AssertionError(f"unknown argument {arg} in {rule.rule}")
-        for combo in product(*values.values()):
-            kwargs = dict(zip(values.keys(), combo, strict=True))
-            if rule.endpoint == "files.serve":
-                stored = next(f for f in world.private_files if f.token == kwargs["token"])
-                if kwargs["variant"] not in stored.variants:
-                    kwargs["variant"] = next(iter(stored.variants))
-            url = rule.build(kwargs, append_unknown=False)[1]
-            for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-                out.append((rule.endpoint, method, url))
-    return sorted(set(out))
 
 
 def _walk(client, app, world):  # type: ignore[no-untyped-def]
     leaks = []
     secrets = [world.victim_cpf, mask_cpf(world.victim_cpf), world.victim.full_name]
-    for endpoint, method, url in _urls(app, world):
+    for endpoint, method, url in object_urls(app, world):
         g.pop("_login_user", None)
         response = client.open(url, method=method, data={})
         body = response.get_data(as_text=True) if not response.is_streamed else ""

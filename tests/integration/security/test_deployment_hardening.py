@@ -1,7 +1,7 @@
-"""Issue 8, security 1, 4, 7 and 8: links from PUBLIC_BASE_URL only, foreign hosts refused in
-production, a shared limiter store, trusted proxies only, login limited per account, common
-passwords refused, no statement parameters in logs, UPLOAD_DIR checked, bidirectional control
-characters refused in names, CSP ``base-uri``, no versions in the ``Server`` header."""
+"""Deployment hardening: links from PUBLIC_BASE_URL only, foreign hosts refused in production,
+a shared limiter store, trusted proxies only, login limited per account, common passwords
+refused, no statement parameters in logs, UPLOAD_DIR checked, bidirectional control characters
+refused in names, CSP ``base-uri``, no versions in the ``Server`` header."""
 
 from __future__ import annotations
 

@@ -1,0 +1,284 @@
+"""Profile rules about animals and their owners: household limit, licence, RGA registration,
+second copies, fee exemptions, impound, reclaim, adoption and euthanasia.
+
+Re-exported by :mod:`portal.profiles.schema`; the conventions are in :mod:`portal.profiles.base`.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from portal.profiles.base import (
+    SIZE_CLASSES,
+    Amount,
+    Citation,
+    FeeKind,
+    HousingKind,
+    LicenceRequirement,
+    SizeAmounts,
+    SizeClass,
+    _Frozen,
+    _Rule,
+)
+from portal.profiles.enforcement_rules import ChecklistItem
+from portal.services.dates import Counting
+
+# ---------------------------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------------------------
+
+
+class HouseholdRule(_Rule):
+    """How many dogs and cats one residence may keep (GRU 37, BJP 17, CAB 31, CABO 33 §ú)."""
+
+    limit: int | None = Field(default=None, ge=1)  # None: the law sets no limit (VV)
+    min_age_days: int = Field(ge=0)  # only animals older than this count
+    excluded_housing: list[HousingKind] = Field(default_factory=list)
+    above_limit: Literal["forbidden", "licence", "kennel", "none"]
+    # Some laws let the agent lower the limit for one house after a technical report (BJP 17 §1).
+    agent_may_reduce: bool = False
+
+    @model_validator(mode="after")
+    def _limit_matches_consequence(self) -> HouseholdRule:
+        if (self.limit is None) != (self.above_limit == "none"):
+            raise ValueError("above_limit is 'none' exactly when there is no limit")
+        return self
+
+
+class LicenceRule(_Rule):
+    """The excess-animal licence (or private-kennel permit) for houses above the plain limit."""
+
+    max_animals: int | None = Field(default=None, ge=1)  # None: no cap in the law (CAB kennel)
+    # "Válida pelo prazo de um ano" is a calendar year: the same date 12 months later, 29 February
+    # ending on 28 February (docs/law-notes.md), never 365 days.
+    validity_months: int = Field(default=12, ge=1)
+    validity_stated_in_law: bool  # False: the portal assumes yearly and says so (BJP)
+    renewal_window_days: int | None = Field(default=None, ge=1)  # renew within N days before expiry
+    requires: list[LicenceRequirement]
+    never_replaced_above: int | None = Field(default=None, ge=1)  # animals above N never replaced
+    new_acquisition_cancels: bool = False
+    # BJP 17 §6: first requests were accepted for 12 months from the law's publication; after this
+    # day only renewals are. None: no deadline. A city that reopens requests by decree moves it.
+    requests_accepted_until: date | None = None
+    # "licence" (GRU 37 §1; BJP 17 §3) or the private kennel's yearly laudo (CAB 31 §2).
+    document: Literal["licence", "kennel_laudo"] = "licence"
+    # What the agent checks at the inspection (codes of KNOWN_CHECKLIST_ITEMS or labelled).
+    checklist: list[ChecklistItem] = Field(default_factory=list)
+
+
+class RegistrationRule(_Rule):
+    """RGA registration of dogs and cats."""
+
+    mandatory: bool
+    # Age window "between the 3rd and the 6th month" as the laws word it; None where no window.
+    window_start_months: int | None = Field(default=None, ge=0)
+    window_end_months: int | None = Field(default=None, ge=0)
+    yearly_renewal: bool
+    at_purchase: bool = False  # registered in the shop when bought (GRU 14 §1, VV 12 §7)
+    rabies_proof_required: bool = False  # proof of current rabies vaccination at registration
+    vaccinate_at_registration: bool  # without proof the animal is vaccinated there (BJP 6 §ú)
+    fee: bool  # the law charges a public price for it
+    # Months between rabies shots the law sets (BJP 13, VV 52: yearly). None: the law leaves it to
+    # the vaccine or says nothing, and the programme's interval applies (ProgrammePolicy).
+    revaccination_months: int | None = Field(default=None, ge=1)
+    # After a change of owner, the previous owner stays responsible until the record is updated
+    # (BJP 7 §ú; GRU 18 §2). False: the law says nothing; the portal's transfer works the same way
+    # (the animal changes owner when the new owner accepts), as programme policy.
+    previous_owner_liable: bool = False
+
+    @model_validator(mode="after")
+    def _window_is_a_range(self) -> RegistrationRule:
+        start, end = self.window_start_months, self.window_end_months
+        if (start is None) != (end is None):
+            raise ValueError("window_start_months and window_end_months go together")
+        if start is not None and end is not None and start > end:
+            raise ValueError("window_start_months must not be after window_end_months")
+        return self
+
+
+class ProvisionalIdRule(_Rule):
+    """The second-copy request that serves as the animal's ID until the copy is issued."""
+
+    validity_days: int = Field(ge=1)
+    staff_must_issue_within: bool = False  # GRU 19 §2
+
+
+class Exemption(_Frozen):
+    """A fee exemption the citizen proves with documents staff accept or refuse."""
+
+    code: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+    label: str  # pt-BR, shown to citizens
+    fee_kinds: list[FeeKind] = Field(min_length=1)
+    article: Citation
+
+
+class HoldDays(_Frozen):
+    """Days an impounded animal is held for its owner, per size class."""
+
+    small: int = Field(ge=0)
+    medium: int = Field(ge=0)
+    large: int = Field(ge=0)
+
+
+ImpoundDestination = Literal["adoption", "ngo_donation", "community_return", "auction"]
+
+
+class CaptureCountRule(_Rule):
+    """Captures counted per animal within a prescription period from the first one (GRU 84 §1 II,
+    113); reaching ``definitive_at`` opens a definitive apprehension (GRU 87 III)."""
+
+    definitive_at: int = Field(ge=2)
+    period_years: int = Field(ge=1)
+
+
+def _adoption_only() -> list[ImpoundDestination]:
+    return ["adoption"]
+
+
+def _every_size() -> list[SizeClass]:
+    return list(SIZE_CLASSES)
+
+
+class ImpoundRule(_Rule):
+    """How long an impounded animal waits for its owner before adoption or another destination."""
+
+    hold_days: HoldDays  # RGA-tagged animals, or every animal when untagged_hold_days is None
+    untagged_hold_days: HoldDays | None = None  # BJP 25 §2
+    untagged_may_be_extended: bool = False  # GRU 82 §4: the CCZ may extend it for untagged animals
+    counting: Counting
+    moves_to_business_day: bool  # start / end on a non-business day move on (GRU 114 §ú)
+    # The fields below are optional, so a profile without them keeps working.
+    # Destinations after the hold without reclaim, in the law's order of priority (CABO 13;
+    # CAB 11 II, 15-16, 20; VV 19-21; BJP 25 §3; GRU 86, 88). Euthanasia is never listed: federal
+    # Lei 14.228/2021 allows it for dogs and cats only on a vet's laudo (see the impound domain).
+    destinations: list[ImpoundDestination] = Field(default_factory=_adoption_only)
+    # An agent confirms the cause of the capture has ended before release (CABO 10 §ú f;
+    # CAB 8 §ú; GRU 82 §1).
+    release_requires_cause_ended: bool = False
+    # Rabies observation custody (CAB 14, 30; GRU 61): days observed, then hours to reclaim.
+    observation_days: int | None = Field(default=None, ge=1)
+    observation_reclaim_hours: int | None = Field(default=None, ge=1)
+    # A vet may decide the destination of a seriously ill/injured animal before the deadline
+    # (BJP 25 §4; CAB 9; GRU 90).
+    vet_early_destination: bool = False
+    capture_count: CaptureCountRule | None = None  # GRU 83 §ú, 84 §1 II, 113
+    capture_certificate: bool = False  # Certidão negativa de captura (GRU 84 §3, §5)
+    # VV 21 §4: a laudo proposing euthanasia takes effect only once the coordinating vet of the
+    # zoonosis centre has signed it off (supervision).
+    laudo_supervision: bool = False
+    # Public auction only for these size classes (CAB 11 II, 20: medium and large).
+    auction_sizes: list[SizeClass] = Field(default_factory=_every_size)
+
+    def days_for(self, size: SizeClass, tagged: bool) -> int:
+        """Hold days for one animal: tagged means it carries its RGA tag."""
+        table = (
+            self.hold_days if tagged or self.untagged_hold_days is None else self.untagged_hold_days
+        )
+        return getattr(table, size)
+
+
+class ReclaimCharge(_Rule):
+    """One component of what the owner pays to reclaim (resgate) an impounded animal.
+
+    How a fee service reads it, for one animal of size ``s`` reclaimed at capture number ``n``
+    (1 = first capture) after being held ``d`` days:
+
+    * skip it when ``applies_on`` is ``first`` and n > 1, or ``repeat`` and n == 1;
+    * base = ``amount.for_size(s)`` (``None``: this size is not charged);
+    * ``per == "day"``: base x charged days, where the charged days are the days held minus the
+      ``free_days`` (counted with ``free_days_counting`` from the apprehension) or, when
+      ``only_beyond_hold``, the days held after the hold deadline; ``per == "animal"``: base once;
+    * ``repeat_growth == "double_each"``: x 2^(n-1) (CAB 17 §ú, 19 §2);
+    * ``only_away_from_home``: skipped unless the capture was away from the owner's home (VV 22 §6);
+    * exemptions: :meth:`Profile.exemptions_for` ``("reclaim")``.
+    """
+
+    label: str  # pt-BR
+    kind: Literal["fee", "fine"]  # taxa or multa: they are booked differently
+    per: Literal["day", "animal"]
+    amount: SizeAmounts
+    applies_on: Literal["always", "first", "repeat"] = "always"
+    repeat_growth: Literal["none", "double_each"] = "none"
+    free_days: int = Field(default=0, ge=0)
+    free_days_counting: Counting = "calendar"
+    only_beyond_hold: bool = False
+    # VV 22 §6: only for a repeat capture "longe do domicílio" (the input ``away_from_home``).
+    only_away_from_home: bool = False
+
+
+class ReclaimRule(_Rule):
+    """What reclaiming an impounded animal costs and requires."""
+
+    charges: list[ReclaimCharge]
+    vaccinated_before_release: bool  # rabies shot when no current proof (BJP 27 §ú, GRU 85)
+    registered_on_reclaim: bool  # an unregistered animal gets its RGA at the counter (BJP 26 §ú)
+    repeat_requires_sterilisation: bool = False  # VV 22 §6
+
+
+# ``sterilized`` as in the columns Animal.sterilized and Listing.sterilized.
+AdoptionDelivery = Literal["vaccinated", "dewormed", "sterilized", "registered"]
+AdopterRequirement = Literal[
+    "adult", "cpf_and_id", "income_proof", "address_proof", "commitment_term"
+]
+
+
+class AdopterBars(_Frozen):
+    """The article of each bar on adopting that the law writes; None: the law has no such bar."""
+
+    commitment: Citation | None = None  # signed a term never to keep animals again (VV 23 V)
+    maltreatment: Citation | None = None  # lost possession for maus-tratos (VV 23 III b)
+    apprehension: Citation | None = None  # caused this animal's definitive apprehension (GRU 88 §4)
+
+    def article(self, bar: str) -> str | None:
+        """The citation of ``bar`` ("commitment", "maltreatment", "apprehension") or None."""
+        value = getattr(self, bar, None)
+        return value if isinstance(value, str) else None
+
+
+# The sections of the adopter's leaflet the portal can print (adoption/leaflet.py), in its order.
+LeafletSectionKey = Literal[
+    "responsibility", "care", "abandonment", "calendar", "sterilization", "report"
+]
+
+
+def _every_leaflet_section() -> list[LeafletSectionKey]:
+    return ["responsibility", "care", "abandonment", "calendar", "sterilization", "report"]
+
+
+class AdoptionRule(_Rule):
+    """Adoption of animals held by the CCZ."""
+
+    fee: Amount | None = None  # None: the law charges nothing
+    fee_per: Literal["animal", "day_held"] = "animal"  # CAB 17 charges per day held
+    delivered: list[AdoptionDelivery] = Field(default_factory=list)  # state the law requires
+    # What the law itself asks of the adopter. The portal's baseline checks apply everywhere.
+    adopter_requirements: list[AdopterRequirement] = Field(default_factory=list)
+    min_adopter_age: int | None = Field(default=None, ge=0)
+    listing_days: int | None = Field(default=None, ge=1)  # CAB 15: listed 10 days, then euthanasia
+    # How recent the proof of address must be, when the law gives a number. VV 28 §2 only says
+    # "atualizado": None, and the programme's limit applies (ProgrammePolicy).
+    proof_of_address_max_age_days: int | None = Field(default=None, ge=1)
+    # Who the law bars from adopting, with the article (None: the law has no such bar).
+    bars: AdopterBars = Field(default_factory=lambda: AdopterBars())
+    # The law makes the CCZ hand every adopter an educational leaflet (VV 28 §3). False: the
+    # leaflet is the programme's own guidance and cites no article.
+    leaflet_required: bool = False
+    # The law's item for each leaflet section it requires (VV 28 §3 I-V); a section not listed
+    # is the programme's guidance and cites nothing.
+    leaflet: dict[LeafletSectionKey, Citation] = Field(default_factory=dict)
+
+    @field_validator("delivered", mode="before")
+    @classmethod
+    def _old_spelling(cls, value: Any) -> Any:
+        # Profiles written before the rename say "sterilised"; accepted for one release.
+        if isinstance(value, list):
+            return ["sterilized" if item == "sterilised" else item for item in value]
+        return value
+
+
+class EuthanasiaRule(_Rule):
+    text: str  # pt-BR summary of when and how
+    requires_vet_report: bool

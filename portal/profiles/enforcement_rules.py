@@ -1,0 +1,265 @@
+"""Profile rules for enforcement: fines, recoverable expenses, notices and deadlines,
+maus-tratos reports and the register of establishments.
+
+Re-exported by :mod:`portal.profiles.schema`; the conventions are in :mod:`portal.profiles.base`.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from portal.profiles.base import Amount, Citation, UnitCode, _Frozen, _Rule
+from portal.services.dates import Counting
+
+
+class Severity(_Frozen):
+    """One severity level of fines: a fixed amount, a minimum, or graded by regulation."""
+
+    label: str  # pt-BR
+    amount: Amount | None = None
+    minimum: Amount | None = None
+    minimum_exclusive: bool = False  # CABO 39 table: "> 1"
+    by_regulation: bool = False  # GRU 69 II, 77: the regulation grades it inside the legal range
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Severity:
+        kinds = [self.amount is not None, self.minimum is not None, self.by_regulation]
+        if sum(kinds) != 1:
+            raise ValueError(
+                "a severity has exactly one of amount, minimum or by_regulation = true"
+            )
+        return self
+
+
+PayerRole = Literal["offender", "owner", "trainer", "organiser"]
+# How a fine grows on a repeat offence (n = repeats counted, 1 = the first repeat):
+#   double            twice the fine set for the infraction, whatever n ("aplicada em dobro": GRU 80
+#                     "dobro do valor definido para a respectiva infração"; CABO 39 §2; VV 50 II)
+#   double_previous   twice the previous fine, so base x 2^n ("dobrada na reincidência", "em dobro
+#                     em relação à penalidade anterior": CAB 40 §2; BJP 17 §2 III, 19 §1, 31 §ú)
+#   plus_50_percent_each  50 % more at each repeat, compounding: base x 1,5^n (BJP 16 §4 III,
+#                     VV 34 §2 III "acrescida de 50 % a cada reincidência")
+#   none              the law sets no repeat increase (or the fine already punishes the repeat)
+RepeatGrowth = Literal["double", "double_previous", "plus_50_percent_each", "none"]
+
+
+class SpecificFine(_Rule):
+    """A fine whose amount the law writes next to the infraction."""
+
+    code: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+    label: str  # pt-BR
+    amount: Amount
+    per_animal: bool = False
+    repeat: RepeatGrowth = "double"
+    # Who pays it (BJP 19 §1: I the owner, II the unregistered trainer: two fines, two people).
+    payer: PayerRole = "offender"
+    # Codes of fines the same facts impose on other people (BJP 19 §1 I -> II).
+    joint: list[str] = Field(default_factory=list)
+    # The fine is multiplied when the animal dies (VV 32 §1 II, VV 43 §2: "em dobro").
+    died_multiplier: int | None = Field(default=None, ge=2)
+    # Fined only after the intimation's term to comply ran out (BJP 16 §4 I, 17 §2 I; VV 34 §2 I).
+    comply_days: int | None = Field(default=None, ge=1)
+    # After each fine a new term runs before the next one (BJP 17 §2 II: "novo prazo de 30 dias").
+    renewed_comply_days: int | None = Field(default=None, ge=1)
+
+
+class DefinitiveConsequence(_Frozen):
+    """What a repeat offence lets the CCZ record on the person, with the article: the definitive
+    apprehension (GRU 88 §4: that animal never returns to them; CABO 39 §4) or the loss of
+    possession for maus-tratos (VV 23 III b; BJP 30 §ú II)."""
+
+    # The codes of ``portal.models.enforcement.ConsequenceKind``.
+    kind: Literal["caused_definitive_apprehension", "lost_possession_maltreatment"]
+    article: Citation
+
+
+class FineRule(_Rule):
+    """Fines: unit, severity levels, repeat offences and prescription."""
+
+    unit: UnitCode
+    range_min_units: Decimal | None = Field(default=None, ge=0, strict=False)  # GRU 69 II: 42
+    range_max_units: Decimal | None = Field(default=None, ge=0, strict=False)  # GRU 69 II: 42 000
+    severities: dict[str, Severity] = Field(default_factory=dict)
+    default: Amount | None = None  # VV 50 I: when the article sets no amount
+    specific: list[SpecificFine] = Field(default_factory=list)
+    repeat_multiplier: int = Field(default=2, ge=1)
+    repeat_compounds: bool = False  # CAB 40 §2: doubled "em relação à penalidade anterior"
+    repeat_window_years: int | None = Field(default=None, ge=1)  # GRU 79: 3
+    prescription_years: int | None = Field(default=None, ge=1)  # GRU 113: 5
+    # None: the law gives no consequence on the person beyond the fine (CAB).
+    definitive_consequence: DefinitiveConsequence | None = None
+
+    @model_validator(mode="after")
+    def _joint_fines_exist(self) -> FineRule:
+        codes = [f.code for f in self.specific]
+        problems = [f"fines.specific: {c!r} listed twice" for c in set(codes) if codes.count(c) > 1]
+        for fine in self.specific:
+            for code in fine.joint:
+                if code not in codes or code == fine.code:
+                    problems.append(f"fines.specific[{fine.code}].joint: unknown fine {code!r}")
+        if problems:
+            raise ValueError("; ".join(sorted(problems)))
+        return self
+
+
+ExpenseKind = Literal["capture", "transport", "food", "veterinary", "storage", "other"]
+
+
+class ExpenseRule(_Rule):
+    """Expenses the CCZ had that the law lets it recover, itemised, with a fee or a fine.
+
+    CABO 41 (transport, food, veterinary care and others, with the penalties); CABO 10 §ú f
+    (removal, transport and keeping, before a reclaim); GRU 72 §1 (apprehension, capture,
+    transport and storage, before what was apprehended is returned).
+    """
+
+    kinds: list[ExpenseKind] = Field(min_length=1)
+    fee_kinds: list[Literal["reclaim", "fine"]] = Field(min_length=1)
+
+
+class NoticeRule(_Rule):
+    """Deadlines of the notificação preliminar and of defence and appeal."""
+
+    preliminary_days: list[int] = Field(default_factory=list)  # fixed choices; 0 = "imediatamente"
+    preliminary_min_hours: int | None = Field(default=None, ge=1)  # GRU 70 §3: 1 hour
+    preliminary_max_days: int | None = Field(default=None, ge=1)  # GRU 70 §3: 60 days
+    extension_days: int | None = Field(default=None, ge=1)  # GRU 70 §3: +30 on request
+    defence_days: int | None = Field(default=None, ge=1)  # GRU 96 V
+    appeal_days: int | None = Field(default=None, ge=1)  # GRU 98 VI, 101
+    second_appeal_days: int | None = Field(default=None, ge=1)  # GRU 103
+    decision_days: int | None = Field(default=None, ge=1)  # GRU 102: first instance decides in 15
+    payment_days: int | None = Field(default=None, ge=1)  # GRU 100: unpaid after 30 days
+    edital_days: int | None = Field(default=None, ge=1)  # GRU 95 §ú, 96 §1, 109 III: 5
+    # GRU 104: the issuing agent may order a granted petition re-examined within 5 days;
+    # None where the law has no such step (the grant takes effect at once).
+    grant_review_days: int | None = Field(default=None, ge=1)
+    counting: Counting = "calendar"
+    moves_to_business_day: bool = False
+
+
+# ---------------------------------------------------------------------------------------------
+# Maus-tratos reports (GRU 10 V; BJP 29; VV 3 IX)
+# ---------------------------------------------------------------------------------------------
+
+# Conducts with a translated label in ``portal.blueprints.reports.labels``; a profile may list any
+# other code as long as it gives the law's own wording in ``label`` (pt-BR).
+KNOWN_REPORT_CATEGORIES = frozenset(
+    {
+        "torture",
+        "wounding",
+        "poisoning",
+        "no_shelter",
+        "no_food",
+        "chain_or_small_space",
+        "small_space",
+        "excessive_work",
+        "overload",
+        "injured_use",
+        "punishment",
+        "transport",
+        "fights",
+        "slaughter",
+        "inhumane_killing",
+        "abandonment",
+        "no_vet_care",
+        "capture_harm",
+        "research",
+        "experiments",
+        "rituals",
+        "shows",
+        "other",
+    }
+)
+KNOWN_CHECKLIST_ITEMS = frozenset(
+    {
+        "shelter",
+        "water",
+        "food",
+        "hygiene",
+        "chain",
+        "space",
+        "wounds",
+        "care",
+    }
+)
+_Code = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+
+
+class ReportCategory(_Frozen):
+    """One maus-tratos conduct the law lists (e.g. ``GRU 10 V a``: sem abrigo)."""
+
+    code: _Code
+    article: Citation
+    label: str | None = None  # pt-BR; required for a code outside KNOWN_REPORT_CATEGORIES
+
+    @model_validator(mode="after")
+    def _labelled(self) -> ReportCategory:
+        if self.label is None and self.code not in KNOWN_REPORT_CATEGORIES:
+            raise ValueError(f"category {self.code!r} is not a known code: give it a label")
+        return self
+
+
+class ChecklistItem(_Frozen):
+    """One finding the agent checks at the inspection (shelter, water, food...)."""
+
+    code: _Code
+    label: str | None = None  # pt-BR; required for a code outside KNOWN_CHECKLIST_ITEMS
+
+    @model_validator(mode="after")
+    def _labelled(self) -> ChecklistItem:
+        if self.label is None and self.code not in KNOWN_CHECKLIST_ITEMS:
+            raise ValueError(f"checklist item {self.code!r} is not a known code: give it a label")
+        return self
+
+
+EstablishmentKind = Literal[
+    "pet_shop", "clinic", "hospital", "kennel", "breeder", "trainer", "groomer"
+]
+
+
+class EstablishmentRule(_Rule):
+    """The CCZ's register of establishments that deal with animals (cadastro zoossanitário, GRU
+    11-13) and their accreditation to register animals (GRU 14 §1-2; BJP 2, 9).
+
+    ``validity_years`` is counted from the first issue: each renewal runs to the next anniversary
+    of it (GRU 11 §2), so terms never drift; a renewal is requested in the ``renewal_window_days``
+    before expiry and takes effect the day after the old term ends (GRU 11 §3).
+    """
+
+    kinds: list[EstablishmentKind] = Field(min_length=1)
+    validity_years: int = Field(default=1, ge=1)
+    validity_stated_in_law: bool = True
+    renewal_window_days: int = Field(ge=1)
+    inspection_before_approval: bool = False
+    responsible_vet_required: bool = True
+    sketch_required: bool = False  # a sketch of the animals' housing (GRU 11 §1 IV)
+    accreditation: bool = False  # accredited establishments register animals (API token)
+
+
+class ReportRule(_Rule):
+    """What a citizen may report as maus-tratos and the CCZ's own deadlines to handle it.
+
+    The categories are the law's list of conducts, each with its item. The laws set no deadline
+    for triage or inspection: those are the CCZ's service targets (cited as the law's silence).
+    """
+
+    categories: list[ReportCategory] = Field(min_length=1)
+    checklist: list[ChecklistItem] = Field(min_length=1)
+    triage_days: int = Field(ge=1)  # calendar days from the report to the triage decision
+    inspection_days: int = Field(ge=1)  # calendar days from the triage to the inspection
+    # Where the staff and public maps open (latitude, longitude): municipal data, not law.
+    map_center: list[float] | None = Field(default=None, min_length=2, max_length=2)
+
+    @model_validator(mode="after")
+    def _unique_codes(self) -> ReportRule:
+        for name, items in (("categories", self.categories), ("checklist", self.checklist)):
+            codes = [item.code for item in items]
+            if len(codes) != len(set(codes)):
+                raise ValueError(f"reports.{name}: a code is listed twice")
+        return self
+
+    def category(self, code: str) -> ReportCategory | None:
+        return next((c for c in self.categories if c.code == code), None)

@@ -1,0 +1,103 @@
+"""The view pattern every domain repeats, written once: call the service; on a
+:class:`~portal.domain.DomainError` roll back and show it; otherwise commit and confirm.
+
+::
+
+    done = run_service(
+        lambda: services.refuse(licence, staff, form.reason.data, today=today),
+        form=form,
+        success=_("Pedido recusado."),
+    )
+    if done.ok:
+        return redirect(url_for(...))
+    return render_template(...)  # the form keeps what was typed, with the messages
+
+A problem with a field goes next to that field on ``form`` (``fallback`` names the field that takes
+the problems the form has no field for); the others become flash messages, or go into ``errors``
+(the dict a template lists above the form) when the view passes one. An API
+view answers :func:`api_errors` in ``{"errors": [{"field", "code", "message"}]}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from flask import flash
+
+from portal.domain import DomainError
+from portal.extensions import db
+
+T = TypeVar("T")
+
+
+def problems(err: DomainError) -> list[DomainError]:
+    """Every problem an error carries. A domain that reports several at once keeps them in
+    ``errors`` (DomainErrors, or ``(field, code, message)`` tuples); otherwise the error itself."""
+    gathered = getattr(err, "errors", None)
+    if not gathered:
+        return [err]
+    return [item if isinstance(item, DomainError) else DomainError(*item) for item in gathered]
+
+
+def show_error(
+    err: DomainError,
+    form: Any = None,
+    errors: dict[str, list[str]] | None = None,
+    fallback: str | None = None,
+) -> None:
+    """Each problem next to its field on ``form`` (or next to the ``fallback`` field when the form
+    has none of that name); the rest in ``errors`` or as flash messages."""
+    for problem in problems(err):
+        if form is not None and fallback is not None and problem.field not in form._fields:
+            problem = DomainError(fallback, problem.code, problem.message)
+        if form is not None and problem.show_on(form):
+            continue
+        if errors is not None:
+            errors.setdefault(problem.field or "", []).append(problem.message)
+        else:
+            flash(problem.message, "danger")
+
+
+def api_errors(err: DomainError) -> list[dict[str, Any]]:
+    """The API's ``errors`` list for a domain error."""
+    return [problem.as_api() for problem in problems(err)]
+
+
+@dataclass
+class Outcome(Generic[T]):
+    """What :func:`run_service` did: the service's return value, or the error it raised."""
+
+    value: T | None = None
+    error: DomainError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def run_service(
+    call: Callable[[], T],
+    *,
+    form: Any = None,
+    errors: dict[str, list[str]] | None = None,
+    fallback: str | None = None,
+    success: str | Callable[[T], str] | None = None,
+    show: bool = True,
+) -> Outcome[T]:
+    """Run ``call``; commit and flash ``success`` (a text, or a function of the result), or on a
+    DomainError roll back and show it (unless ``show`` is False: the view shows it itself).
+
+    Only domain errors are caught: anything else is a bug and reaches the error handler."""
+    try:
+        value = call()
+    except DomainError as err:
+        db.session.rollback()
+        if show:
+            show_error(err, form, errors, fallback)
+        return Outcome(error=err)
+    db.session.commit()
+    if success is not None:
+        flash(success(value) if callable(success) else success, "success")
+    return Outcome(value=value)

@@ -1,0 +1,104 @@
+"""The one view helper (``portal.views.run_service``, issue 9) and the domain errors it shows: every
+error of licences, reports and billing is a ``DomainError(field, code, message)``."""
+
+from __future__ import annotations
+
+import pytest
+from flask import get_flashed_messages
+from sqlalchemy import select
+from wtforms import Form, StringField
+
+from portal.blueprints.billing.services import BillingError
+from portal.blueprints.licences.services import LicenceError, LicenceErrors
+from portal.blueprints.reports.services import IllegalMove, ReportErrors
+from portal.domain import DomainError
+from portal.extensions import db
+from portal.models import User
+from portal.views import api_errors, problems, run_service
+from tests import factories
+
+
+class NameForm(Form):
+    name = StringField()
+    note = StringField()
+
+
+def _raise(err: DomainError) -> None:
+    raise err
+
+
+def _names() -> list[str]:
+    return list(db.session.scalars(select(User.full_name)))
+
+
+def test_success_commits_and_flashes_the_confirmation(app) -> None:
+    with app.test_request_context():
+        done = run_service(
+            lambda: factories.user(full_name="Clara Commit"),
+            success=lambda user: f"Cadastro de {user.full_name}",
+        )
+        assert done.ok and done.value is not None
+        assert get_flashed_messages(with_categories=True) == [
+            ("success", "Cadastro de Clara Commit")
+        ]
+    db.session.rollback()  # what was committed stays
+    assert "Clara Commit" in _names()
+
+
+def test_a_domain_error_rolls_back_and_shows_next_to_the_field(app) -> None:
+    def fails() -> None:
+        factories.user(full_name="Rui Rollback")
+        raise BillingError("name", "invalid", "Nome recusado.")
+
+    with app.test_request_context():
+        form = NameForm()
+        done = run_service(fails, form=form, success="nunca")
+        assert not done.ok and done.error is not None and done.error.code == "invalid"
+        assert form.name.errors == ["Nome recusado."]
+        assert get_flashed_messages() == []  # neither the error nor the confirmation
+    assert "Rui Rollback" not in _names()
+
+
+def test_an_error_without_a_field_on_the_form_goes_to_the_fallback_or_a_flash(app) -> None:
+    error = ReportErrors([("where", "where", "Diga onde."), ("name", "required", "Seu nome.")])
+    with app.test_request_context():
+        form = NameForm()
+        run_service(lambda: _raise(error), form=form, fallback="note")
+        assert form.note.errors == ["Diga onde."] and form.name.errors == ["Seu nome."]
+        run_service(lambda: _raise(IllegalMove("Não permitido.")), form=NameForm())
+        assert get_flashed_messages(with_categories=True) == [("danger", "Não permitido.")]
+
+
+def test_errors_the_template_lists_go_into_the_dict_the_view_passes(app) -> None:
+    several = LicenceErrors(
+        [
+            LicenceError("animal-7", "not_confirmed", "Confirme o animal 7."),
+            LicenceError("name", "required", "Informe o nome."),
+        ]
+    )
+    errors: dict[str, list[str]] = {}
+    with app.test_request_context():
+        form = NameForm()
+        run_service(lambda: _raise(several), form=form, errors=errors)
+        assert errors == {"animal-7": ["Confirme o animal 7."]}
+        assert form.name.errors == ["Informe o nome."]
+        assert get_flashed_messages() == []
+
+
+def test_anything_but_a_domain_error_is_a_bug_and_is_not_swallowed(app) -> None:
+    with app.test_request_context(), pytest.raises(ZeroDivisionError):
+        run_service(lambda: 1 // 0)
+
+
+def test_every_error_of_these_domains_is_a_domain_error_with_its_code() -> None:
+    billing = BillingError(None, "stripe_disabled", "Sem pagamento online.")
+    moves = IllegalMove("Não permitido.")
+    report = ReportErrors([("category", "category", "Escolha."), ("seen_on", "future", "Data.")])
+    for err in (billing, moves, report, LicenceError(None, "not_open", "Decidido.")):
+        assert isinstance(err, DomainError)
+    assert (moves.field, moves.code, moves.message) == (None, "illegal_move", "Não permitido.")
+    assert (report.field, report.code) == ("category", "category")  # the first problem
+    assert [p.code for p in problems(report)] == ["category", "future"]
+    assert api_errors(billing) == [
+        {"field": None, "code": "stripe_disabled", "message": "Sem pagamento online."}
+    ]
