@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 from datetime import date, datetime
 
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -32,6 +33,23 @@ class Species(enum.StrEnum):
 class Sex(enum.StrEnum):
     MALE = "male"
     FEMALE = "female"
+
+
+# The one label of each species and sex, next to their enums (issue 9). Captures and maus-tratos
+# reports also take animals of other species: they add OTHER_SPECIES_LABEL.
+SPECIES_LABELS = {Species.DOG.value: _l("Cão"), Species.CAT.value: _l("Gato")}
+OTHER_SPECIES_LABEL = _l("Outro animal")
+SEX_LABELS = {Sex.MALE.value: _l("Macho"), Sex.FEMALE.value: _l("Fêmea")}
+
+
+def species_label(value: str) -> str:
+    if value == "other":
+        return str(OTHER_SPECIES_LABEL)
+    return str(SPECIES_LABELS.get(value, value))
+
+
+def sex_label(value: str) -> str:
+    return str(SEX_LABELS.get(value, value))
 
 
 class AnimalSize(enum.StrEnum):

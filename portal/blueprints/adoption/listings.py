@@ -23,6 +23,7 @@ from portal.models import (
     User,
 )
 from portal.models.adoption import OPEN_APPLICATION_STATUSES
+from portal.models.animal import SPECIES_LABELS
 from portal.models.base import utcnow
 from portal.services import audit
 from portal.services.dates import add_months
@@ -31,7 +32,7 @@ from portal.services.identity import _fold as fold_words  # the shared address-w
 MAX_AGE_MONTHS = 30 * 12  # no dog or cat is older: a typo guard for estimated ages
 
 
-SPECIES = {"dog": _l("Cão"), "cat": _l("Gato")}
+SPECIES = SPECIES_LABELS
 
 
 SEXES = {"male": _l("Macho"), "female": _l("Fêmea")}

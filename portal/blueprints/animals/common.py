@@ -24,6 +24,7 @@ from portal.models import (
     StoredFile,
     User,
 )
+from portal.models import animal as animal_models
 from portal.services.identity import clean_cep, residence_key
 
 SPECIES = ("dog", "cat")
@@ -183,11 +184,11 @@ def owner_residence_key(person: User) -> str | None:
 
 
 def species_label(species: str) -> str:
-    return {"dog": _("Cão"), "cat": _("Gato")}.get(species, species)
+    return animal_models.species_label(species)
 
 
 def sex_label(sex: str, species: str | None = None) -> str:
-    return {"male": _("Macho"), "female": _("Fêmea")}.get(sex, sex)
+    return animal_models.sex_label(sex)
 
 
 def size_label(size: str | None) -> str:

@@ -25,6 +25,7 @@ from reportlab.lib.utils import ImageReader, simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from portal.models import Animal, DocumentCopyRequest
+from portal.models.animal import sex_label, species_label
 from portal.profiles.schema import Profile
 from portal.services.identity import mask_cpf
 from portal.services.pdf import BLUE, NAVY
@@ -43,11 +44,11 @@ def _fit(canvas: Canvas, text: str, font: str, size: float, width: float) -> flo
 
 
 def _species(animal: Animal) -> str:
-    return _("Cão") if animal.species == "dog" else _("Gato")
+    return species_label(animal.species)
 
 
 def _sex(animal: Animal) -> str:
-    return _("Macho") if animal.sex == "male" else _("Fêmea")
+    return sex_label(animal.sex)
 
 
 def _birth(animal: Animal) -> str:

@@ -22,10 +22,11 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from portal.blueprints.account.forms import AddressMixin
+from portal.models.animal import SEX_LABELS, SPECIES_LABELS
 
 REQUIRED = _l("Campo obrigatório.")
-SPECIES_CHOICES = [("dog", _l("Cão")), ("cat", _l("Gato"))]
-SEX_CHOICES = [("male", _l("Macho")), ("female", _l("Fêmea"))]
+SPECIES_CHOICES = list(SPECIES_LABELS.items())
+SEX_CHOICES = list(SEX_LABELS.items())
 SIZE_CHOICES = [
     ("small", _l("Pequeno (até 10 kg)")),
     ("medium", _l("Médio (10 a 25 kg)")),

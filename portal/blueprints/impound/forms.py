@@ -20,10 +20,11 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from portal.forms import choices
+from portal.models.animal import OTHER_SPECIES_LABEL, SPECIES_LABELS
 
 REQUIRED = _l("Campo obrigatório.")
 
-SPECIES = choices([("dog", _l("Cão")), ("cat", _l("Gato")), ("other", _l("Outro animal"))])
+SPECIES = choices([*SPECIES_LABELS.items(), ("other", OTHER_SPECIES_LABEL)])
 SIZES = choices([("small", _l("Pequeno")), ("medium", _l("Médio")), ("large", _l("Grande"))])
 
 

@@ -9,6 +9,7 @@ from portal.models import (
     CaptureStatus,
     CustodyType,
 )
+from portal.models.animal import species_label as animal_species_label
 from portal.profiles.schema import Profile
 
 SPECIES = ("dog", "cat", "other")
@@ -26,7 +27,7 @@ SETTLEMENT_SUBJECT = "capture"
 
 
 def species_label(value: str) -> str:
-    return {"dog": _("Cão"), "cat": _("Gato"), "other": _("Outro animal")}.get(value, value)
+    return animal_species_label(value)
 
 
 def size_label(value: str) -> str:

@@ -14,6 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from portal.models import ExcessLicence
+from portal.models.animal import species_label
 from portal.profiles.schema import Profile
 from portal.services.identity import mask_cpf
 from portal.services.pdf import BLUE, a4_check_footer, a4_header
@@ -82,7 +83,7 @@ def licence_pdf(
     c.setFont("Helvetica", 9.5)
     for link in licence.covered:
         animal = link.animal
-        species = _("Cão") if animal.species == "dog" else _("Gato")
+        species = species_label(animal.species)
         c.drawString(
             x,
             y,

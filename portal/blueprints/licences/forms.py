@@ -32,6 +32,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from portal.blueprints.licences import services
 from portal.forms import choices
 from portal.models import Animal, ExcessLicence
+from portal.models.animal import SPECIES_LABELS
 
 REQUIRED = _l("Campo obrigatório.")
 NEW_ANIMAL_SLOTS = 5  # blocks offered for animals above the limit (GRU 37 §1; BJP 17 §3: +5)
@@ -60,7 +61,7 @@ class NewAnimalForm(Form):
     name = StringField(_l("Nome do animal"), validators=[Optional(), Length(max=100)])
     species = RadioField(
         _l("Espécie"),
-        choices=choices([("dog", _l("Cão")), ("cat", _l("Gato"))]),
+        choices=choices(SPECIES_LABELS.items()),
         validators=[Optional()],
     )
     sex = RadioField(

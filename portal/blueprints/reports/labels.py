@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 
+from portal.models.animal import OTHER_SPECIES_LABEL
+from portal.models.animal import SPECIES_LABELS as ANIMAL_SPECIES_LABELS
 from portal.profiles.schema import Profile
 
 CATEGORY_LABELS = {
@@ -80,11 +82,7 @@ OUTCOME_LABELS = {
     "forwarded_police": _l("Encaminhada à polícia"),
 }
 
-SPECIES_LABELS = {
-    "dog": _l("Cão"),
-    "cat": _l("Gato"),
-    "other": _l("Outro animal"),
-}
+SPECIES_LABELS = {**ANIMAL_SPECIES_LABELS, "other": OTHER_SPECIES_LABEL}
 
 IDENTITY_LABELS = {
     "anonymous": _l("Anônima: não guardamos nada sobre você"),
