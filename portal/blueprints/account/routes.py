@@ -12,9 +12,7 @@ from portal.access import signed_in
 from portal.blueprints.account import bp
 from portal.blueprints.account import services as account_services
 from portal.blueprints.account.forms import ChangePasswordForm, ProfileForm, SuggestionForm
-from portal.blueprints.animals.household import move_animals_with_owner
 from portal.blueprints.auth.services import (
-    change_email,
     check_password,
     find_by_email,
     set_password,
@@ -22,7 +20,6 @@ from portal.blueprints.auth.services import (
 from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.services import audit
-from portal.services.identity import clean_cep
 from portal.services.lgpd import export_person
 
 PROFILE_FIELDS = (
@@ -79,13 +76,12 @@ def profile():
         elif email_changed and not check_password(user, form.current_password.data or ""):
             form.current_password.errors.append(_("Para trocar o e-mail, informe sua senha atual."))
         else:
-            for name in PROFILE_FIELDS:
-                setattr(user, name, getattr(form, name).data)
-            user.cep = clean_cep(form.cep.data)
-            move_animals_with_owner(user)  # GRU 37; BJP 17: counted where they now live
-            if email_changed:
-                change_email(user, new_email)  # confirmation to the new, notice to the old
-            audit.record("account.updated", user)
+            account_services.update_profile(
+                user,
+                {name: getattr(form, name).data for name in PROFILE_FIELDS},
+                cep=form.cep.data,
+                new_email=new_email,
+            )
             db.session.commit()
             flash(_("Dados atualizados."), "success")
             return redirect(url_for("account.profile"))

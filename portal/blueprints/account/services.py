@@ -8,6 +8,8 @@ with a reason. A staff decision tells the person at the old address and at the n
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import abort
 from flask_babel import gettext as _
 from sqlalchemy import Select, select
@@ -18,6 +20,7 @@ from portal.extensions import db
 from portal.models import ContactSuggestion, User
 from portal.models.base import utcnow
 from portal.services import audit
+from portal.services.identity import clean_cep
 from portal.services.mail import send_email
 
 ADDRESS_FIELDS = ("cep", "street", "number", "complement", "district", "city", "state")
@@ -25,6 +28,21 @@ ADDRESS_FIELDS = ("cep", "street", "number", "complement", "district", "city", "
 
 class SuggestionError(DomainError):
     """A suggestion that cannot be applied as asked (wrong password, e-mail taken, no reason)."""
+
+
+def update_profile(user: User, fields: dict[str, Any], *, cep: str | None, new_email: str) -> None:
+    """The person's own contact and address data. Their animals follow a new address (GRU 37;
+    BJP 17: counted where they now live); a new e-mail is confirmed at the new address and the
+    old one is told."""
+    from portal.blueprints.auth.services import change_email
+
+    for name, value in fields.items():
+        setattr(user, name, value)
+    user.cep = clean_cep(cep or "")
+    move_animals_with_owner(user)
+    if new_email != (user.email or ""):
+        change_email(user, new_email)
+    audit.record("account.updated", user)
 
 
 def pending_suggestions(user: User) -> list[ContactSuggestion]:

@@ -21,6 +21,7 @@ from portal.models import (
 )
 from portal.models.base import utcnow
 from portal.profiles.schema import PriceKey, Profile
+from portal.services import audit
 
 # ---------------------------------------------------------------------------------------------
 # Second copy (BJP 8; GRU 19) and death (GRU 21; BJP 10)
@@ -100,6 +101,7 @@ def mark_copy_issued(copy: DocumentCopyRequest, staff: User) -> None:
     copy.issued_at = utcnow()
     copy.issued_by_id = staff.id
     db.session.flush()
+    audit.record("animal.copy_issued", copy.animal, detail={"copy_id": copy.id, "kind": copy.kind})
 
 
 def report_death(
@@ -130,3 +132,4 @@ def report_death(
             transfer.status = TransferStatus.CANCELLED
             transfer.decided_at = utcnow()
     db.session.flush()
+    audit.record("animal.closed", animal, detail={"rga": animal.rga, "reason": "death"})

@@ -41,6 +41,7 @@ from portal.models import (
 )
 from portal.models.base import utcnow
 from portal.profiles.schema import Profile
+from portal.services import audit
 from portal.services.mail import send_email
 
 # A fee no longer owed: paid, or exempted by staff (a zero-price item is created exempt).
@@ -275,6 +276,7 @@ def accept_proof(animal: Animal, staff: User) -> bool:
         raise AnimalError(None, "invalid", _("Este registro não tem comprovante a conferir."))
     _mark_checked(animal, staff)
     db.session.flush()
+    audit.record("animal.proof_accepted", animal, detail={"rga": animal.rga})
     return refresh(animal)
 
 
@@ -298,6 +300,7 @@ def refuse_proof(animal: Animal, staff: User, reason: str) -> None:
     animal.status = AnimalStatus.PENDING
     animal.provisional = True
     db.session.flush()
+    audit.record("animal.proof_refused", animal, detail={"rga": animal.rga})
     owner = animal.owner
     if owner.email:
         with force_locale("pt_BR"):

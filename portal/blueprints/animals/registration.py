@@ -443,4 +443,5 @@ def approve_registration(
         )
     _activate(animal)
     db.session.flush()
+    audit.record("animal.approved", animal, detail={"rga": animal.rga})
     provisional.vaccination_checked(animal, approved_by)  # staff checked the proof

@@ -76,7 +76,6 @@ def staff_accept_proof(animal_id: int):
             db.session.rollback()
             flash(err.message, "warning")
         else:
-            audit.record("animal.proof_accepted", animal, detail={"rga": animal.rga})
             db.session.commit()
             if definitive:
                 flash(
@@ -112,7 +111,6 @@ def staff_refuse_proof(animal_id: int):
                 return _render_pending((animal.id, form), 422)
             flash(err.message, "warning")
         else:
-            audit.record("animal.proof_refused", animal, detail={"rga": animal.rga})
             db.session.commit()
             flash(
                 _(
@@ -255,7 +253,6 @@ def staff_approve(animal_id: int):
             db.session.rollback()
             flash(err.message, "danger")
         else:
-            audit.record("animal.approved", animal, detail={"rga": animal.rga})
             db.session.commit()
             flash(_("Registro aprovado: RGA %(rga)s ativo.", rga=animal.rga), "success")
     return redirect(url_for("animals.staff_animal", animal_id=animal.id))
@@ -280,7 +277,6 @@ def staff_death(animal_id: int):
             db.session.rollback()
             flash(err.message, "danger")
         else:
-            audit.record("animal.closed", animal, detail={"rga": animal.rga, "reason": "death"})
             db.session.commit()
             flash(_("Baixa registrada: RGA %(rga)s encerrado.", rga=animal.rga), "info")
     else:
@@ -330,9 +326,6 @@ def staff_copy_issued(copy_id: int):
             db.session.rollback()
             flash(err.message, "warning")
         else:
-            audit.record(
-                "animal.copy_issued", copy.animal, detail={"copy_id": copy.id, "kind": copy.kind}
-            )
             db.session.commit()
             flash(_("Segunda via marcada como emitida."), "success")
     return redirect(url_for("animals.staff_copies"))
