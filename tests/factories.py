@@ -846,6 +846,17 @@ class LiveServer:
         self.url = url
 
 
+def page_width(page: Any) -> int:
+    """The page's scroll width once its document has loaded (a sideways-scroll check).
+
+    Waiting for the load state first: right after a click that navigates, the old document may
+    already be gone and the new one not yet parsed (``documentElement`` is null for a moment).
+    """
+    page.wait_for_load_state("load")
+    page.wait_for_function("document.documentElement !== null && document.body !== null")
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
 def run_axe(page: Any) -> list[dict]:
     """axe-core's WCAG 2.1 A/AA violations on the current page.
 
@@ -853,7 +864,8 @@ def run_axe(page: Any) -> list[dict]:
     portal's Content-Security-Policy (``script-src 'self'``) rightly blocks inline scripts, and the
     audit must run against the page exactly as served, CSP included.
     """
-    page.evaluate(_axe_source())
+    if not page.evaluate("typeof axe !== 'undefined'"):  # once per document, not per audit
+        page.evaluate(_axe_source())
     result = page.evaluate(
         """async () => await axe.run(document, {runOnly: {type: 'tag',
              values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"""

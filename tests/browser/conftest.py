@@ -66,7 +66,8 @@ def live_server(make_app) -> Iterator[LiveServer]:  # type: ignore[no-untyped-de
     server = make_server("127.0.0.1", 0, app, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"
     app.config["PUBLIC_BASE_URL"] = url  # links in e-mails and QR codes point at this server
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # a short poll: shutdown() waits up to one poll interval (0.5 s by default) per test
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     try:
         yield LiveServer(app, url)

@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.factories import run_axe
+from tests.factories import page_width, run_axe
 
 # Public GET pages that are not HTML pages of their own: the health check answers JSON, the toggles
 # redirect back (and /contraste would switch high contrast on for every page audited after it).
@@ -127,14 +127,14 @@ def test_axe_account_page_of_a_signed_in_citizen_has_no_violation(live_server, p
     found = run_axe(page)
     assert not found, _describe({"/minha-conta/": found})
     page.set_viewport_size({"width": 320, "height": 640})
-    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert page_width(page) <= 320
 
 
 @pytest.mark.parametrize("path", SMALL_SCREEN_PAGES)
 def test_pages_fit_a_320px_screen_without_horizontal_scroll(live_server, page, path) -> None:
     page.set_viewport_size({"width": 320, "height": 640})
     page.goto(live_server.url + path)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert page_width(page) <= 320
     # The skip link must fit too when it shows up.
     page.keyboard.press("Tab")
     box = page.locator(".br-skiplink a").first.bounding_box()
@@ -146,7 +146,7 @@ def test_signup_with_errors_fits_320px(live_server, page) -> None:
     page.goto(live_server.url + "/conta/cadastro")
     page.get_by_role("button", name="Criar conta").click()
     assert page.locator(".feedback.danger").count() >= 5
-    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert page_width(page) <= 320
 
 
 def test_tab_reaches_the_skip_link_first_and_it_moves_focus_to_the_content(
@@ -362,7 +362,7 @@ def test_axe_and_360px_layout_on_the_signed_in_pages_of_every_role(live_server, 
             audited.add(path)
             if found := run_axe(page):
                 violations[f"{where} @360"] = found
-            if page.evaluate("document.documentElement.scrollWidth") > 360:
+            if page_width(page) > 360:
                 too_wide.append(where)
             page.set_viewport_size({"width": 1280, "height": 900})
             if found := run_axe(page):

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from portal.blueprints.billing.services import create_payment_item
 from portal.extensions import db
 from tests import factories
-from tests.factories import run_axe
+from tests.factories import page_width, run_axe
 
 
 def _login(page: Page, base: str, email: str, next_path: str) -> None:
@@ -96,5 +96,5 @@ def test_public_price_list_is_accessible(live_server, page: Page) -> None:
     expect(page.get_by_role("heading", name="Preços públicos", exact=True)).to_be_visible()
     assert run_axe(page) == []
     page.set_viewport_size({"width": 320, "height": 640})
-    width = page.evaluate("document.documentElement.scrollWidth")
+    width = page_width(page)
     assert width <= 320

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from portal.extensions import db
 from portal.models import UnitValue
 from tests import factories
-from tests.factories import run_axe
+from tests.factories import page_width, run_axe
 
 
 def _login(page: Page, base: str, email: str, next_path: str) -> None:
@@ -72,7 +72,7 @@ def test_notice_defence_decision_appeal_final_and_fine_paid(live_server, page: P
     page.get_by_label("Multa em unidades fiscais").fill("100")
     page.get_by_label("Motivo do valor escolhido").fill("Risco à saúde do animal")
     page.get_by_label("Seu cargo").fill("Agente sanitário")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page_width(page) <= 360
     page.get_by_role("button", name="Emitir").click()
     expect(page.get_by_text(re.compile(r"Documento \d{4}-\d{6} emitido"))).to_be_visible()
     doc_path = page.url.replace(base, "")
@@ -199,7 +199,7 @@ def test_gru_87_iii_third_capture_auto_de_apreensao_appeal_final_no_reclaim_at_3
     expect(page.get_by_role("heading", name=re.compile("Captura CAP-"))).to_be_visible()
     capture_path = page.url.replace(base, "")
     expect(page.get_by_text(re.compile("Apreensão definitiva \\(GRU 87"))).to_be_visible()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page_width(page) <= 360
     page.get_by_role("link", name=re.compile(r"nº \d{4}-\d{6}")).click()
     doc_path = page.url.replace(base, "")
     page.get_by_label("Pessoalmente, com assinatura").check(force=True)
@@ -211,7 +211,7 @@ def test_gru_87_iii_third_capture_auto_de_apreensao_appeal_final_no_reclaim_at_3
     _login(page, base, owner_email, "/minhas-notificacoes")
     expect(page.get_by_role("heading", name="Minhas notificações")).to_be_visible()
     page.get_by_role("link", name=re.compile("Auto de apreensão")).click()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page_width(page) <= 360
     page.get_by_role("link", name="Recorrer").click()
     page.get_by_label("Suas razões").fill("O portão foi aberto por terceiros.")
     assert run_axe(page) == []
@@ -239,7 +239,7 @@ def test_gru_87_iii_third_capture_auto_de_apreensao_appeal_final_no_reclaim_at_3
     _login(page, base, agent_email, capture_path)
     expect(page.get_by_text(re.compile("mantida por decisão final"))).to_be_visible()
     expect(page.get_by_role("heading", name="Resgate no balcão")).to_have_count(0)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page_width(page) <= 360
     _logout(page)
     _login(page, base, owner_email, f"/meus-recolhimentos/{protocol}")
     expect(page.get_by_text(re.compile("não volta à sua posse"))).to_be_visible()

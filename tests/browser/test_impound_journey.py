@@ -16,7 +16,7 @@ from portal.extensions import db
 from portal.models import Capture, Listing, OutboxMessage, ReclaimRecord, Vaccination
 from portal.services.clock import local_today
 from tests import factories
-from tests.factories import run_axe
+from tests.factories import page_width, run_axe
 
 
 def _sign_in(page: Page, base: str, email: str | None) -> None:
@@ -65,7 +65,7 @@ def test_gru_82_capture_tagged_dog_owner_emailed_reclaims_online_pays_released_a
     page.locator("#district").fill("Jardim Paraíso")
     page.get_by_role("button", name="Registrar captura").click()
     expect(page.get_by_role("heading", name="Captura CAP-")).to_be_visible()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page_width(page) <= 360
     assert run_axe(page) == []
     with app.app_context():
         capture = db.session.scalar(select(Capture))
@@ -184,7 +184,7 @@ def test_report_capture_needed_leads_to_a_prefilled_capture_at_360px(
     expect(page.get_by_role("heading", name="Captura CAP-")).to_be_visible()
     page.goto(f"{base}/ccz/denuncias/DEN-2026-000321")
     expect(page.locator("#capturas-da-denuncia")).to_contain_text("Sob guarda do CCZ")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page_width(page) <= 360
 
 
 def test_lei_14228_ngo_reads_the_laudo_and_claims_the_dog_at_360px(live_server, page: Page) -> None:
@@ -232,4 +232,4 @@ def test_lei_14228_ngo_reads_the_laudo_and_claims_the_dog_at_360px(live_server, 
     page.get_by_label("Nossa entidade assume a guarda").check(force=True)
     page.get_by_role("button", name="Resgatar o animal").click()
     expect(page.get_by_text("Resgate registrado")).to_be_visible()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page_width(page) <= 360

@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 from portal.blueprints.impound.demo import seed_impound_demo
 from portal.extensions import db
 from tests import factories
-from tests.factories import run_axe
+from tests.factories import page_width, run_axe
 
 
 def test_impound_public_pages_fit_360px_and_pass_axe(live_server, page: Page) -> None:
@@ -23,7 +23,7 @@ def test_impound_public_pages_fit_360px_and_pass_axe(live_server, page: Page) ->
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(f"{base}/animais-recolhidos")
     expect(page.get_by_role("heading", name="Animais encontrados: 3")).to_be_visible()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page_width(page) <= 360
     assert page.locator("img[loading=lazy]").count() >= 1
     assert run_axe(page) == []
     page.goto(f"{base}/conta/entrar")
@@ -31,6 +31,6 @@ def test_impound_public_pages_fit_360px_and_pass_axe(live_server, page: Page) ->
     page.get_by_label("Senha").fill(factories.PASSWORD)
     page.get_by_role("button", name="Entrar").click()
     page.goto(f"{base}/perdi-meu-animal")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page_width(page) <= 360
     expect(page.get_by_text("Está na plaqueta da coleira")).to_be_visible()
     assert run_axe(page) == []

@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 
 from portal.extensions import db
 from tests import factories
+from tests.factories import page_width
 
 PHONE = {"width": 360, "height": 740}
 
@@ -73,4 +74,4 @@ def test_payments_table_keeps_the_status_on_screen(page: Page, live_server, peop
     expect(status).to_be_visible()
     box = status.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page_width(page) <= PHONE["width"]

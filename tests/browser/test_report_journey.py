@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from portal.extensions import db
 from tests import factories
-from tests.factories import run_axe
+from tests.factories import page_width, run_axe
 
 PHONE = {"width": 360, "height": 740}
 
@@ -30,7 +30,7 @@ def _tick(page: Page, label: str) -> None:
 
 
 def _no_sideways_scroll(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    assert page_width(page) <= page.evaluate("window.innerWidth") + 1
 
 
 def _jpeg(tmp_path) -> str:  # type: ignore[no-untyped-def]
@@ -90,6 +90,7 @@ def test_report_triage_inspect_and_follow(live_server, page: Page, browser, tmp_
     staff.goto(f"{base}/ccz/denuncias?fila=today")
     staff.get_by_role("link", name=protocol).click()
     staff.get_by_role("link", name="Registrar vistoria").click()
+    expect(staff.get_by_role("heading", name=f"Vistoria {protocol}")).to_be_visible()
     _no_sideways_scroll(staff)
     staff.locator("fieldset", has_text="Água limpa à disposição").get_by_text("Irregular").click()
     staff.get_by_label("O que foi constatado").fill("Pote de água vazio; orientado o morador.")

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from portal.blueprints.animals import services
 from portal.extensions import db
 from tests import factories
-from tests.factories import run_axe, sign_up_and_activate
+from tests.factories import page_width, run_axe, sign_up_and_activate
 
 
 def _continue(page: Page) -> None:
@@ -120,7 +120,7 @@ def test_sign_up_register_download_card_transfer_and_accept(
 
 
 def _fits_320(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert page_width(page) <= 320
 
 
 def test_wizard_on_a_320px_phone_without_javascript(

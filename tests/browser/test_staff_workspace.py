@@ -13,7 +13,7 @@ from portal.extensions import db
 from portal.models import DocumentCopyRequest
 from portal.models.base import utcnow
 from tests import factories
-from tests.factories import run_axe
+from tests.factories import page_width, run_axe
 
 
 def test_staff_enrols_totp_and_lands_on_the_painel_at_360px(live_server, page: Page) -> None:
@@ -55,7 +55,7 @@ def test_staff_enrols_totp_and_lands_on_the_painel_at_360px(live_server, page: P
     expect(page.get_by_role("heading", name="Painel do CCZ", exact=True)).to_be_visible()
     card = page.locator(".portal-queue-cards li", has_text="segundas vias")
     expect(card).to_contain_text("1 com prazo vencido")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scroll
+    assert page_width(page) <= 360  # no sideways scroll
     assert run_axe(page) == []
     card.get_by_role("link").click()
     expect(page.get_by_role("heading", name="RGA: segundas vias a emitir")).to_be_visible()
@@ -128,7 +128,7 @@ def test_every_workspace_page_passes_axe_at_360_and_1280(live_server, page: Page
             page.goto(base + path)
             assert run_axe(page) == [], path
             if width == 360:
-                assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+                assert page_width(page) <= 360, path
     page.goto(f"{base}/ccz/busca")
     page.get_by_label("CPF, nome, e-mail, RGA, microchip, CNPJ ou número de protocolo").fill(
         "Vet Bairro"

@@ -135,7 +135,8 @@ class StripeStub:
 def stripe_stub() -> Iterator[StripeStub]:
     stub = StripeStub()
     server = make_server("127.0.0.1", 0, stub.app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # a short poll: shutdown() waits up to one poll interval (0.5 s by default) per test
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     stub.url = f"http://127.0.0.1:{server.server_port}"
     try:

@@ -315,7 +315,8 @@ def test_csp_forbids_base_tags(client) -> None:
 def test_server_header_names_no_versions(production_env) -> None:
     production_env.setenv("PUBLIC_BASE_URL", "http://127.0.0.1")
     server = make_server("127.0.0.1", 0, create_app(ProductionConfig))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # a short poll: shutdown() waits up to one poll interval (0.5 s by default) per test
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     try:
         try:  # a page that needs no database (the server thread cannot see the test's)
