@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from portal.extensions import db
 from portal.models import Role, UnitValue, User
+from portal.services.clock import current_profile
 from portal.wiring import wiring
 
 DEMO_PASSWORD = "demo12345"
@@ -50,7 +51,7 @@ def ensure_user(
 
 
 def seed_unit_values() -> None:
-    profile = current_app.extensions["portal_profile"]
+    profile = current_profile()
     for default in profile.unit_values:
         exists = db.session.scalar(
             select(UnitValue).where(

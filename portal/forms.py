@@ -3,8 +3,14 @@
 from collections.abc import Iterable
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from wtforms import Field
 from wtforms.fields.choices import SelectChoice
+from wtforms.validators import ValidationError
+
+from portal.models.base import UF_CODES
+from portal.services.clock import local_today
 
 
 class EmptyForm(FlaskForm):
@@ -14,3 +20,12 @@ class EmptyForm(FlaskForm):
 def choices(pairs: Iterable[tuple[str, Any]]) -> list[SelectChoice]:
     """(value, label) pairs as WTForms 3.3 SelectChoice objects (tuples are deprecated there)."""
     return [SelectChoice(value, label) for value, label in pairs]
+
+
+def not_future(form: FlaskForm, field: Field) -> None:
+    """A date that has happened: not after today in the municipality (not the server's today)."""
+    if field.data and field.data > local_today():
+        raise ValidationError(_l("A data não pode estar no futuro."))
+
+
+UF_CHOICES = choices((uf, uf) for uf in UF_CODES)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from flask import current_app, has_request_context, request, session
 
+from portal.services.clock import current_profile
+
 
 def select_locale() -> str:
     if not has_request_context():  # CLI tasks and background work: the default language
@@ -15,4 +17,4 @@ def select_locale() -> str:
 
 
 def select_timezone() -> str:
-    return current_app.extensions["portal_profile"].timezone
+    return current_profile().timezone

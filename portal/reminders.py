@@ -16,11 +16,13 @@ from typing import Any
 
 import click
 from flask import Flask, current_app
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from portal.extensions import db
+from portal.models import User
 from portal.models.reminder import ReminderDelivery, ReminderOptOut
+from portal.services import audit
 from portal.services.mail import send_email
 
 
@@ -69,6 +71,21 @@ class RunResult:
 
 def registry() -> ReminderRegistry:
     return current_app.extensions["reminders"]
+
+
+def save_preferences(user: User, wanted: set[str]) -> None:
+    """The courtesy reminders ``user`` wants; every other courtesy reminder is turned off (legal
+    notices are never listed, so never turned off)."""
+    courtesy = registry().courtesy()
+    db.session.execute(delete(ReminderOptOut).where(ReminderOptOut.user_id == user.id))
+    for reminder in courtesy:
+        if reminder.key not in wanted:
+            db.session.add(ReminderOptOut(user_id=user.id, reminder_key=reminder.key))
+    audit.record(
+        "reminders.preferences_changed",
+        user,
+        detail={"off": sorted(r.key for r in courtesy if r.key not in wanted)},
+    )
 
 
 def _opted_out(reminder_key: str) -> set[int]:
@@ -141,8 +158,8 @@ def run_reminders_command(on: str | None) -> None:
     for key, count in result.sent.items():
         click.echo(f"{key}: {count}")
     click.echo(
-        f"sent {result.total}, already sent {result.already_sent}, "
-        f"turned off by the person {result.skipped_opt_out}"
+        f"enviados {result.total}, já enviados antes {result.already_sent}, "
+        f"desligados pela pessoa {result.skipped_opt_out}"
     )
 
 

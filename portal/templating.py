@@ -9,6 +9,8 @@ from typing import Any
 from flask import Flask, current_app, request, url_for
 from flask_babel import format_date, format_datetime, format_decimal, get_locale
 
+from portal.models.animal import sex_label, size_label, species_label
+from portal.services.clock import current_profile
 from portal.services.identity import mask_cpf
 from portal.services.money import format_brl
 from portal.wiring import wiring
@@ -88,6 +90,9 @@ def init_templating(app: Flask) -> None:
     app.jinja_env.filters["date"] = _date
     app.jinja_env.filters["number"] = _number
     app.jinja_env.filters["role_label"] = _role_label
+    app.jinja_env.filters["species_label"] = species_label
+    app.jinja_env.filters["sex_label"] = sex_label
+    app.jinja_env.filters["size_label"] = size_label
     app.jinja_env.filters["audit_action"] = _audit_action
     app.jinja_env.filters["stripe_status"] = _stripe_status
     app.jinja_env.globals["audit_subject"] = _audit_subject
@@ -96,7 +101,7 @@ def init_templating(app: Flask) -> None:
 
     @app.context_processor
     def portal_globals():
-        profile = current_app.extensions["portal_profile"]
+        profile = current_profile()
         return {
             "profile": profile,
             "municipality": profile.municipality,

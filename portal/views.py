@@ -13,9 +13,10 @@
     return render_template(...)  # the form keeps what was typed, with the messages
 
 A problem with a field goes next to that field on ``form`` (``fallback`` names the field that takes
-the problems the form has no field for); the others become flash messages, or go into ``errors``
-(the dict a template lists above the form) when the view passes one. An API
-view answers :func:`api_errors` in ``{"errors": [{"field", "code", "message"}]}``.
+the problems the form has no field for); the others become flash messages (``error_category``,
+"danger" unless the page says "warning"), or go into ``errors`` (the dict a template lists above
+the form) when the view passes one. An API view answers :func:`api_errors` in
+``{"errors": [{"field", "code", "message"}]}``.
 """
 
 from __future__ import annotations
@@ -46,9 +47,10 @@ def show_error(
     form: Any = None,
     errors: dict[str, list[str]] | None = None,
     fallback: str | None = None,
+    category: str = "danger",
 ) -> None:
     """Each problem next to its field on ``form`` (or next to the ``fallback`` field when the form
-    has none of that name); the rest in ``errors`` or as flash messages."""
+    has none of that name); the rest in ``errors`` or as flash messages of ``category``."""
     for problem in problems(err):
         if form is not None and fallback is not None and problem.field not in form._fields:
             problem = DomainError(fallback, problem.code, problem.message)
@@ -57,7 +59,7 @@ def show_error(
         if errors is not None:
             errors.setdefault(problem.field or "", []).append(problem.message)
         else:
-            flash(problem.message, "danger")
+            flash(problem.message, category)
 
 
 def api_errors(err: DomainError) -> list[dict[str, Any]]:
@@ -85,19 +87,27 @@ def run_service(
     fallback: str | None = None,
     success: str | Callable[[T], str] | None = None,
     show: bool = True,
+    error_category: str = "danger",
+    success_category: str = "success",
+    before_rollback: Callable[[], object] | None = None,
 ) -> Outcome[T]:
-    """Run ``call``; commit and flash ``success`` (a text, or a function of the result), or on a
-    DomainError roll back and show it (unless ``show`` is False: the view shows it itself).
+    """Run ``call``; commit and flash ``success`` (a text, or a function of the result) as
+    ``success_category``, or on a DomainError roll back and show it, flashed as ``error_category``
+    when no field takes it (unless ``show`` is False: the view shows it itself).
+    ``before_rollback`` runs first on an error, e.g. to delete the files the call already stored
+    while their rows still name them.
 
     Only domain errors are caught: anything else is a bug and reaches the error handler."""
     try:
         value = call()
     except DomainError as err:
+        if before_rollback is not None:
+            before_rollback()
         db.session.rollback()
         if show:
-            show_error(err, form, errors, fallback)
+            show_error(err, form, errors, fallback, error_category)
         return Outcome(error=err)
     db.session.commit()
     if success is not None:
-        flash(success(value) if callable(success) else success, "success")
+        flash(success(value) if callable(success) else success, success_category)
     return Outcome(value=value)

@@ -408,4 +408,4 @@ def snapshot_queues_command() -> None:
     """Record today's size of every staff queue (run daily, e.g. right after run-reminders)."""
     from portal.services.clock import local_today
 
-    click.echo(f"{snapshot_queues(local_today())} queues recorded")
+    click.echo(f"{snapshot_queues(local_today())} filas registradas")

@@ -39,6 +39,12 @@ class Sex(enum.StrEnum):
 # reports also take animals of other species: they add OTHER_SPECIES_LABEL.
 SPECIES_LABELS = {Species.DOG.value: _l("Cão"), Species.CAT.value: _l("Gato")}
 OTHER_SPECIES_LABEL = _l("Outro animal")
+# Chart series and counts ("Cães", "Gatos", "Outros").
+SPECIES_PLURAL_LABELS = {
+    Species.DOG.value: _l("Cães"),
+    Species.CAT.value: _l("Gatos"),
+    "other": _l("Outros"),
+}
 SEX_LABELS = {Sex.MALE.value: _l("Macho"), Sex.FEMALE.value: _l("Fêmea")}
 
 
@@ -48,7 +54,13 @@ def species_label(value: str) -> str:
     return str(SPECIES_LABELS.get(value, value))
 
 
+# A captured or reported animal whose sex was not seen (an RGA always has one).
+UNKNOWN_SEX_LABEL = _l("Não identificado")
+
+
 def sex_label(value: str) -> str:
+    if value == "unknown":
+        return str(UNKNOWN_SEX_LABEL)
     return str(SEX_LABELS.get(value, value))
 
 
@@ -56,6 +68,29 @@ class AnimalSize(enum.StrEnum):
     SMALL = "small"
     MEDIUM = "medium"
     LARGE = "large"
+
+
+SIZE_LABELS = {
+    AnimalSize.SMALL.value: _l("Pequeno"),
+    AnimalSize.MEDIUM.value: _l("Médio"),
+    AnimalSize.LARGE.value: _l("Grande"),
+}
+# The size class inside a sentence ("3 dias úteis (pequeno porte)"; GRU 10 XV-XVII).
+SIZE_CLASS_NAMES = {
+    AnimalSize.SMALL.value: _l("pequeno porte"),
+    AnimalSize.MEDIUM.value: _l("médio porte"),
+    AnimalSize.LARGE.value: _l("grande porte"),
+}
+
+
+def size_label(value: str | None) -> str:
+    """ "Pequeno", "Médio", "Grande"; "" when the size is unknown."""
+    return str(SIZE_LABELS.get(value or "", ""))
+
+
+def size_class_name(value: str) -> str:
+    """ "pequeno porte", ... for a sentence."""
+    return str(SIZE_CLASS_NAMES.get(value, value))
 
 
 class AnimalStatus(enum.StrEnum):

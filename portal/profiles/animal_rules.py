@@ -132,6 +132,8 @@ class CaptureCountRule(_Rule):
 
     definitive_at: int = Field(ge=2)
     period_years: int = Field(ge=1)
+    # The count stays with the animal when it changes hands (GRU 84 §2-3): the release term says so.
+    follows_animal: bool = False
 
 
 def _adoption_only() -> list[ImpoundDestination]:

@@ -159,6 +159,8 @@ class ProgrammePolicy(_Frozen):
     revaccination_months: int = Field(default=12, ge=1)
     # "Comprovante de endereço atualizado" (VV 28 §2) read as issued in the last 90 days.
     proof_of_address_max_age_days: int = Field(default=90, ge=1)
+    # The adopter's minimum age where the local law sets none: civil majority (Código Civil 5).
+    min_adopter_age: int = Field(default=18, ge=0)
     # The adopter's leaflet handed out everywhere: its sections, in order (adoption/leaflet.py).
     leaflet_sections: list[LeafletSectionKey] = Field(default_factory=_every_leaflet_section)
 

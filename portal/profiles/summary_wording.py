@@ -10,6 +10,7 @@ from decimal import Decimal
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from portal.models.animal import size_class_name
 from portal.profiles.schema import (
     BRL,
     SIZE_CLASSES,
@@ -97,8 +98,7 @@ def _terms(days_by_size: dict[SizeClass, int], counting: str) -> str:
 
 
 def _sizes(sizes: list[SizeClass]) -> str:
-    names = {"small": _("pequeno porte"), "medium": _("médio porte"), "large": _("grande porte")}
-    return _join([names[size] for size in sizes])
+    return _join([size_class_name(size) for size in sizes])
 
 
 def _amount(p: Profile, amount: Amount) -> str:

@@ -100,7 +100,7 @@ ACTION_LABELS: dict[str, Any] = {
     ),
     "enforcement.petition_filed": _l("Apresentou defesa ou recurso"),
     "enforcement.petition_decided": _l("Decidiu defesa ou recurso"),
-    "enforcement.grant_reviewed": _l("Deu vista ao deferimento de defesa ou recurso (GRU 104)"),
+    "enforcement.grant_reviewed": _l("Deu vista ao deferimento de defesa ou recurso"),
     "enforcement.collection": _l("Encaminhou multa vencida para cobrança"),
     "enforcement.collection_exported": _l("Exportou as multas para a dívida ativa (CSV)"),
     "enforcement.viewed": _l("Consultou notificação ou auto"),

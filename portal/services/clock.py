@@ -31,6 +31,12 @@ def local_today(profile: Profile | None = None) -> date:
     return local_now(profile).date()
 
 
+def local_date(moment: datetime) -> date:
+    """The municipality's calendar day of a stored (UTC) instant: 22:30 in São Paulo is 01:30 UTC
+    of the next day, and every page, PDF and deadline must use the local day."""
+    return moment.astimezone(tz()).date()
+
+
 def local_day_start(day: date) -> datetime:
     """The UTC instant at which ``day`` starts in the municipality."""
     return datetime.combine(day, time.min, tzinfo=tz()).astimezone(UTC)

@@ -128,7 +128,7 @@ def deliver_committed() -> None:
 def send_mail_command() -> None:
     """Send the outbox's pending e-mails, retrying failed ones (run every minute)."""
     sent, failed = deliver(due_messages())
-    click.echo(f"sent {sent}, failed {failed}")
+    click.echo(f"enviadas {sent}, com falha {failed}")
 
 
 def init_mail(app: Flask) -> None:

@@ -84,7 +84,7 @@ def test_send_mail_command(app, smtp) -> None:
     mail.send_email("c@example.com", "Assunto", "Texto")
     db.session.commit()
     result = app.test_cli_runner().invoke(args=["send-mail"])
-    assert "sent 1, failed 0" in result.output
+    assert "enviadas 1, com falha 0" in result.output
     assert smtp.sent == ["c@example.com"]
 
 

@@ -102,3 +102,32 @@ def test_every_error_of_these_domains_is_a_domain_error_with_its_code() -> None:
     assert api_errors(billing) == [
         {"field": None, "code": "stripe_disabled", "message": "Sem pagamento online."}
     ]
+
+
+def test_categories_a_warning_that_no_field_takes_and_an_info_confirmation(app) -> None:
+    with app.test_request_context():
+        run_service(
+            lambda: _raise(BillingError("elsewhere", "late", "Prazo encerrado.")),
+            form=NameForm(),
+            error_category="warning",
+        )
+        run_service(lambda: None, success="Baixa registrada.", success_category="info")
+        assert get_flashed_messages(with_categories=True) == [
+            ("warning", "Prazo encerrado."),
+            ("info", "Baixa registrada."),
+        ]
+
+
+def test_before_rollback_runs_while_the_failed_call_rows_still_exist(app) -> None:
+    seen: list[list[str]] = []
+
+    def fails() -> None:
+        factories.user(full_name="Foto Pendente")
+        db.session.flush()
+        raise BillingError("photos", "invalid", "Foto recusada.")
+
+    with app.test_request_context():
+        done = run_service(fails, before_rollback=lambda: seen.append(_names()))
+    assert not done.ok
+    assert "Foto Pendente" in seen[0]  # the clean-up saw the row the call had written
+    assert "Foto Pendente" not in _names()  # and then it was rolled back

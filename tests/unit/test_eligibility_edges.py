@@ -117,6 +117,19 @@ def test_vv_28_par2_eighteen_is_the_programme_age_in_guarulhos(gru) -> None:
     assert _adult(gru, born, date(2026, 6, 15)).status == PASS
 
 
+def test_programme_age_is_the_citys_choice_in_its_profile(gru) -> None:
+    # A city whose law sets no age may pick another one in its file's [programme] table; the
+    # portal reads it from there (21 here), not from a constant in the code.
+    city = gru.model_copy(
+        update={"programme": gru.programme.model_copy(update={"min_adopter_age": 21})}
+    )
+    born = date(2005, 6, 15)
+    assert _adult(gru, born, date(2026, 6, 15)).status == PASS  # 21 today, 18 is enough
+    before = _adult(city, born, date(2026, 6, 14))  # 20 years old the day before
+    assert before.status == FAIL and "maiores de 21 anos" in before.message
+    assert _adult(city, born, date(2026, 6, 15)).status == PASS
+
+
 def test_vv_28_par2_omitted_birth_date(gru) -> None:
     result = _adult(gru, None, ON)  # type: ignore[arg-type]
     assert result.status == NEEDS_DOCUMENT and result.action == "account"

@@ -6,16 +6,9 @@ from wtforms import EmailField, PasswordField, RadioField, SelectField, StringFi
 from wtforms.validators import DataRequired, Email, Length, Optional, Regexp
 
 from portal.blueprints.auth.forms import ChangePasswordForm, validate_no_bidi_controls
-from portal.forms import choices
+from portal.forms import UF_CHOICES, choices
 
 __all__ = ["AddressMixin", "ChangePasswordForm", "ProfileForm", "SuggestionForm"]
-
-UF_CHOICES = choices(
-    (uf, uf)
-    for uf in (
-        "AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO"
-    ).split()
-)
 
 
 class AddressMixin:

@@ -28,6 +28,12 @@ from portal.services import audit
 UNCONFIRMED_DAYS = 7
 # Rows that belong to the account itself and go with it (the ORM deletes them).
 _OWN_TABLES = {"user_role"}
+# The operator's words for why an account stays (the audit row keeps the code).
+_KEPT_BECAUSE = {
+    "animal": "tem animal registrado",
+    "payment": "tem cobrança",
+    "application": "tem pedido de adoção",
+}
 
 
 @dataclass
@@ -103,4 +109,4 @@ def purge_unconfirmed_command(days: int) -> None:
     db.session.commit()
     click.echo(f"Cadastros não confirmados excluídos: {result.purged}.")
     for user_id, reason in sorted(result.kept.items()):
-        click.echo(f"Mantido: conta {user_id} ({reason}).")
+        click.echo(f"Mantido: conta {user_id} ({_KEPT_BECAUSE.get(reason, reason)}).")

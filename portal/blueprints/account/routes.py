@@ -15,11 +15,11 @@ from portal.blueprints.account.forms import ChangePasswordForm, ProfileForm, Sug
 from portal.blueprints.auth.services import (
     check_password,
     find_by_email,
-    set_password,
 )
 from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.services import audit
+from portal.services.clock import current_profile
 from portal.services.lgpd import export_person
 
 PROFILE_FIELDS = (
@@ -63,7 +63,7 @@ def profile():
     form = ProfileForm(obj=user)
     if request.method == "GET":
         # A new account has no address yet: start from the municipality, not the first UF ("AC").
-        profile_rule = current_app.extensions["portal_profile"]
+        profile_rule = current_profile()
         form.state.data = user.state or profile_rule.state
         form.city.data = user.city or profile_rule.municipality
         form.housing_type.data = user.housing_type or "house"
@@ -95,11 +95,14 @@ def change_password():
     user = current_user._get_current_object()
     password_form = ChangePasswordForm(prefix="senha")  # its ids differ from the profile form's
     if password_form.validate_on_submit():
-        if not check_password(user, password_form.current_password.data or ""):
-            password_form.current_password.errors.append(_("Senha atual incorreta."))
+        try:
+            account_services.change_password(
+                user, password_form.current_password.data or "", password_form.password.data
+            )
+        except account_services.SuggestionError as err:
+            db.session.rollback()
+            password_form.current_password.errors.append(err.message)
         else:
-            set_password(user, password_form.password.data)
-            audit.record("account.password_changed", user)
             db.session.commit()
             _keep_this_session(user)
             flash(_("Senha alterada. As sessões em outros aparelhos foram encerradas."), "success")

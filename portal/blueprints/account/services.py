@@ -27,7 +27,8 @@ ADDRESS_FIELDS = ("cep", "street", "number", "complement", "district", "city", "
 
 
 class SuggestionError(DomainError):
-    """A suggestion that cannot be applied as asked (wrong password, e-mail taken, no reason)."""
+    """A suggestion that cannot be applied as asked (wrong password, e-mail taken, no reason),
+    or a password change with the wrong current password."""
 
 
 def update_profile(user: User, fields: dict[str, Any], *, cep: str | None, new_email: str) -> None:
@@ -43,6 +44,16 @@ def update_profile(user: User, fields: dict[str, Any], *, cep: str | None, new_e
     if new_email != (user.email or ""):
         change_email(user, new_email)
     audit.record("account.updated", user)
+
+
+def change_password(user: User, current: str, new: str) -> None:
+    """The signed-in person changes their password, proving the current one first."""
+    from portal.blueprints.auth.services import check_password, set_password
+
+    if not check_password(user, current):
+        raise SuggestionError("current_password", "wrong_password", _("Senha atual incorreta."))
+    set_password(user, new)
+    audit.record("account.password_changed", user)
 
 
 def pending_suggestions(user: User) -> list[ContactSuggestion]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
@@ -23,6 +23,7 @@ from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.models import AuditEvent, MunicipalHoliday, Role, UnitValue, User
 from portal.services import audit
+from portal.services.clock import current_profile
 from portal.services.money import parse_brl
 from portal.services.people import find_people
 from portal.views import run_service
@@ -114,7 +115,7 @@ def holiday_delete(holiday_id: int):
 
 
 def current_profile_timezone() -> str:
-    return current_app.extensions["portal_profile"].timezone
+    return current_profile().timezone
 
 
 @bp.get("/auditoria")
@@ -197,13 +198,9 @@ def user_detail(user_id: int):
 @recent_password
 def reset_second_factor(user_id: int):
     """A staff member lost their phone and recovery codes: they enrol again at the next login."""
-    from portal.forms import EmptyForm
-    from portal.services import twofactor
-
     person = db.session.get(User, user_id) or abort(404)
     if EmptyForm().validate_on_submit():
-        twofactor.reset(person)
-        audit.record("admin.second_factor_reset", person)
+        services.reset_second_factor(person)
         db.session.commit()
         flash(
             _(

@@ -45,6 +45,14 @@ def change_roles(person: User, actor: User, wanted: set[str], *, active: bool) -
     db.session.flush()
 
 
+def reset_second_factor(person: User) -> None:
+    """A staff member lost their phone and recovery codes: they enrol again at the next login."""
+    from portal.services import twofactor
+
+    twofactor.reset(person)
+    audit.record("admin.second_factor_reset", person)
+
+
 def view_user(person: User) -> None:
     """An administrator opened a person's page: a view of personal data, audited."""
     audit.record("admin.user_viewed", person)

@@ -25,6 +25,7 @@ from portal.models import (
     User,
 )
 from portal.models.base import utcnow
+from portal.services.clock import local_today
 
 DEMO_NGO_EMAIL = "ong@demo.ccz"
 DEMO_CNPJ_BASE = "112223330001"
@@ -227,7 +228,7 @@ def seed_adoption_demo() -> None:
     if user is None:
         return
     org = _ensure_organization(user)
-    on = date.today()
+    on = local_today()
     for seed, spec in enumerate(NGO_ANIMALS):
         _ensure_listing(org, user, spec, seed, on)
     staff = find_by_email("agente@demo.ccz")

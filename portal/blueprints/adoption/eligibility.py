@@ -41,7 +41,6 @@ from portal.blueprints.adoption.rule_results import (
     FAIL,
     NEEDS_DOCUMENT,
     PASS,
-    PORTAL_MIN_ADOPTER_AGE,
     RuleResult,
     rule_result,
 )
@@ -65,7 +64,10 @@ def _age_on(birth: date, on: date) -> int:
 
 
 def _check_adult(profile: Profile, person: User, on: date, reviewer: bool) -> RuleResult:
-    min_age = profile.adoption.min_adopter_age or PORTAL_MIN_ADOPTER_AGE  # VV 28 §2
+    # VV 28 §2; where the law sets no age, the programme's (civil majority by default).
+    min_age = profile.adoption.min_adopter_age
+    if min_age is None:
+        min_age = profile.programme.min_adopter_age
     if person.birth_date is None:
         return rule_result(
             profile,

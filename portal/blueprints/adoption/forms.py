@@ -3,8 +3,6 @@ views and the API call (e.g. :func:`portal.blueprints.adoption.services.listing_
 
 from __future__ import annotations
 
-from datetime import date
-
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, MultipleFileField
@@ -20,9 +18,8 @@ from wtforms import (
     TelField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional
 
-from portal.blueprints.account.forms import UF_CHOICES
 from portal.blueprints.adoption.applications import (
     HOME_TYPES,
     OTHER_ANIMALS,
@@ -36,14 +33,10 @@ from portal.blueprints.adoption.services import (
     SIZES,
     SPECIES,
 )
+from portal.forms import UF_CHOICES, not_future
 
 REQUIRED = _l("Campo obrigatório.")
 IMAGE_ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif"
-
-
-def _not_future(form: FlaskForm, field: DateField) -> None:
-    if field.data and field.data > date.today():
-        raise ValidationError(_l("A data não pode estar no futuro."))
 
 
 class ListingForm(FlaskForm):
@@ -57,7 +50,7 @@ class ListingForm(FlaskForm):
     sex = RadioField(
         _l("Sexo"), choices=list(SEXES.items()), validators=[DataRequired(_l("Escolha o sexo."))]
     )
-    birth_date = DateField(_l("Data de nascimento"), validators=[Optional(), _not_future])
+    birth_date = DateField(_l("Data de nascimento"), validators=[Optional(), not_future])
     birth_date_estimated = BooleanField(_l("A data de nascimento é aproximada"))
     age_years = IntegerField(
         _l("Idade estimada: anos"),
@@ -78,18 +71,18 @@ class ListingForm(FlaskForm):
     good_with_dogs = BooleanField(_l("Convive bem com cães"))
     good_with_cats = BooleanField(_l("Convive bem com gatos"))
     vaccinated = BooleanField(_l("Vacinado"))
-    vaccinated_on = DateField(_l("Data da vacinação"), validators=[Optional(), _not_future])
+    vaccinated_on = DateField(_l("Data da vacinação"), validators=[Optional(), not_future])
     dewormed = BooleanField(_l("Vermifugado"))
-    dewormed_on = DateField(_l("Data da vermifugação"), validators=[Optional(), _not_future])
+    dewormed_on = DateField(_l("Data da vermifugação"), validators=[Optional(), not_future])
     sterilized = BooleanField(_l("Esterilizado (castrado)"))
-    sterilized_on = DateField(_l("Data da esterilização"), validators=[Optional(), _not_future])
+    sterilized_on = DateField(_l("Data da esterilização"), validators=[Optional(), not_future])
     story = TextAreaField(
         _l("História e jeito do animal"), validators=[Length(max=4000)], render_kw={"rows": 5}
     )
     district = StringField(
         _l("Bairro onde está"), validators=[DataRequired(REQUIRED), Length(max=100)]
     )
-    held_since = DateField(_l("Data de entrada no CCZ"), validators=[Optional(), _not_future])
+    held_since = DateField(_l("Data de entrada no CCZ"), validators=[Optional(), not_future])
     photos = MultipleFileField(_l("Fotos (1 a 8)"), render_kw={"accept": IMAGE_ACCEPT})
 
     def listing_input(self) -> dict[str, object]:
@@ -196,7 +189,7 @@ class DocumentForm(FlaskForm):
         render_kw={"accept": "application/pdf," + IMAGE_ACCEPT},
     )
     issued_on = DateField(
-        _l("Data de emissão (comprovante de endereço)"), validators=[Optional(), _not_future]
+        _l("Data de emissão (comprovante de endereço)"), validators=[Optional(), not_future]
     )
 
 
@@ -262,11 +255,11 @@ class DocumentReviewForm(FlaskForm):
 
 class HandoverForm(FlaskForm):
     vaccinated = BooleanField(_l("Vacinado"))
-    vaccinated_on = DateField(_l("Data da vacinação"), validators=[Optional(), _not_future])
+    vaccinated_on = DateField(_l("Data da vacinação"), validators=[Optional(), not_future])
     dewormed = BooleanField(_l("Vermifugado"))
-    dewormed_on = DateField(_l("Data da vermifugação"), validators=[Optional(), _not_future])
+    dewormed_on = DateField(_l("Data da vermifugação"), validators=[Optional(), not_future])
     sterilized = BooleanField(_l("Esterilizado (castrado)"))
-    sterilized_on = DateField(_l("Data da esterilização"), validators=[Optional(), _not_future])
+    sterilized_on = DateField(_l("Data da esterilização"), validators=[Optional(), not_future])
     rabies_vaccine = StringField(
         _l("Vacina antirrábica aplicada (nome)"), validators=[Optional(), Length(max=120)]
     )

@@ -150,10 +150,10 @@ def adoption_fee(profile: Profile, listing: Listing, on: date) -> tuple[int, lis
     if profile.adoption.fee_per == "day_held":  # CAB 17: "por cabeça e por dia de apreensão"
         # The local day of the first publication (published_at is UTC; 22:00 in São Paulo is
         # already the next day in UTC, which would drop a day held).
-        from portal.blueprints.adoption.leaflet import local_day
+        from portal.services.clock import local_date
 
         start = listing.held_since or (
-            local_day(listing.published_at) if listing.published_at else on
+            local_date(listing.published_at) if listing.published_at else on
         )
         inputs["days_held"] = max(1, (on - start).days)
     try:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo
+from datetime import date, timedelta
 
 from flask import current_app
 from flask_babel import gettext as _
 
 from portal.models import AdoptionApplication, Listing
+from portal.services.clock import current_profile, local_date, local_today
 from portal.services.dates import add_months
 
 
@@ -38,20 +38,13 @@ def _fmt(day: date) -> str:
     return day.strftime("%d/%m/%Y")
 
 
-def local_day(moment: datetime) -> date:
-    """The municipality's calendar day of a stored (UTC) instant: an adoption completed at 22:30
-    in São Paulo is 01:30 UTC of the next day, and the leaflet must print the local day."""
-    profile = current_app.extensions["portal_profile"]
-    return moment.astimezone(ZoneInfo(profile.timezone)).date()
-
-
 def leaflet_intro(application: AdoptionApplication) -> str:
     """The leaflet's first line: the animal, the adopter, the day (local) and the RGA."""
     return _(
         "%(animal)s – adotado(a) por %(person)s em %(day)s. RGA: %(rga)s",
         animal=application.listing.name,
         person=application.applicant.full_name,
-        day=_fmt(local_day(application.completed_at or application.submitted_at)),
+        day=_fmt(local_date(application.completed_at or application.submitted_at)),
         rga=application.rga_number or "—",
     )
 
@@ -119,12 +112,12 @@ def leaflet_sections(
     application: AdoptionApplication | None = None, on: date | None = None
 ) -> list[LeafletSection]:
     """The leaflet's content, translated at call time; personalised when given an adoption."""
-    profile = current_app.extensions["portal_profile"]
+    profile = current_profile()
     # The profile lists the sections (``programme.leaflet_sections``) and, where its law
     # requires the leaflet, the item each one answers (``adoption.leaflet``: VV 28 §3 I-V).
     cited = profile.adoption.leaflet
     listing = application.listing if application else None
-    on = on or date.today()
+    on = on or local_today(profile)
     animal = listing.name if listing else _("seu animal")
     sections = [
         LeafletSection(
@@ -232,12 +225,12 @@ def cites_own_law() -> bool:
     """Whether the profile's law requires the leaflet (``adoption.leaflet_required``: VV 28 §3):
     only then is it "required by law" and its sections cited; elsewhere it is the adoption
     programme's own guidance and cites no other city's law."""
-    return current_app.extensions["portal_profile"].adoption.leaflet_required
+    return current_profile().adoption.leaflet_required
 
 
 def leaflet_footer() -> str:
     """The leaflet's last line: on what authority it is handed out, for this portal's profile."""
-    profile = current_app.extensions["portal_profile"]
+    profile = current_profile()
     if cites_own_law():
         return _(
             "Conteúdo exigido pela %(law)s, art. %(article)s, entregue a todo adotante pelo "
@@ -266,7 +259,7 @@ def leaflet_pdf(application: AdoptionApplication | None = None, on: date | None 
         Spacer,
     )
 
-    profile = current_app.extensions["portal_profile"]
+    profile = current_profile()
     buffer = io.BytesIO()
     title = _("Folheto do adotante")
     doc = SimpleDocTemplate(

@@ -23,7 +23,7 @@ from portal.models import (
     User,
 )
 from portal.models.adoption import OPEN_APPLICATION_STATUSES
-from portal.models.animal import SPECIES_LABELS
+from portal.models.animal import SEX_LABELS, SIZE_LABELS, SPECIES_LABELS
 from portal.models.base import utcnow
 from portal.services import audit
 from portal.services.dates import add_months
@@ -35,10 +35,10 @@ MAX_AGE_MONTHS = 30 * 12  # no dog or cat is older: a typo guard for estimated a
 SPECIES = SPECIES_LABELS
 
 
-SEXES = {"male": _l("Macho"), "female": _l("Fêmea")}
+SEXES = SEX_LABELS
 
 
-SIZES = {"small": _l("Pequeno"), "medium": _l("Médio"), "large": _l("Grande")}
+SIZES = SIZE_LABELS
 
 
 TEMPERAMENT = {

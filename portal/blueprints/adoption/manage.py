@@ -31,6 +31,7 @@ from portal.models import (
     Organization,
     StoredFile,
 )
+from portal.views import run_service
 
 
 def _owner_choices() -> list[tuple[str, str]]:
@@ -58,7 +59,8 @@ def manage():
 def _save_photos(listing: Listing, files: list, saved: list[StoredFile]) -> None:  # type: ignore[type-arg]
     """Add every chosen file to ``saved``; a bad one raises AdoptionError naming it.
 
-    The caller deletes the files in ``saved`` when it rolls back, so no orphan stays on disk.
+    The caller deletes the files in ``saved`` when it rolls back (before the rollback, while the
+    rows still name their files), so no orphan stays on disk.
     """
     for upload in files:
         if not upload or not upload.filename:
@@ -76,11 +78,6 @@ def _save_photos(listing: Listing, files: list, saved: list[StoredFile]) -> None
                 ),
             ) from err
         saved.append(photo.stored_file)
-
-
-def _rollback(saved: list[StoredFile]) -> None:
-    svc.delete_stored_files(saved)  # before the rollback, while the rows still name their files
-    db.session.rollback()
 
 
 def _create_listing(form: ListingForm, saved: list[StoredFile]) -> Listing:
@@ -107,22 +104,19 @@ def listing_new():
     problems: list[str] = []
     saved: list[StoredFile] = []
     if form.validate_on_submit():
-        try:
-            listing = _create_listing(form, saved)
-        except svc.AdoptionError as err:
-            _rollback(saved)
-            problems = show_error(form, err)
-        else:
-            db.session.commit()
-            flash(
-                _(
-                    "Anúncio de %(name)s salvo (%(state)s).",
-                    name=listing.name,
-                    state=svc.STATE_LABELS[listing.state],
-                ),
-                "success",
-            )
-            return redirect(url_for("adoption.listing_edit", listing_id=listing.id))
+        done = run_service(
+            lambda: _create_listing(form, saved),
+            show=False,  # the problems no field shows are listed above the form
+            before_rollback=lambda: svc.delete_stored_files(saved),
+            success=lambda listing: _(
+                "Anúncio de %(name)s salvo (%(state)s).",
+                name=listing.name,
+                state=svc.STATE_LABELS[listing.state],
+            ),
+        )
+        if done.value is not None:
+            return redirect(url_for("adoption.listing_edit", listing_id=done.value.id))
+        problems = show_error(form, done.error) if done.error is not None else []
     return render_template(
         "adoption/listing_form.html", form=form, listing=None, problems=problems
     ), (400 if form.errors else 200)
@@ -152,6 +146,11 @@ def _render_edit(
     ), status
 
 
+def _update_listing(listing: Listing, form: ListingForm, saved: list[StoredFile]) -> None:
+    svc.update_listing(listing, svc.listing_data(form.listing_input(), today()))
+    _save_photos(listing, form.photos.data or [], saved)
+
+
 @bp.route("/gestao/<int:listing_id>", methods=["GET", "POST"])
 @roles_required(*MANAGERS)
 def listing_edit(listing_id: int):
@@ -164,16 +163,15 @@ def listing_edit(listing_id: int):
     problems: list[str] = []
     saved: list[StoredFile] = []
     if form.validate_on_submit():
-        try:
-            svc.update_listing(listing, svc.listing_data(form.listing_input(), today()))
-            _save_photos(listing, form.photos.data or [], saved)
-        except svc.AdoptionError as err:
-            _rollback(saved)
-            problems = show_error(form, err)
-        else:
-            db.session.commit()
-            flash(_("Anúncio atualizado."), "success")
+        done = run_service(
+            lambda: _update_listing(listing, form, saved),
+            show=False,  # the problems no field shows are listed above the form
+            before_rollback=lambda: svc.delete_stored_files(saved),
+            success=_("Anúncio atualizado."),
+        )
+        if done.ok:
             return redirect(url_for("adoption.listing_edit", listing_id=listing.id))
+        problems = show_error(form, done.error) if done.error is not None else []
     db.session.rollback()
     return _render_edit(managed_listing(listing_id), form, problems=problems, status=400)
 
@@ -185,14 +183,14 @@ def photo_add(listing_id: int):
     photo_form = PhotoForm()
     saved: list[StoredFile] = []
     if photo_form.validate_on_submit():
-        try:
-            _save_photos(listing, photo_form.photos.data or [], saved)
-        except svc.AdoptionError as err:
-            _rollback(saved)
-            photo_form.photos.errors = [err.message]
-        else:
-            db.session.commit()
-            flash(_("Fotos adicionadas."), "success")
+        done = run_service(
+            lambda: _save_photos(listing, photo_form.photos.data or [], saved),
+            form=photo_form,
+            fallback="photos",
+            before_rollback=lambda: svc.delete_stored_files(saved),
+            success=_("Fotos adicionadas."),
+        )
+        if done.ok:
             return redirect(url_for("adoption.listing_edit", listing_id=listing.id) + "#fotos")
     listing = managed_listing(listing_id)
     return _render_edit(listing, photo_form=photo_form, status=400)
@@ -203,14 +201,11 @@ def photo_add(listing_id: int):
 def photo_remove(listing_id: int, photo_id: int):
     listing = managed_listing(listing_id)
     if StateForm().validate_on_submit():
-        try:
-            svc.remove_photo(listing, photo_id)
-        except svc.AdoptionError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Foto removida."), "info")
+        run_service(
+            lambda: svc.remove_photo(listing, photo_id),
+            success=_("Foto removida."),
+            success_category="info",
+        )
     return redirect(url_for("adoption.listing_edit", listing_id=listing.id) + "#fotos")
 
 
@@ -220,13 +215,9 @@ def photo_move(listing_id: int, photo_id: int):
     listing = managed_listing(listing_id)
     form = MovePhotoForm()
     if form.validate_on_submit():
-        try:
-            svc.move_photo(listing, photo_id, -1 if form.direction.data == "up" else 1)
-        except svc.AdoptionError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
+        run_service(
+            lambda: svc.move_photo(listing, photo_id, -1 if form.direction.data == "up" else 1)
+        )
     return redirect(url_for("adoption.listing_edit", listing_id=listing.id) + "#fotos")
 
 
@@ -236,15 +227,10 @@ def listing_state(listing_id: int):
     listing = managed_listing(listing_id)
     form = StateForm()
     if form.validate_on_submit():
-        try:
-            svc.change_state(listing, form.state.data or "", current_user)
-        except svc.AdoptionError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(
-                _("Anúncio agora está: %(state)s.", state=svc.STATE_LABELS[listing.state]),
-                "success",
-            )
+        run_service(
+            lambda: svc.change_state(listing, form.state.data or "", current_user),
+            success=lambda _v: _(
+                "Anúncio agora está: %(state)s.", state=svc.STATE_LABELS[listing.state]
+            ),
+        )
     return redirect(url_for("adoption.listing_edit", listing_id=listing.id))

@@ -32,6 +32,8 @@ from portal.models import (
     ApplicantDocument,
 )
 from portal.services import audit
+from portal.views import run_service
+from portal.views import show_error as flash_error
 
 
 def _render_review(
@@ -77,21 +79,15 @@ def review(application_id: int):
 
 
 def _act(application: AdoptionApplication, action, success: str):  # type: ignore[no-untyped-def]
-    try:
-        action()
-    except apps.NotEligible as err:
-        db.session.rollback()
+    done = run_service(action, success=success, show=False)
+    if isinstance(done.error, apps.NotEligible):  # the page lists the rules not met
         return _render_review(
             managed_application(application.id),
-            [f"{r.message} ({r.article})" for r in err.results],
+            [f"{r.message} ({r.article})" for r in done.error.results],
             status=400,
         )
-    except svc.AdoptionError as err:
-        db.session.rollback()
-        flash(err.message, "danger")
-    else:
-        db.session.commit()
-        flash(success, "success")
+    if done.error is not None:
+        flash_error(done.error)
     return redirect(url_for("adoption.review", application_id=application.id))
 
 
@@ -158,22 +154,23 @@ def review_document(application_id: int, document_id: int):
 def _complete(application: AdoptionApplication, form: HandoverForm) -> list[str] | None:
     """Record the hand-over and commit (None); when refused, roll back and return the problems
     that no field of the form shows."""
-    try:
-        apps.complete_adoption(profile(), application, current_user, form.health_record(), today())
-    except apps.DeliveryRefused as err:
-        db.session.rollback()
+    done = run_service(
+        lambda: apps.complete_adoption(
+            profile(), application, current_user, form.health_record(), today()
+        ),
+        show=False,  # each kind of refusal is shown its own way below
+    )
+    err = done.error
+    if err is None:
+        return None
+    if isinstance(err, apps.DeliveryRefused):
         problems = [f"{m} ({a})" if a else m for _n, m, a in err.problems]
         for (name, _m, _a), problem in zip(err.problems, problems, strict=True):
             getattr(form, name).errors = [problem]
         return problems
-    except apps.NotEligible as err:
-        db.session.rollback()
+    if isinstance(err, apps.NotEligible):
         return [f"{r.message} ({r.article})" for r in err.results]
-    except svc.AdoptionError as err:
-        db.session.rollback()
-        return show_error(form, err)
-    db.session.commit()
-    return None
+    return show_error(form, err)
 
 
 @bp.route("/gestao/pedidos/<int:application_id>/entrega", methods=["GET", "POST"])

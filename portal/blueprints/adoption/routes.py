@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from flask import (
     Response,
@@ -62,6 +61,8 @@ from portal.models import (
     Listing,
     ListingState,
 )
+from portal.services.clock import local_date
+from portal.views import run_service
 
 
 def template_context() -> dict[str, object]:
@@ -108,8 +109,7 @@ def local_date_filter(value: datetime | None) -> str:
     """The calendar day of an instant in the municipality (published_at is stored in UTC)."""
     if value is None:
         return ""
-    profile = current_app.extensions["portal_profile"]
-    return format_date(value.astimezone(ZoneInfo(profile.timezone)).date(), "dd/MM/yyyy")
+    return format_date(local_date(value), "dd/MM/yyyy")
 
 
 @bp.app_template_filter("cnpj_format")
@@ -193,18 +193,17 @@ def listing(listing_id: int):
 def _submit(item: Listing, form: ApplicationForm) -> AdoptionApplication | list[str]:
     """Submit and commit the application; when refused, roll back and return the problems no
     field of the form shows."""
-    try:
-        application = apps.submit_application(
+    done = run_service(
+        lambda: apps.submit_application(
             profile(), current_user, item, form.answers(), bool(form.accept_term.data), today()
-        )
-    except apps.NotEligible as err:
-        db.session.rollback()
-        return [r.message for r in err.results]
-    except svc.AdoptionError as err:
-        db.session.rollback()
-        return show_error(form, err)
-    db.session.commit()
-    return application
+        ),
+        show=False,  # the rules not met, or the answers' problems, are shown below
+    )
+    if done.value is not None:
+        return done.value
+    if isinstance(done.error, apps.NotEligible):
+        return [r.message for r in done.error.results]
+    return show_error(form, done.error) if done.error is not None else []
 
 
 @bp.route("/animal/<int:listing_id>/quero-adotar", methods=["GET", "POST"])
@@ -253,25 +252,17 @@ def _open_own_application(application_id: int | None) -> AdoptionApplication | N
 def _upload(form: DocumentForm, application: AdoptionApplication | None) -> bool:
     """Keep the proof (attached to ``application`` when sent for one) and commit; else roll back
     and show the error on the form."""
+    # a problem with neither the date nor the kind (the file, or attaching it) goes by the file
+    return run_service(lambda: _keep_document(form, application), form=form, fallback="file").ok
+
+
+def _keep_document(form: DocumentForm, application: AdoptionApplication | None) -> None:
     upload = form.file.data
-    try:
-        doc = svc.upload_document(
-            current_user,
-            form.kind.data,
-            upload.stream,
-            upload.filename,
-            form.issued_on.data,
-            today(),
-        )
-        if application is not None:  # sent for this application, seen with it only
-            svc.attach_document(application, doc, current_user)
-    except svc.AdoptionError as err:
-        db.session.rollback()
-        field = err.field if err.field in ("issued_on", "kind") else "file"
-        add_errors(form, [(field, err.code, err.message)])
-        return False
-    db.session.commit()
-    return True
+    doc = svc.upload_document(
+        current_user, form.kind.data, upload.stream, upload.filename, form.issued_on.data, today()
+    )
+    if application is not None:  # sent for this application, seen with it only
+        svc.attach_document(application, doc, current_user)
 
 
 @bp.route("/meus-documentos", methods=["GET", "POST"])
@@ -308,20 +299,19 @@ def attach(application_id: int):
     form = AttachDocumentForm()
     form.document.choices = _attach_choices(application)
     if form.validate_on_submit():
-        doc = db.session.get(ApplicantDocument, form.document.data)
-        try:
-            if doc is None:
-                raise svc.AdoptionError("document", "not_found", _("Documento não encontrado."))
-            svc.attach_document(application, doc, current_user)
-        except svc.AdoptionError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Documento anexado ao pedido."), "success")
+        run_service(
+            lambda: _attach(application, db.session.get(ApplicantDocument, form.document.data)),
+            success=_("Documento anexado ao pedido."),
+        )
     else:
         flash(_("Escolha o documento."), "danger")
     return redirect(url_for("adoption.my_application", application_id=application.id))
+
+
+def _attach(application: AdoptionApplication, doc: ApplicantDocument | None) -> None:
+    if doc is None:
+        raise svc.AdoptionError("document", "not_found", _("Documento não encontrado."))
+    svc.attach_document(application, doc, current_user)
 
 
 def _attach_choices(application: AdoptionApplication) -> list[Any]:
@@ -388,18 +378,19 @@ def answer(application_id: int):
     form = AnswerInfoForm()
     problems: list[str] = []
     if form.validate_on_submit():
-        try:
-            apps.answer_info(application, current_user, form.answers(), form.note.data or "")
-        except svc.InvalidData as err:
-            db.session.rollback()
-            problems = add_errors(form, err.errors)
-        except svc.AdoptionError as err:
-            db.session.rollback()
-            problems = [err.message]
-        else:
-            db.session.commit()
-            flash(_("Resposta enviada. Seu pedido voltou para análise."), "success")
+        done = run_service(
+            lambda: apps.answer_info(
+                application, current_user, form.answers(), form.note.data or ""
+            ),
+            show=False,  # answers' problems by their fields, any other above the form
+            success=_("Resposta enviada. Seu pedido voltou para análise."),
+        )
+        if done.ok:
             return redirect(url_for("adoption.my_application", application_id=application.id))
+        if isinstance(done.error, svc.InvalidData):
+            problems = add_errors(form, done.error.errors)
+        elif done.error is not None:
+            problems = [done.error.message]
     return _render_my_application(application, form, problems), 400
 
 
@@ -408,14 +399,11 @@ def answer(application_id: int):
 def cancel(application_id: int):
     application = _own_application(application_id)
     if EmptyForm().validate_on_submit():
-        try:
-            apps.cancel_application(application, current_user)
-        except svc.AdoptionError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Pedido cancelado."), "info")
+        run_service(
+            lambda: apps.cancel_application(application, current_user),
+            success=_("Pedido cancelado."),
+            success_category="info",
+        )
     return redirect(url_for("adoption.my_application", application_id=application.id))
 
 
@@ -504,16 +492,12 @@ def organization_request():
                 for name in svc.OrganizationData.__dataclass_fields__
             }
         )
-        try:
-            svc.request_organization(current_user, data)
-        except svc.AdoptionError as err:
-            db.session.rollback()
-            show_error(form, err, default_field="cnpj")
-        else:
-            db.session.commit()
-            flash(
-                _("Pedido de cadastro enviado. Avisaremos por e-mail quando for analisado."),
-                "success",
-            )
+        done = run_service(
+            lambda: svc.request_organization(current_user, data),
+            form=form,
+            fallback="cnpj",  # every problem names a field of the form; one naming none: CNPJ
+            success=_("Pedido de cadastro enviado. Avisaremos por e-mail quando for analisado."),
+        )
+        if done.ok:
             return redirect(url_for("adoption.organization_request"))
     return render_template("adoption/organization_request.html", form=form, mine=mine)

@@ -23,9 +23,6 @@ FAIL: Status = "fail"
 NEEDS_DOCUMENT: Status = "needs_document"
 
 
-PORTAL_MIN_ADOPTER_AGE = 18  # the programme's age where the local law sets none (civil majority)
-
-
 # What a rule cites where the local law says nothing about it: the adoption programme's own rule,
 # said plainly, never another city's article (the hand-over conditions do the same, handover.py).
 PROGRAMME_RULE = _l("regra do programa de adoção")

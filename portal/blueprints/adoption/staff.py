@@ -17,9 +17,6 @@ from portal.blueprints.adoption.forms import (
     ReasonForm,
     StateForm,
 )
-from portal.blueprints.adoption.web import (
-    show_error,
-)
 from portal.blueprints.auth.freshness import recent_password
 from portal.blueprints.auth.services import find_by_email
 from portal.extensions import db
@@ -27,8 +24,10 @@ from portal.models import (
     Listing,
     Organization,
     PersonBar,
+    User,
 )
 from portal.services import audit
+from portal.views import run_service
 
 
 @bp.get("/gestao/ongs")
@@ -51,34 +50,26 @@ def organization_member(organization_id: int):
     org = db.session.get(Organization, organization_id) or abort(404)
     form = MemberForm()
     if form.validate_on_submit():
-        user = find_by_email(form.email.data)
-        try:
-            if user is None:
-                raise svc.AdoptionError(
-                    "email",
-                    "not_found",
-                    _(
-                        "Nenhuma conta com este e-mail. Peça à pessoa que crie "
-                        "a conta no portal primeiro."
-                    ),
-                )
-            svc.add_member(org, user, current_user)
-        except svc.AdoptionError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(
-                _(
-                    "%(name)s agora atua pela ONG %(org)s.",
-                    name=user.full_name,
-                    org=org.display_name,
-                ),
-                "success",
-            )
+        run_service(
+            lambda: _add_member(org, find_by_email(form.email.data)),
+            success=lambda user: _(
+                "%(name)s agora atua pela ONG %(org)s.", name=user.full_name, org=org.display_name
+            ),
+        )
     else:
         flash(_("Informe um e-mail válido."), "danger")
     return redirect(url_for("adoption.organizations"))
+
+
+def _add_member(org: Organization, user: User | None) -> User:
+    if user is None:
+        raise svc.AdoptionError(
+            "email",
+            "not_found",
+            _("Nenhuma conta com este e-mail. Peça à pessoa que crie a conta no portal primeiro."),
+        )
+    svc.add_member(org, user, current_user)
+    return user
 
 
 @bp.post("/gestao/ongs/<int:organization_id>/aprovar")
@@ -87,14 +78,10 @@ def organization_member(organization_id: int):
 def organization_approve(organization_id: int):
     org = db.session.get(Organization, organization_id) or abort(404)
     if StateForm().validate_on_submit():
-        try:
-            svc.approve_organization(org, current_user)
-        except svc.AdoptionError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("ONG %(name)s aprovada.", name=org.display_name), "success")
+        run_service(
+            lambda: svc.approve_organization(org, current_user),
+            success=lambda _v: _("ONG %(name)s aprovada.", name=org.display_name),
+        )
     return redirect(url_for("adoption.organizations"))
 
 
@@ -104,14 +91,11 @@ def organization_refuse(organization_id: int):
     org = db.session.get(Organization, organization_id) or abort(404)
     form = ReasonForm()
     if form.validate_on_submit():
-        try:
-            svc.refuse_organization(org, current_user, form.reason.data)
-        except svc.AdoptionError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Cadastro recusado; o motivo foi enviado."), "info")
+        run_service(
+            lambda: svc.refuse_organization(org, current_user, form.reason.data),
+            success=_("Cadastro recusado; o motivo foi enviado."),
+            success_category="info",
+        )
     else:
         flash(_("Informe o motivo da recusa."), "danger")
     return redirect(url_for("adoption.organizations"))
@@ -119,38 +103,35 @@ def organization_refuse(organization_id: int):
 
 def _look_up_bars(lookup: BarLookupForm) -> list[PersonBar] | None:
     """The bars on the CPF typed (the look-up is audited), or None with the error on the field."""
-    try:
-        found = svc.bars_for_cpf(lookup.cpf.data)
-    except svc.AdoptionError as err:
-        err.show_on(lookup)
-        return None
+    return run_service(lambda: _bars_audited(lookup.cpf.data), form=lookup).value
+
+
+def _bars_audited(cpf: str) -> list[PersonBar]:
+    found = svc.bars_for_cpf(cpf)
     audit.record("adoption.bars_viewed", None, detail={"results": len(found)})
-    db.session.commit()
     return found
 
 
 def _record_bar(form: BarForm) -> bool:
     """Record the bar and commit (True); else roll back and show the errors on the form."""
+    # every problem names a field of the form; one naming none goes next to the CPF
+    return run_service(lambda: _record(form), form=form, fallback="cpf").ok
+
+
+def _record(form: BarForm) -> PersonBar:
     listing = db.session.get(Listing, form.listing_id.data) if form.listing_id.data else None
-    try:
-        if form.listing_id.data and listing is None:
-            raise svc.AdoptionError("listing_id", "invalid", _("Anúncio não encontrado."))
-        animal_id = svc.animal_id_for_rga(form.rga.data) if form.rga.data else None
-        svc.record_bar(
-            form.cpf.data,
-            form.kind.data,
-            form.reason.data,
-            current_user,
-            listing=listing,
-            animal_id=animal_id,
-            person_name=form.person_name.data,
-        )
-    except svc.AdoptionError as err:
-        db.session.rollback()
-        show_error(form, err, default_field="cpf")
-        return False
-    db.session.commit()
-    return True
+    if form.listing_id.data and listing is None:
+        raise svc.AdoptionError("listing_id", "invalid", _("Anúncio não encontrado."))
+    animal_id = svc.animal_id_for_rga(form.rga.data) if form.rga.data else None
+    return svc.record_bar(
+        form.cpf.data,
+        form.kind.data,
+        form.reason.data,
+        current_user,
+        listing=listing,
+        animal_id=animal_id,
+        person_name=form.person_name.data,
+    )
 
 
 @bp.route("/gestao/impedimentos", methods=["GET", "POST"])
@@ -183,14 +164,11 @@ def bar_revoke(bar_id: int):
     bar = db.session.get(PersonBar, bar_id) or abort(404)
     form = ReasonForm()
     if form.validate_on_submit():
-        try:
-            svc.revoke_bar(bar, current_user, form.reason.data)
-        except svc.AdoptionError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Impedimento cancelado."), "info")
+        run_service(
+            lambda: svc.revoke_bar(bar, current_user, form.reason.data),
+            success=_("Impedimento cancelado."),
+            success_category="info",
+        )
     else:
         flash(_("Informe o motivo do cancelamento."), "danger")
     return redirect(url_for("adoption.bars"))

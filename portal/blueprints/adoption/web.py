@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, current_app
+from flask import abort
 from flask_login import current_user
 
 from portal.access import STAFF
@@ -16,6 +16,7 @@ from portal.domain import DomainError
 from portal.extensions import db
 from portal.models import AdoptionApplication, Listing
 from portal.profiles.schema import Profile
+from portal.services.clock import current_profile
 
 MANAGERS = ("ngo", *STAFF)
 
@@ -23,7 +24,7 @@ today = svc.local_today
 
 
 def profile() -> Profile:
-    return current_app.extensions["portal_profile"]  # type: ignore[no-any-return]
+    return current_profile()
 
 
 def add_errors(form: Any, errors: list[tuple[str, str, str]]) -> list[str]:

@@ -25,6 +25,7 @@ from portal.models import (
     User,
 )
 from portal.models import animal as animal_models
+from portal.models.base import UF_CODES
 from portal.services.identity import clean_cep, residence_key
 
 SPECIES = ("dog", "cat")
@@ -32,9 +33,6 @@ SEXES = ("male", "female")
 SIZES = ("small", "medium", "large")
 COUNTED_STATUSES = (AnimalStatus.ACTIVE, AnimalStatus.PENDING)
 MAX_AGE_YEARS = 30  # a birth date older than this is a typing error, not a very old dog
-UF_CODES = frozenset(
-    "AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO".split()
-)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -192,7 +190,7 @@ def sex_label(sex: str, species: str | None = None) -> str:
 
 
 def size_label(size: str | None) -> str:
-    return {"small": _("Pequeno"), "medium": _("Médio"), "large": _("Grande")}.get(size or "", "")
+    return animal_models.size_label(size)
 
 
 def status_label(status: str) -> str:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import current_app
 from sqlalchemy import select
 
 from portal.blueprints.animals import services
 from portal.extensions import db
 from portal.models import Animal, User
+from portal.services.clock import current_profile
 
 
 def seed_demo_animals() -> None:
@@ -19,7 +19,7 @@ def seed_demo_animals() -> None:
     owner = db.session.scalar(select(User).where(User.email == "cidada@demo.ccz"))
     if owner is None or db.session.scalar(select(Animal.id).where(Animal.owner_id == owner.id)):
         return
-    profile = current_app.extensions["portal_profile"]
+    profile = current_profile()
     today = services.local_today(profile)
     if not owner.street:
         services.update_owner_address(

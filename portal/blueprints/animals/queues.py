@@ -27,6 +27,7 @@ from portal.models import (
     TransferStatus,
     User,
 )
+from portal.models.animal import SPECIES_PLURAL_LABELS
 from portal.models.base import utcnow
 from portal.services import audit
 from portal.services.clock import local_today
@@ -265,7 +266,7 @@ def registrations_by_species(period: Period) -> ChartData:
     counts: Counter[tuple[str, str]] = Counter(
         (month, species) for month, species, _c in _registrations(period)
     )
-    return monthly(period, [(s.value, species_label(s.value)) for s in Species], counts)
+    return monthly(period, [(s.value, SPECIES_PLURAL_LABELS[s.value]) for s in Species], counts)
 
 
 def registrations_by_channel(period: Period) -> ChartData:
@@ -273,7 +274,3 @@ def registrations_by_channel(period: Period) -> ChartData:
         (month, channel) for month, _s, channel in _registrations(period)
     )
     return monthly(period, CHANNELS, counts)
-
-
-def species_label(species: str):  # type: ignore[no-untyped-def]
-    return {"dog": _l("Cães"), "cat": _l("Gatos")}.get(species, species)

@@ -36,6 +36,7 @@ from portal.models import Animal, DocumentCopyRequest, OwnershipTransfer
 from portal.services.fees import price_list
 from portal.services.identity import looks_like_cpf, mask_cpf
 from portal.services.todo import citizen_todo
+from portal.views import run_service
 
 # ---------------------------------------------------------------------------------------------
 # Registration wizard (the steps live in wizard.py)
@@ -131,29 +132,24 @@ def transfer(rga: str):
     form = TransferForm()
     if form.validate_on_submit():
         profile = services.current_profile()
-        try:
-            offer = services.request_transfer(
+        done = run_service(
+            lambda: services.request_transfer(
                 animal,
                 current_user._get_current_object(),
                 form.cpf.data,
                 profile=profile,
                 today=services.local_today(profile),
-            )
-        except services.AnimalError as err:
-            db.session.rollback()
-            target = form.cpf if err.field == "cpf" else form.confirm
-            target.errors = [*target.errors, err.message]
-        else:
-            db.session.commit()
+            ),
+            form=form,
+            fallback="confirm",  # a problem not about the CPF goes next to the confirmation
             # Only the masked CPF: typing a CPF must not reveal whose name it is.
-            flash(
-                _(
-                    "Transferência enviada para o CPF %(cpf)s. Até o aceite, você continua "
-                    "responsável pelo animal.",
-                    cpf=mask_cpf(offer.to_owner.cpf),
-                ),
-                "success",
-            )
+            success=lambda offer: _(
+                "Transferência enviada para o CPF %(cpf)s. Até o aceite, você continua "
+                "responsável pelo animal.",
+                cpf=mask_cpf(offer.to_owner.cpf),
+            ),
+        )
+        if done.ok:
             return redirect(url_for("animals.detail", rga=animal.rga))
     return render_template(
         "animals/transfer.html",
@@ -192,16 +188,24 @@ def transfer_accept(transfer_id: int):
     if not form.validate_on_submit():
         return redirect(url_for("animals.transfer_review", transfer_id=transfer_id))
     profile = services.current_profile()
-    try:
-        services.accept_transfer(
+    done = run_service(
+        lambda: services.accept_transfer(
             offer,
             current_user._get_current_object(),
             profile=profile,
             today=services.local_today(profile),
-        )
-    except services.AnimalError as err:
-        db.session.rollback()
-        problem = {"message": err.message, "licence_url": getattr(err, "licence_url", None)}
+        ),
+        show=False,  # the page shows the problem, with the licence link when there is one
+        success=lambda _v: _(
+            "Transferência aceita: %(name)s agora está registrado(a) em seu nome.",
+            name=offer.animal.name,
+        ),
+    )
+    if done.error is not None:
+        problem = {
+            "message": done.error.message,
+            "licence_url": getattr(done.error, "licence_url", None),
+        }
         return render_template(
             "animals/transfer_review.html",
             offer=offer,
@@ -209,14 +213,6 @@ def transfer_accept(transfer_id: int):
             form=form,
             problem=problem,
         ), 422
-    db.session.commit()
-    flash(
-        _(
-            "Transferência aceita: %(name)s agora está registrado(a) em seu nome.",
-            name=offer.animal.name,
-        ),
-        "success",
-    )
     return redirect(url_for("animals.detail", rga=offer.animal.rga))
 
 
@@ -228,14 +224,12 @@ def transfer_decline(transfer_id: int):
     if offer is None or current_user.id not in (offer.to_owner_id, offer.from_owner_id):
         abort(404)
     if EmptyForm().validate_on_submit():
-        try:
-            services.decline_transfer(offer, current_user._get_current_object())
-        except services.AnimalError as err:
-            db.session.rollback()
-            flash(err.message, "warning")
-        else:
-            db.session.commit()
-            flash(_("Transferência cancelada."), "info")
+        run_service(
+            lambda: services.decline_transfer(offer, current_user._get_current_object()),
+            error_category="warning",
+            success=_("Transferência cancelada."),
+            success_category="info",
+        )
     if current_user.id == offer.from_owner_id and offer.animal.owner_id == current_user.id:
         return redirect(url_for("animals.detail", rga=offer.animal.rga))
     return redirect(url_for("animals.my_animals"))
@@ -251,21 +245,20 @@ def copy_request(rga: str):
     profile = services.current_profile()
     form = CopyForm()
     if form.validate_on_submit():
-        try:
-            copy = services.request_copy(
+        done = run_service(
+            lambda: services.request_copy(
                 animal,
                 form.kind.data,
                 requested_by=current_user._get_current_object(),
                 profile=profile,
                 today=services.local_today(profile),
                 reason=form.reason.data,
-            )
-        except services.AnimalError as err:
-            db.session.rollback()
-            form.kind.errors = [*form.kind.errors, err.message]
-        else:
-            db.session.commit()
-            _flash_copy_requested(copy.valid_until)
+            ),
+            form=form,
+            fallback="kind",  # a closed RGA is said next to the choice of document
+            success=lambda copy: _copy_requested(copy.valid_until),
+        )
+        if done.ok:
             return redirect(url_for("animals.detail", rga=animal.rga) + "#documentos")
     prices = {
         e.key: e
@@ -277,17 +270,13 @@ def copy_request(rga: str):
     )
 
 
-def _flash_copy_requested(valid_until: date | None) -> None:
+def _copy_requested(valid_until: date | None) -> str:
     if valid_until is None:
-        flash(_("Pedido de segunda via registrado."), "success")
-        return
-    flash(
-        _(
-            "Pedido de segunda via registrado. Baixe o documento provisório: ele "
-            "identifica o animal até %(day)s.",
-            day=valid_until.strftime("%d/%m/%Y"),
-        ),
-        "success",
+        return _("Pedido de segunda via registrado.")
+    return _(
+        "Pedido de segunda via registrado. Baixe o documento provisório: ele "
+        "identifica o animal até %(day)s.",
+        day=valid_until.strftime("%d/%m/%Y"),
     )
 
 
@@ -313,26 +302,23 @@ def death(rga: str):
         abort(404)
     form = DeathForm()
     if form.validate_on_submit():
-        try:
-            services.report_death(
+        done = run_service(
+            lambda: services.report_death(
                 animal,
                 reported_by=current_user._get_current_object(),
                 died_on=form.died_on.data,
                 today=services.local_today(),
                 note=form.note.data,
-            )
-        except services.AnimalError as err:
-            db.session.rollback()
-            form.died_on.errors = [*form.died_on.errors, err.message]
-        else:
-            db.session.commit()
-            flash(
-                _(
-                    "Óbito comunicado. O RGA %(rga)s foi encerrado; sentimos muito pela perda.",
-                    rga=animal.rga,
-                ),
-                "info",
-            )
+            ),
+            form=form,
+            fallback="died_on",  # an RGA already closed is said next to the date
+            success=lambda _v: _(
+                "Óbito comunicado. O RGA %(rga)s foi encerrado; sentimos muito pela perda.",
+                rga=animal.rga,
+            ),
+            success_category="info",
+        )
+        if done.ok:
             return redirect(url_for("animals.detail", rga=animal.rga))
     return render_template("animals/death.html", animal=animal, form=form)
 
@@ -396,20 +382,19 @@ def public_rga(number: str):
 
 def _relay_finder_message(animal: Animal, form: FinderForm) -> bool:
     """Send the finder's message; True when sent, else the problems are on the form."""
-    try:
-        record = services.relay_finder_message(
+    done = run_service(
+        lambda: services.relay_finder_message(
             animal,
             finder_name=form.finder_name.data,
             finder_contact=form.contact.data,
             message=form.message.data,
-        )
-    except services.AnimalError as err:
-        db.session.rollback()
-        for item in err.errors:
-            target = form[item.field] if item.field in ("contact", "message") else form.message
-            target.errors = [*target.errors, item.message]
+        ),
+        form=form,
+        fallback="message",  # a closed RGA is said next to the message
+    )
+    record = done.value
+    if record is None:
         return False
-    db.session.commit()
     if record.delivered:
         flash(_("Mensagem enviada ao proprietário. Obrigado por ajudar!"), "success")
     else:

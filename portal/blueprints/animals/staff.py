@@ -21,10 +21,12 @@ from portal.blueprints.animals.forms import (
     StaffSearchForm,
     StaffVaccinationForm,
 )
+from portal.domain import DomainError
 from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.models import Animal, DocumentCopyRequest
 from portal.services import audit
+from portal.views import problems, run_service
 
 VACCINATORS = ("vet", "agent", "admin")  # agents vaccinate in campaigns (BJP 13 §3)
 APPROVERS = ("vet", "coordinator", "admin")
@@ -70,26 +72,18 @@ def staff_accept_proof(animal_id: int):
     its fee is settled too, and the owner is told by e-mail."""
     animal = _animal(animal_id)
     if EmptyForm().validate_on_submit():
-        try:
-            definitive = provisional.accept_proof(animal, current_user._get_current_object())
-        except services.AnimalError as err:
-            db.session.rollback()
-            flash(err.message, "warning")
-        else:
-            db.session.commit()
-            if definitive:
-                flash(
-                    _("Comprovante aceito: o RGA %(rga)s agora é definitivo.", rga=animal.rga),
-                    "success",
+        run_service(
+            lambda: provisional.accept_proof(animal, current_user._get_current_object()),
+            error_category="warning",
+            success=lambda definitive: (
+                _("Comprovante aceito: o RGA %(rga)s agora é definitivo.", rga=animal.rga)
+                if definitive
+                else _(
+                    "Comprovante aceito. O RGA %(rga)s fica definitivo quando a taxa for paga.",
+                    rga=animal.rga,
                 )
-            else:
-                flash(
-                    _(
-                        "Comprovante aceito. O RGA %(rga)s fica definitivo quando a taxa for paga.",
-                        rga=animal.rga,
-                    ),
-                    "success",
-                )
+            ),
+        )
     return redirect(url_for("animals.staff_pending"))
 
 
@@ -100,27 +94,23 @@ def staff_refuse_proof(animal_id: int):
     animal = _animal(animal_id)
     form = ProofRefusalForm(prefix=f"recusa-{animal.id}")
     if form.validate_on_submit():
-        try:
-            provisional.refuse_proof(
+        done = run_service(
+            lambda: provisional.refuse_proof(
                 animal, current_user._get_current_object(), form.reason.data or ""
-            )
-        except services.AnimalError as err:
-            db.session.rollback()
-            if err.field == "reason":
-                form.reason.errors = [*form.reason.errors, err.message]
-                return _render_pending((animal.id, form), 422)
-            flash(err.message, "warning")
-        else:
-            db.session.commit()
-            flash(
-                _(
-                    "Comprovante recusado; o proprietário foi avisado por e-mail e o RGA "
-                    "%(rga)s aguarda a vacinação no CCZ.",
-                    rga=animal.rga,
-                ),
-                "info",
-            )
+            ),
+            form=form,  # a missing reason goes next to the field; the rest is flashed
+            error_category="warning",
+            success=lambda _none: _(
+                "Comprovante recusado; o proprietário foi avisado por e-mail e o RGA "
+                "%(rga)s aguarda a vacinação no CCZ.",
+                rga=animal.rga,
+            ),
+            success_category="info",
+        )
+        if done.ok:
             return redirect(url_for("animals.staff_pending"))
+        if form.reason.errors:
+            return _render_pending((animal.id, form), 422)
     elif form.errors:
         return _render_pending((animal.id, form), 422)
     return redirect(url_for("animals.staff_pending"))
@@ -133,17 +123,18 @@ def staff_search():
     form = StaffSearchForm()
     results = None
     if form.validate_on_submit():
-        try:
-            results = services.search_animals(form.kind.data, form.q.data)
-        except services.AnimalError as err:
-            form.q.errors = [*form.q.errors, err.message]
-        else:
-            # the search term is personal data for CPF and name searches: only kind and count
-            audit.record(
-                "animal.searched", detail={"kind": form.kind.data, "results": len(results)}
-            )
-            db.session.commit()
+        done = run_service(lambda: _search(form), show=False)
+        results = done.value
+        if done.error is not None:  # every search problem is about the term typed
+            form.q.errors = [*form.q.errors, done.error.message]
     return render_template("animals/staff/search.html", form=form, results=results)
+
+
+def _search(form: StaffSearchForm) -> list[Animal]:
+    results = services.search_animals(form.kind.data, form.q.data)
+    # the search term is personal data for CPF and name searches: only kind and count
+    audit.record("animal.searched", detail={"kind": form.kind.data, "results": len(results)})
+    return results
 
 
 @bp.get("/animais/ccz/animal/<int:animal_id>")
@@ -178,6 +169,12 @@ _VACCINATION_FIELDS = {
 }
 
 
+def _show_vaccination_errors(form: StaffVaccinationForm, err: DomainError | None) -> None:
+    for problem in problems(err) if err is not None else []:
+        target = form[_VACCINATION_FIELDS.get(problem.field or "", "applied_on")]
+        target.errors = [*target.errors, problem.message]
+
+
 def _vaccination_data(form: StaffVaccinationForm) -> services.VaccinationData:
     """The BJP 13 §1 fields of the staff vaccination form."""
     return services.VaccinationData(
@@ -202,26 +199,24 @@ def staff_vaccinate(animal_id: int):
     form = StaffVaccinationForm()
     if form.validate_on_submit():
         was_pending = animal.status == "pending"
-        try:
-            services.record_vaccination(
+        done = run_service(
+            lambda: services.record_vaccination(
                 animal,
                 _vaccination_data(form),
                 recorded_by=current_user._get_current_object(),
                 at_ccz=True,
                 today=services.local_today(),
-            )
-        except services.AnimalError as err:
-            db.session.rollback()
-            for item in err.errors:
-                target = form[_VACCINATION_FIELDS.get(item.field or "", "applied_on")]
-                target.errors = [*target.errors, item.message]
-        else:
-            db.session.commit()
-            message = _("Vacinação registrada.")
-            if was_pending and animal.status == "active":
-                message = _("Vacinação registrada; o RGA %(rga)s está ativo.", rga=animal.rga)
-            flash(message, "success")
+            ),
+            show=False,  # the service's field paths are mapped onto this form below
+            success=lambda _v: (
+                _("Vacinação registrada; o RGA %(rga)s está ativo.", rga=animal.rga)
+                if was_pending and animal.status == "active"
+                else _("Vacinação registrada.")
+            ),
+        )
+        if done.ok:
             return redirect(url_for("animals.staff_animal", animal_id=animal.id))
+        _show_vaccination_errors(form, done.error)
     today = services.local_today()
     return render_template(
         "animals/staff/animal.html",
@@ -242,19 +237,15 @@ def staff_approve(animal_id: int):
     animal = _animal(animal_id)
     if EmptyForm().validate_on_submit():
         profile = services.current_profile()
-        try:
-            services.approve_registration(
+        run_service(
+            lambda: services.approve_registration(
                 animal,
                 approved_by=current_user._get_current_object(),
                 profile=profile,
                 today=services.local_today(profile),
-            )
-        except services.AnimalError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Registro aprovado: RGA %(rga)s ativo.", rga=animal.rga), "success")
+            ),
+            success=lambda _v: _("Registro aprovado: RGA %(rga)s ativo.", rga=animal.rga),
+        )
     return redirect(url_for("animals.staff_animal", animal_id=animal.id))
 
 
@@ -265,20 +256,17 @@ def staff_death(animal_id: int):
     animal = _animal(animal_id)
     form = DeathForm()
     if form.validate_on_submit():
-        try:
-            services.report_death(
+        run_service(
+            lambda: services.report_death(
                 animal,
                 reported_by=current_user._get_current_object(),
                 died_on=form.died_on.data,
                 today=services.local_today(),
                 note=form.note.data,
-            )
-        except services.AnimalError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Baixa registrada: RGA %(rga)s encerrado.", rga=animal.rga), "info")
+            ),
+            success=lambda _v: _("Baixa registrada: RGA %(rga)s encerrado.", rga=animal.rga),
+            success_category="info",
+        )
     else:
         for errors in form.errors.values():
             flash(" ".join(str(e) for e in errors), "danger")
@@ -320,12 +308,9 @@ def staff_copy_issued(copy_id: int):
     if copy is None:
         abort(404)
     if EmptyForm().validate_on_submit():
-        try:
-            services.mark_copy_issued(copy, current_user._get_current_object())
-        except services.AnimalError as err:
-            db.session.rollback()
-            flash(err.message, "warning")
-        else:
-            db.session.commit()
-            flash(_("Segunda via marcada como emitida."), "success")
+        run_service(
+            lambda: services.mark_copy_issued(copy, current_user._get_current_object()),
+            error_category="warning",
+            success=_("Segunda via marcada como emitida."),
+        )
     return redirect(url_for("animals.staff_copies"))

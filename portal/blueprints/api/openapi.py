@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from flask import current_app, jsonify
+from flask import jsonify
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
@@ -30,6 +30,7 @@ from portal.access import public
 from portal.blueprints.api import bp
 from portal.blueprints.api.errors import ApiError, error_response
 from portal.blueprints.api.schema import DocumentSchema, Error
+from portal.services.clock import current_profile
 
 Auth = Literal["public", "bearer", "bearer_or_staff"]
 _REF = "#/components/schemas/{model}"
@@ -203,7 +204,7 @@ def _operation(ep: _Endpoint) -> dict[str, Any]:
 
 
 def document() -> dict[str, Any]:
-    profile = current_app.extensions["portal_profile"]
+    profile = current_profile()
     _keys, defs = models_json_schema(_models(), ref_template=_REF, schema_generator=DocumentSchema)
     schemas = dict(_LEGACY_SCHEMAS)
     schemas.update(defs.get("$defs", {}))

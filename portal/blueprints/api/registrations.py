@@ -141,7 +141,8 @@ class RegistrationRequest(RequestModel):
     vaccinate_at_ccz: Flag = Field(
         False,
         description=(
-            "Sem comprovante: o registro fica pendente até a vacinação no CCZ (BJP 6 §ú)."
+            "Sem comprovante: o registro fica pendente até a vacinação antirrábica no CCZ "
+            "(a regra e o seu artigo são os da lei do município, publicados em /regras)."
         ),
     )
 

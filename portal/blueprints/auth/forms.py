@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import date
+from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateField, EmailField, PasswordField, StringField, TelField
 from wtforms.validators import DataRequired, Email, EqualTo, Length, ValidationError
 
+from portal.forms import not_future
 from portal.services.identity import clean_cpf
+
+REQUIRED = _l("Campo obrigatório.")
 
 
 def validate_cpf_field(form: FlaskForm, field: StringField) -> None:
     if field.data and not clean_cpf(field.data):
         raise ValidationError(_l("CPF inválido: confira os 11 dígitos."))
-
-
-def validate_past_date(form: FlaskForm, field: DateField) -> None:
-    if field.data and field.data > date.today():
-        raise ValidationError(_l("A data não pode estar no futuro."))
 
 
 def validate_password_strength(form: FlaskForm, field: PasswordField) -> None:
@@ -49,7 +47,22 @@ def validate_no_bidi_controls(form: FlaskForm, field: StringField) -> None:
         )
 
 
-REQUIRED = _l("Campo obrigatório.")
+def new_password(label: Any) -> PasswordField:
+    """A new password, checked for strength (length, common passwords)."""
+    return PasswordField(
+        label,
+        validators=[DataRequired(REQUIRED), validate_password_strength],
+        render_kw={"autocomplete": "new-password"},
+    )
+
+
+def repeat_password(label: Any) -> PasswordField:
+    """The new password typed again; must match the field named ``password``."""
+    return PasswordField(
+        label,
+        validators=[DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
+        render_kw={"autocomplete": "new-password"},
+    )
 
 
 class SignupForm(FlaskForm):
@@ -65,7 +78,7 @@ class SignupForm(FlaskForm):
     )
     birth_date = DateField(
         _l("Data de nascimento"),
-        validators=[DataRequired(_l("Informe a data de nascimento.")), validate_past_date],
+        validators=[DataRequired(_l("Informe a data de nascimento.")), not_future],
         render_kw={"autocomplete": "bday"},
     )
     email = EmailField(
@@ -74,16 +87,8 @@ class SignupForm(FlaskForm):
         render_kw={"autocomplete": "email"},
     )
     phone = TelField(_l("Telefone"), validators=[Length(max=30)], render_kw={"autocomplete": "tel"})
-    password = PasswordField(
-        _l("Senha"),
-        validators=[DataRequired(REQUIRED), validate_password_strength],
-        render_kw={"autocomplete": "new-password"},
-    )
-    password_confirm = PasswordField(
-        _l("Repita a senha"),
-        validators=[DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
-        render_kw={"autocomplete": "new-password"},
-    )
+    password = new_password(_l("Senha"))
+    password_confirm = repeat_password(_l("Repita a senha"))
     accept_privacy = BooleanField(
         _l("Li e aceito o aviso de privacidade (LGPD)"),
         validators=[
@@ -111,31 +116,15 @@ class ResetRequestForm(FlaskForm):
 
 
 class ResetPasswordForm(FlaskForm):
-    password = PasswordField(
-        _l("Nova senha"),
-        validators=[DataRequired(REQUIRED), validate_password_strength],
-        render_kw={"autocomplete": "new-password"},
-    )
-    password_confirm = PasswordField(
-        _l("Repita a nova senha"),
-        validators=[DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
-        render_kw={"autocomplete": "new-password"},
-    )
+    password = new_password(_l("Nova senha"))
+    password_confirm = repeat_password(_l("Repita a nova senha"))
 
 
 class ClaimForm(FlaskForm):
     """The reader of the e-mail on file activates a record a clinic created."""
 
-    password = PasswordField(
-        _l("Crie uma senha"),
-        validators=[DataRequired(REQUIRED), validate_password_strength],
-        render_kw={"autocomplete": "new-password"},
-    )
-    password_confirm = PasswordField(
-        _l("Repita a senha"),
-        validators=[DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
-        render_kw={"autocomplete": "new-password"},
-    )
+    password = new_password(_l("Crie uma senha"))
+    password_confirm = repeat_password(_l("Repita a senha"))
     accept_privacy = BooleanField(
         _l("Li e aceito o aviso de privacidade (LGPD)"),
         validators=[
@@ -150,13 +139,5 @@ class ChangePasswordForm(FlaskForm):
         validators=[DataRequired(REQUIRED)],
         render_kw={"autocomplete": "current-password"},
     )
-    password = PasswordField(
-        _l("Nova senha"),
-        validators=[DataRequired(REQUIRED), validate_password_strength],
-        render_kw={"autocomplete": "new-password"},
-    )
-    password_confirm = PasswordField(
-        _l("Repita a nova senha"),
-        validators=[DataRequired(REQUIRED), EqualTo("password", _l("As senhas não conferem."))],
-        render_kw={"autocomplete": "new-password"},
-    )
+    password = new_password(_l("Nova senha"))
+    password_confirm = repeat_password(_l("Repita a nova senha"))

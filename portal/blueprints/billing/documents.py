@@ -28,6 +28,7 @@ from portal.blueprints.billing.services import (
     tz,
 )
 from portal.models import PaymentItem, PaymentMethod, PaymentStatus
+from portal.services.clock import current_profile
 from portal.services.identity import mask_cpf
 from portal.services.money import format_brl
 from portal.services.pdf import qr_image
@@ -113,7 +114,7 @@ class _Writer:
 
 
 def _header(w: _Writer, title: str) -> None:
-    profile = current_app.extensions["portal_profile"]
+    profile = current_profile()
     w.text(
         _("Prefeitura de %(city)s – %(state)s", city=profile.municipality, state=profile.state),
         bold=True,

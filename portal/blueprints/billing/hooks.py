@@ -14,6 +14,7 @@ from portal.access import STAFF
 from portal.blueprints.billing import bp, services
 from portal.extensions import db
 from portal.models import ExemptionRequest, PaymentItem, User
+from portal.services.clock import current_profile
 from portal.services.money import format_brl
 from portal.services.todo import TodoItem
 from portal.wiring import wiring
@@ -186,7 +187,6 @@ def payment_todo(user: User) -> list[TodoItem]:
 
 def seed_demo_payments() -> None:
     """A pending registration fee for the demo citizen, to try the guia and online payment."""
-    from flask import current_app
 
     from portal.services.fees import FeeError, compute_fee
 
@@ -200,7 +200,7 @@ def seed_demo_payments() -> None:
     )
     if exists is not None:
         return
-    profile = current_app.extensions["portal_profile"]
+    profile = current_profile()
     today = services.local_today()
     try:
         fee = compute_fee(profile, "registration", {}, today)

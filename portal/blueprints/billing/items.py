@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from flask_babel import gettext as _
@@ -25,7 +25,7 @@ from portal.models import (
 )
 from portal.models.base import utcnow
 from portal.services import audit
-from portal.services.clock import local_today, tz
+from portal.services.clock import local_today
 from portal.services.fees import Fee
 
 # A guia printed for an item without a legal due date is valid for this many days.
@@ -220,11 +220,6 @@ def items_of(user: User) -> list[PaymentItem]:
             .order_by(PaymentItem.id.desc())
         )
     )
-
-
-def local_day_start(day: date) -> datetime:
-    """The UTC instant at which ``day`` starts in the municipality."""
-    return datetime.combine(day, time.min, tzinfo=tz()).astimezone(UTC)
 
 
 def guia_due_date(item: PaymentItem, today: date | None = None) -> date:

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import Select, func, or_, select
 
-from portal.blueprints.billing.items import clean_reference, is_responsible, local_day_start
+from portal.blueprints.billing.items import clean_reference, is_responsible
 from portal.extensions import db
 from portal.models import (
     ExemptionRequest,
@@ -24,6 +24,7 @@ from portal.models import (
 )
 from portal.models.base import utcnow
 from portal.services import audit
+from portal.services.clock import local_day_start
 from portal.services.identity import clean_cpf
 
 # ---------------------------------------------------------------------------------------------

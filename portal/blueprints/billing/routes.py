@@ -9,7 +9,6 @@ from __future__ import annotations
 from flask import (
     Response,
     abort,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -27,12 +26,13 @@ from portal.extensions import db
 from portal.forms import EmptyForm, choices
 from portal.models import PaymentItem
 from portal.models.base import utcnow
+from portal.services.clock import current_profile
 from portal.services.fees import price_list
 from portal.views import run_service
 
 
 def _profile():  # type: ignore[no-untyped-def]
-    return current_app.extensions["portal_profile"]
+    return current_profile()
 
 
 def _visible_item(item_id: int) -> PaymentItem:

@@ -6,7 +6,7 @@ Every look at a person's payment data and every change is written to the audit l
 
 from __future__ import annotations
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import func, select
@@ -27,6 +27,7 @@ from portal.blueprints.billing.forms import (
 from portal.extensions import db
 from portal.forms import choices
 from portal.models import ExemptionRequest, PaymentItem, PaymentReviewFlag, PriceOverride
+from portal.services.clock import current_profile
 from portal.services.fees import price_list
 from portal.services.money import parse_brl
 from portal.views import run_service
@@ -245,7 +246,7 @@ def exemption_detail(request_id: int):
 @roles_required("admin")
 @recent_password
 def admin_prices():
-    profile = current_app.extensions["portal_profile"]
+    profile = current_profile()
     today = services.local_today()
     entries = price_list(profile, today)
     form = PriceForm()

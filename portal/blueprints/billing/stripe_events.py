@@ -34,7 +34,7 @@ from portal.models import (
 )
 from portal.models.base import utcnow
 from portal.services import audit
-from portal.services.clock import tz
+from portal.services.clock import local_date
 from portal.services.money import format_brl
 
 CURRENCY = "brl"
@@ -240,7 +240,7 @@ def _confirm_paid(
         method=PaymentMethod.STRIPE,
         amount_cents=item.amount_cents,
         provider_reference=intent,
-        received_on=created.astimezone(tz()).date(),
+        received_on=local_date(created),
         checkout_session_id=local.id,
         note=_("Pagamento online confirmado pela Stripe"),
     )

@@ -20,7 +20,7 @@ from portal.models import (
 from portal.models.billing import PAYABLE_STATUSES, PaymentStatus
 from portal.profiles.schema import Profile
 from portal.services import audit
-from portal.services.clock import tz
+from portal.services.clock import local_date
 
 
 def _charge_fine(profile: Profile, doc: EnforcementDocument) -> None:
@@ -140,7 +140,7 @@ def collection_rows(today: date) -> list[list[str]]:
                 doc.addressee_name,
                 doc.number,
                 doc.parent.number if doc.parent else "",
-                doc.occurred_at.astimezone(tz()).date().isoformat(),
+                local_date(doc.occurred_at).isoformat(),
                 doc.knowledge_on.isoformat() if doc.knowledge_on else "",
                 item.due_on.isoformat() if item and item.due_on else "",
                 str(item.amount_cents if item else 0),

@@ -25,7 +25,7 @@ from portal.models import (
 )
 from portal.profiles.schema import Profile
 from portal.services import audit
-from portal.services.clock import local_today, tz
+from portal.services.clock import local_date, local_today
 from portal.services.fees import FeeError, compute_fee
 from portal.services.identity import clean_cnpj, clean_cpf
 
@@ -252,7 +252,7 @@ def _price_pair(
     person with their own repeat record; the lines of the second person's fine (its ``payer``)
     go to their document, the rest (the first fine and any expenses) stay on the first."""
     data = {k: v for k, v in (first.fine_inputs or {}).items() if k != "previous_offences"}
-    data["infraction_on"] = first.occurred_at.astimezone(tz()).date()
+    data["infraction_on"] = local_date(first.occurred_at)
     own: dict[str, Any] = {"code": code}
     for doc, target in ((first, data), (second, own)):
         previous = previous_offences(doc)
@@ -293,7 +293,7 @@ def _price_fine(
 ) -> None:
     """The fee service prices it; this domain only supplies the facts (GRU 79, 113)."""
     data = dict(inputs)
-    data["infraction_on"] = doc.occurred_at.astimezone(tz()).date()
+    data["infraction_on"] = local_date(doc.occurred_at)
     previous = previous_offences(doc)
     if previous and profile.fines.repeat_window_years:
         data["previous_offences"] = previous
@@ -336,12 +336,11 @@ def previous_offences(doc: EnforcementDocument) -> list[date]:
         )
     )
     mine = _provision_key(doc.legal_provision)
-    this_day = doc.occurred_at.astimezone(tz()).date()
+    this_day = local_date(doc.occurred_at)
     return sorted(
-        d.occurred_at.astimezone(tz()).date()
+        local_date(d.occurred_at)
         for d in rows
-        if _provision_key(d.legal_provision) == mine
-        and d.occurred_at.astimezone(tz()).date() <= this_day
+        if _provision_key(d.legal_provision) == mine and local_date(d.occurred_at) <= this_day
     )
 
 

@@ -20,7 +20,7 @@ from portal.models import (
 )
 from portal.models.billing import PAYABLE_STATUSES
 from portal.profiles.schema import Profile
-from portal.services.clock import tz
+from portal.services.clock import local_date
 
 
 def documents_for(user: User) -> list[EnforcementDocument]:
@@ -57,7 +57,7 @@ def by_number(number: str) -> EnforcementDocument | None:
 def current_deadline(doc: EnforcementDocument, profile: Profile) -> tuple[date | None, str]:
     """The next date that matters to the addressee, and what it is for."""
     if doc.kind == EnforcementKind.PRELIMINARY and doc.status == EnforcementStatus.OPEN:
-        due = doc.comply_due_at.astimezone(tz()).date() if doc.comply_due_at else None
+        due = local_date(doc.comply_due_at) if doc.comply_due_at else None
         return due, _("corrigir a irregularidade")
     option = petition_option(profile, doc)
     if option is not None:

@@ -28,7 +28,7 @@ from portal.models import (
 )
 from portal.profiles.schema import Profile
 from portal.services import audit
-from portal.services.clock import local_today, tz
+from portal.services.clock import local_date, local_today, tz
 
 
 def record_service(
@@ -64,7 +64,7 @@ def record_service(
         )
     if service_on > today:
         raise EnforcementError("service_on", "future", _("A data não pode estar no futuro."))
-    if service_on < doc.issued_at.astimezone(tz()).date():
+    if service_on < local_date(doc.issued_at):
         raise EnforcementError("service_on", "before", _("A data não pode ser anterior à emissão."))
     if method == ServiceMethod.REFUSED and not (note or "").strip():
         # GRU 95 VIII: "em caso de recusa, a consignação do fato pela autoridade sanitária"

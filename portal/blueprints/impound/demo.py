@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 from datetime import UTC, datetime, time, timedelta
 
-from flask import current_app
 from sqlalchemy import select
 
 from portal.extensions import db
@@ -75,7 +74,7 @@ def _specs(thor: Animal | None) -> list[dict[str, object]]:
 
 def seed_impound_demo() -> None:
     """Three captures in custody (see the module docstring); skipped when already there."""
-    from portal.services.clock import local_today, tz
+    from portal.services.clock import current_profile, local_today, tz
 
     agent = db.session.scalar(select(User).where(User.email == "agente@demo.ccz"))
     if agent is None:
@@ -88,7 +87,7 @@ def seed_impound_demo() -> None:
         if citizen
         else None
     )
-    profile = current_app.extensions["portal_profile"]
+    profile = current_profile()
     today = local_today()
     for spec in _specs(thor):
         note = DEMO_NOTE.format(n=spec["n"])

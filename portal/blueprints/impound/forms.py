@@ -20,12 +20,18 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from portal.forms import choices
-from portal.models.animal import OTHER_SPECIES_LABEL, SPECIES_LABELS
+from portal.models.animal import (
+    OTHER_SPECIES_LABEL,
+    SEX_LABELS,
+    SIZE_LABELS,
+    SPECIES_LABELS,
+    UNKNOWN_SEX_LABEL,
+)
 
 REQUIRED = _l("Campo obrigatório.")
 
 SPECIES = choices([*SPECIES_LABELS.items(), ("other", OTHER_SPECIES_LABEL)])
-SIZES = choices([("small", _l("Pequeno")), ("medium", _l("Médio")), ("large", _l("Grande"))])
+SIZES = choices(SIZE_LABELS.items())
 
 
 class CaptureForm(FlaskForm):
@@ -35,9 +41,7 @@ class CaptureForm(FlaskForm):
     size = RadioField(_l("Porte"), choices=SIZES, validators=[DataRequired(REQUIRED)])
     sex = RadioField(
         _l("Sexo"),
-        choices=choices(
-            [("male", _l("Macho")), ("female", _l("Fêmea")), ("unknown", _l("Não identificado"))]
-        ),
+        choices=choices([*SEX_LABELS.items(), ("unknown", UNKNOWN_SEX_LABEL)]),
         default="unknown",
         validators=[DataRequired(REQUIRED)],
     )

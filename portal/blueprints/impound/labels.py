@@ -9,6 +9,8 @@ from portal.models import (
     CaptureStatus,
     CustodyType,
 )
+from portal.models.animal import sex_label as animal_sex_label
+from portal.models.animal import size_class_name
 from portal.models.animal import species_label as animal_species_label
 from portal.profiles.schema import Profile
 
@@ -31,17 +33,12 @@ def species_label(value: str) -> str:
 
 
 def size_label(value: str) -> str:
-    return {
-        "small": _("Pequeno porte"),
-        "medium": _("Médio porte"),
-        "large": _("Grande porte"),
-    }.get(value, value)
+    """ "pequeno porte" (the templates capitalise it where it starts a line)."""
+    return size_class_name(value)
 
 
 def sex_label(value: str) -> str:
-    return {"male": _("Macho"), "female": _("Fêmea"), "unknown": _("Não identificado")}.get(
-        value, value
-    )
+    return animal_sex_label(value)
 
 
 def condition_label(value: str) -> str:

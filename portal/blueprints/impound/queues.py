@@ -21,6 +21,7 @@ from portal.models import (
     ReclaimRecord,
     ReclaimStatus,
 )
+from portal.models.animal import SPECIES_PLURAL_LABELS
 from portal.services.clock import local_today
 from portal.workspace import (
     Chart,
@@ -150,9 +151,7 @@ def captures_by_species(period: Period) -> ChartData:
     for day, species in rows:
         key = (month_key(day), species)
         counts[key] = counts.get(key, 0) + 1
-    return monthly(
-        period, [("dog", _l("Cães")), ("cat", _l("Gatos")), ("other", _l("Outros"))], counts
-    )
+    return monthly(period, list(SPECIES_PLURAL_LABELS.items()), counts)
 
 
 def declare_queues(registry: QueueRegistry) -> None:

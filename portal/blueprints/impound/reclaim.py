@@ -335,14 +335,19 @@ def release_term(profile: Profile, capture: Capture) -> str:
         text += " " + _(
             "Estou ciente de que o animal foi capturado %(n)s vez(es) pelo CCZ no prazo de "
             "%(years)s anos contado da primeira captura (%(a1)s); de que a %(limit)sª captura "
-            "nesse prazo determina a apreensão definitiva (%(a2)s); e de que, ainda que eu "
-            "aliene o animal, esse ônus o acompanha (GRU 84 §2).",
+            "nesse prazo determina a apreensão definitiva (%(a2)s).",
             n=capture.capture_number,
             years=rule.period_years,
             a1=rule.cite("period_years"),
             limit=rule.definitive_at,
             a2=rule.cite("definitive_at"),
         )
+        if rule.follows_animal:
+            text += " " + _(
+                "Estou ciente também de que, ainda que eu aliene o animal, esse ônus o acompanha "
+                "(%(a)s).",
+                a=rule.cite("follows_animal"),
+            )
     return text
 
 

@@ -32,7 +32,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from portal.blueprints.licences import services
 from portal.forms import choices
 from portal.models import Animal, ExcessLicence
-from portal.models.animal import SPECIES_LABELS
+from portal.models.animal import SEX_LABELS, SIZE_LABELS, SPECIES_LABELS
 
 REQUIRED = _l("Campo obrigatório.")
 NEW_ANIMAL_SLOTS = 5  # blocks offered for animals above the limit (GRU 37 §1; BJP 17 §3: +5)
@@ -66,16 +66,14 @@ class NewAnimalForm(Form):
     )
     sex = RadioField(
         _l("Sexo"),
-        choices=choices([("male", _l("Macho")), ("female", _l("Fêmea"))]),
+        choices=choices(SEX_LABELS.items()),
         validators=[Optional()],
     )
     breed = StringField(_l("Raça"), validators=[Optional(), Length(max=100)])
     color = StringField(_l("Cor / pelagem"), validators=[Optional(), Length(max=100)])
     size = RadioField(
         _l("Porte"),
-        choices=choices(
-            [("small", _l("Pequeno")), ("medium", _l("Médio")), ("large", _l("Grande"))]
-        ),
+        choices=choices(SIZE_LABELS.items()),
         validators=[Optional()],
     )
     birth_date = DateField(_l("Data de nascimento (real ou aproximada)"), validators=[Optional()])

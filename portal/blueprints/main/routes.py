@@ -15,6 +15,7 @@ from portal.blueprints.animals.rga import compact as compact_rga
 from portal.blueprints.main import bp
 from portal.extensions import db
 from portal.profiles.summary import rule_sections
+from portal.services.clock import current_profile
 from portal.services.identity import looks_like_cpf
 from portal.services.todo import citizen_todo
 
@@ -130,7 +131,7 @@ def cpf_query_page(status: int = 200):
 @bp.get("/regras")
 @public
 def rules():
-    profile = current_app.extensions["portal_profile"]
+    profile = current_profile()
     return render_template("main/rules.html", sections=rule_sections(profile))
 
 
@@ -139,7 +140,7 @@ def rules():
 def healthz():
     from portal import upload_dir_problem
 
-    profile = current_app.extensions["portal_profile"].key
+    profile = current_profile().key
     # An unwritable UPLOAD_DIR fails every photo and document: the instance is not healthy.
     uploads = "unwritable" if upload_dir_problem(current_app.config["UPLOAD_DIR"]) else "ok"
     try:

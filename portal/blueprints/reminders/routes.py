@@ -5,15 +5,14 @@ from __future__ import annotations
 from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from portal.access import signed_in
 from portal.blueprints.reminders import bp
 from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.models.reminder import ReminderOptOut
-from portal.reminders import registry
-from portal.services import audit
+from portal.reminders import registry, save_preferences
 
 
 @bp.route("", methods=["GET", "POST"])
@@ -22,16 +21,7 @@ def preferences():
     courtesy = registry().courtesy()
     form = EmptyForm()
     if form.validate_on_submit():
-        wanted = set(request.form.getlist("receber"))
-        db.session.execute(delete(ReminderOptOut).where(ReminderOptOut.user_id == current_user.id))
-        for reminder in courtesy:
-            if reminder.key not in wanted:
-                db.session.add(ReminderOptOut(user_id=current_user.id, reminder_key=reminder.key))
-        audit.record(
-            "reminders.preferences_changed",
-            current_user._get_current_object(),
-            detail={"off": sorted(r.key for r in courtesy if r.key not in wanted)},
-        )
+        save_preferences(current_user._get_current_object(), set(request.form.getlist("receber")))
         db.session.commit()
         flash(_("Preferências de lembretes salvas."), "success")
         return redirect(url_for("reminders.preferences"))

@@ -84,7 +84,7 @@ def test_purge_unconfirmed_command(app) -> None:
     result = app.test_cli_runner().invoke(args=["purge-unconfirmed"])
     assert result.exit_code == 0, result.output
     assert "Cadastros não confirmados excluídos: 1." in result.output
-    assert f"Mantido: conta {kept.id} (animal)." in result.output
+    assert f"Mantido: conta {kept.id} (tem animal registrado)." in result.output
     assert not _exists(stale_id)
 
 

@@ -631,3 +631,24 @@ def test_vv_22_6_repeat_capture_released_only_sterilised(app):
     assert err.value.code == "sterilisation_required"
     pet.sterilized = True
     services.release(VV, again, signed_by_name="Dono", staff=staff, today=date(2026, 3, 3))
+
+
+def test_gru_84_release_term_states_the_count_the_third_capture_and_that_it_follows_the_animal(app):
+    owner = factories.user()
+    pet = factories.animal(owner)
+    _capture(GRU, date(2025, 6, 2), tag_read=pet.rga)
+    second = _capture(GRU, date(2026, 2, 2), tag_read=pet.rga)
+    term = services.release_term(GRU, second)
+    assert "capturado 2 vez(es)" in term  # GRU 84 §1 I
+    assert "5 anos contado da primeira captura (GRU 113)" in term  # GRU 84 §1 II
+    assert "a 3ª captura nesse prazo determina a apreensão definitiva (GRU 87 III)" in term
+    assert "ainda que eu aliene o animal, esse ônus o acompanha (GRU 84 §2)" in term
+
+
+def test_gru_84_term_is_guarulhos_law_a_city_without_a_capture_count_signs_only_the_receipt(app):
+    owner = factories.user()
+    pet = factories.animal(owner)
+    capture = _capture(BJP, date(2026, 2, 2), tag_read=pet.rga)
+    assert BJP.impound.capture_count is None
+    term = services.release_term(BJP, capture)
+    assert term == f"Declaro ter recebido o animal do protocolo {capture.protocol}."

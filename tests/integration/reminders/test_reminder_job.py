@@ -116,8 +116,8 @@ def test_run_reminders_command_is_idempotent(app) -> None:
     first = runner.invoke(args=["run-reminders", "--date", TODAY.isoformat()])
     second = runner.invoke(args=["run-reminders", "--date", TODAY.isoformat()])
     assert first.exit_code == 0, first.output
-    assert "sent 1" in first.output
-    assert "sent 0, already sent 1" in second.output
+    assert "enviados 1" in first.output
+    assert "enviados 0, já enviados antes 1" in second.output
 
 
 def _declare_test_reminder(app, occurrences: list[str]) -> None:
