@@ -1,8 +1,9 @@
 """`make mutation`: mutation testing of the law services, one module at a time (issue 16).
 
-Runs mutmut with ONE worker (two workers share the test SQLite file and count mutants as killed
-wrongly) over each module listed in ``[tool.mutmut] only_mutate`` of pyproject.toml, against the
-unit tests listed there, and writes the score per module to ``bench/results/mutation.md``.
+Runs mutmut with two mutants at once (``MUTATION_CHILDREN``; each mutant's tests get a SQLite
+file of their own, tests/conftest.py, so they cannot lock or empty each other's) over each module
+listed in ``[tool.mutmut] only_mutate`` of pyproject.toml, against the tests listed there, and
+writes the score per module to ``bench/results/mutation.md``.
 
     .venv/bin/python bench/mutation.py                  # every module (tens of minutes)
     .venv/bin/python bench/mutation.py dates            # one module (name or path)
@@ -38,6 +39,9 @@ EQUIVALENT = ROOT / "bench" / "mutation_equivalent.toml"
 MUTMUT = ROOT / ".venv" / "bin" / "mutmut"
 DETECTED = {"killed", "timeout", "caught by type check", "segfault"}
 TARGET = 90.0
+# Mutants run at once. Each one's tests get a SQLite file of their own (tests/conftest.py), so
+# they no longer share (and wrongly kill each other through) one database.
+CHILDREN = int(os.environ.get("MUTATION_CHILDREN", "2"))
 
 
 def configured_modules() -> list[str]:
@@ -70,13 +74,15 @@ def sync_unmutated() -> None:
 
 
 def run_module(path: str, functions: list[str]) -> None:
-    """One mutmut run over one module's mutants (or some of its functions), one worker."""
+    """One mutmut run over one module's mutants (or some of its functions)."""
     if functions:
         patterns = [f"{dotted(path)}.x_{name}__mutmut_*" for name in functions]
     else:
         patterns = [f"{dotted(path)}.*"]
     print(f"== mutmut: {path} {' '.join(functions)}", flush=True)
-    subprocess.run([str(MUTMUT), "run", "--max-children", "1", *patterns], cwd=ROOT, check=False)
+    subprocess.run(
+        [str(MUTMUT), "run", "--max-children", str(CHILDREN), *patterns], cwd=ROOT, check=False
+    )
 
 
 @dataclass
@@ -243,7 +249,7 @@ def write_report(scores: list[ModuleScore]) -> None:
     out = [
         "# Mutation score of the law services",
         "",
-        f"Written by `make mutation` (bench/mutation.py, mutmut, one worker) on {now}.",
+        f"Written by `make mutation` (bench/mutation.py, mutmut, {CHILDREN} at once) on {now}.",
         "Score = detected / (mutants run − equivalent − surviving message-only mutants);",
         "raw score = detected / mutants run. Detected = killed + timeout + caught by type check.",
         "Message-only: a surviving mutant that only changes the text of a pt-BR user message (a",
@@ -339,7 +345,7 @@ def main(argv: list[str]) -> int:
         if names:
             print(f"== mutmut: {len(names)} survivors or unchecked mutants", flush=True)
             subprocess.run(
-                [str(MUTMUT), "run", "--max-children", "1", *names], cwd=ROOT, check=False
+                [str(MUTMUT), "run", "--max-children", str(CHILDREN), *names], cwd=ROOT, check=False
             )
     elif not args.report_only:
         for path in chosen:

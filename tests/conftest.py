@@ -27,6 +27,7 @@ argon2; tests/integration/auth/test_password_cost.py keeps the real cost everywh
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import threading
@@ -261,8 +262,22 @@ def _config(**overrides: object) -> TestingConfig:
     return cfg
 
 
+def _own_sqlite_file_per_mutant() -> None:
+    """Under mutmut, each mutant's tests run in a process forked from one parent, which fixed the
+    test database at import: give each a SQLite file of its own, so that mutmut may run several
+    at once without one mutant's tests locking or dropping another's tables."""
+    url = os.environ["TEST_DATABASE_URL"]
+    if not os.environ.get("MUTANT_UNDER_TEST") or not url.startswith("sqlite:///"):
+        return
+    root, ext = os.path.splitext(url)
+    own = f"{root.split('_mutant')[0]}_mutant{os.getpid()}{ext}"
+    os.environ["TEST_DATABASE_URL"] = own
+    TestingConfig.SQLALCHEMY_DATABASE_URI = own
+
+
 @pytest.fixture(scope="session")
 def _schema() -> Iterator[None]:
+    _own_sqlite_file_per_mutant()
     url = os.environ["TEST_DATABASE_URL"]
     own_database = bool(WORKER) and url.startswith("postgres")
     if own_database:
@@ -279,6 +294,9 @@ def _schema() -> Iterator[None]:
     _ENGINES.clear()
     if own_database:
         _drop_worker_database(url)
+    if os.environ.get("MUTANT_UNDER_TEST") and url.startswith("sqlite:///"):
+        with contextlib.suppress(OSError):
+            os.remove(url.removeprefix("sqlite:///"))
 
 
 def _empty_tables() -> None:

@@ -620,19 +620,21 @@ def rga_register(
 
 # Values in force from 2026-01-01 (the shipped example values of the profiles).
 UNIT_VALUES = {"UFG": 480, "UFM": 5000, "MW": 162100, "UFIR": 106}
-_FEE_APPS: dict[str, Any] = {}
+_FEE_APPS: dict[tuple[str, str], Any] = {}
 
 
 def fee_app(key: str) -> Any:
-    if key not in _FEE_APPS:
-        from portal import create_app
-        from portal.config import TestingConfig
+    from portal import create_app
+    from portal.config import TestingConfig
 
+    # keyed by the database too: under mutmut each mutant's process has its own (tests/conftest.py)
+    cache_key = (key, TestingConfig.SQLALCHEMY_DATABASE_URI)
+    if cache_key not in _FEE_APPS:
         config = TestingConfig()
         config.PORTAL_PROFILE = key  # type: ignore[attr-defined]
         config.UPLOAD_DIR = tempfile.mkdtemp(prefix="ccz-uploads-")  # type: ignore[attr-defined]
-        _FEE_APPS[key] = create_app(config)
-    return _FEE_APPS[key]
+        _FEE_APPS[cache_key] = create_app(config)
+    return _FEE_APPS[cache_key]
 
 
 def fee_profiles() -> Iterator[Any]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
+from sqlalchemy import select
 
 from portal.blueprints.adoption import services as svc
 from portal.blueprints.adoption.eligibility import (
@@ -27,6 +28,7 @@ from portal.blueprints.adoption.eligibility import (
     submission_blockers,
 )
 from portal.blueprints.adoption.rule_results import RuleResult, Status
+from portal.extensions import db
 from portal.models import BarKind, DocumentKind, DocumentStatus
 from tests import factories
 from tests.factories import add_document, eligible_person, fill_household, make_listing
@@ -128,6 +130,14 @@ def test_programme_age_is_the_citys_choice_in_its_profile(gru) -> None:
     before = _adult(city, born, date(2026, 6, 14))  # 20 years old the day before
     assert before.status == FAIL and "maiores de 21 anos" in before.message
     assert _adult(city, born, date(2026, 6, 15)).status == PASS
+
+
+def test_vv_28_par2_the_laws_age_wins_over_the_programmes(vv) -> None:
+    # Vila Velha's law says 18: a programme age of 21 in its file does not raise it.
+    city = vv.model_copy(
+        update={"programme": vv.programme.model_copy(update={"min_adopter_age": 21})}
+    )
+    assert _adult(city, date(2008, 6, 15), date(2026, 6, 15)).status == PASS  # 18 today
 
 
 def test_vv_28_par2_omitted_birth_date(gru) -> None:
@@ -339,3 +349,196 @@ def test_vv_28_par2_missing_proofs_worded_for_each_reader(vv) -> None:
         for r in (mine, theirs)
         for rule in ("identity", "proof_of_address", "proof_of_income")
     )
+
+
+# -- VV 28 §2: the Termo de Compromisso de Adoção ----------------------------------------------
+
+
+def _application(person, listing, *, accepted: bool = True, status: str = "submitted"):  # type: ignore[no-untyped-def]
+    from portal.models import AdoptionApplication
+    from portal.models.base import utcnow
+
+    application = AdoptionApplication(
+        listing_id=listing.id,
+        applicant_id=person.id,
+        answers={},
+        eligibility=[],
+        status=status,
+        term_accepted_at=utcnow() if accepted else None,
+    )
+    db.session.add(application)
+    db.session.flush()
+    return application
+
+
+def _term(profile, person, listing, reviewer: bool = False) -> RuleResult:  # type: ignore[no-untyped-def]
+    return _rule(
+        check_eligibility(profile, person, listing, ON, reviewer=reviewer), "adoption_term"
+    )
+
+
+def test_vv_28_par2_term_accepted_in_this_persons_open_application_for_this_animal(vv) -> None:
+    person, listing = factories.user(), make_listing(on=ON)
+    before = _term(vv, person, listing)
+    assert before.status == NEEDS_DOCUMENT
+    assert before.message == "Leia e aceite o Termo de Compromisso de Adoção ao enviar o pedido."
+    assert _term(vv, person, listing, reviewer=True).message == (
+        "A pessoa ainda não aceitou o Termo de Compromisso de Adoção."
+    )
+    _application(person, listing)
+    after = _term(vv, person, listing)
+    assert after.status == PASS and after.article == "VV 28 §2"
+    assert after.message == "Você aceitou o Termo de Compromisso de Adoção."
+    assert _term(vv, person, listing, reviewer=True).message == (
+        "A pessoa aceitou o Termo de Compromisso de Adoção."
+    )
+
+
+@pytest.mark.parametrize("case", ["other_person", "other_animal", "not_accepted", "cancelled"])
+def test_vv_28_par2_a_term_that_is_not_this_one_does_not_count(vv, case: str) -> None:
+    person, listing = factories.user(), make_listing(on=ON)
+    if case == "other_person":
+        _application(factories.user(), listing)
+    elif case == "other_animal":
+        _application(person, make_listing(on=ON))
+    elif case == "not_accepted":
+        _application(person, listing, accepted=False)
+    else:  # the person withdrew: the term of a closed application no longer binds them
+        _application(person, listing, status="cancelled")
+    assert _term(vv, person, listing).status == NEEDS_DOCUMENT
+
+
+# -- the applicant's and the reviewer's words ------------------------------------------------------
+
+
+def test_vv_28_par2_age_is_worded_for_the_applicant_and_for_the_reviewer(vv) -> None:
+    adult = factories.user(birth_date=date(1990, 1, 1))
+    listing = make_listing(on=ON)
+    mine = _rule(check_eligibility(vv, adult, listing, ON), "adult")
+    assert mine.message == "Você tem 18 anos ou mais."
+    nobody = factories.user(birth_date=None)
+    missing = _rule(check_eligibility(vv, nobody, listing, ON), "adult")
+    assert missing.message == "Informe sua data de nascimento no seu cadastro."
+    missing = _rule(check_eligibility(vv, nobody, listing, ON, reviewer=True), "adult")
+    assert missing.message == "O cadastro da pessoa não tem data de nascimento."
+
+
+def test_vv_28_par2_with_an_application_only_the_proofs_attached_to_it_count(vv) -> None:
+    # The person has every proof accepted, but the application carries none of them: its
+    # reviewer sees nothing attached, so identity, address and income are not proven there.
+    from portal.models import ApplicantDocument, ApplicationDocument
+
+    person, listing = eligible_person(), make_listing(on=ON)
+    application = _application(person, listing)
+    results = check_eligibility(vv, person, listing, ON, reviewer=True, application=application)
+    for name in ("identity", "proof_of_address", "proof_of_income"):
+        assert _rule(results, name).status == NEEDS_DOCUMENT, name
+    proofs = db.session.scalars(
+        select(ApplicantDocument).where(ApplicantDocument.person_id == person.id)
+    )
+    for document in proofs:  # attached: now they count
+        db.session.add(ApplicationDocument(application_id=application.id, document_id=document.id))
+    db.session.flush()
+    results = check_eligibility(vv, person, listing, ON, reviewer=True, application=application)
+    for name in ("identity", "proof_of_address", "proof_of_income"):
+        assert _rule(results, name).status == PASS, name
+
+
+# -- VV 28 §2 proofs: each state, worded for the applicant and for the reviewer -------------------
+
+_PROOF_WORDS = {
+    # (rule, state): (status, action, applicant's words, reviewer's words)
+    ("identity", "missing"): (
+        NEEDS_DOCUMENT,
+        "documents",
+        "CPF válido. Falta enviar um documento de identidade com foto (RG ou CNH).",
+        "CPF válido. A pessoa ainda não enviou um documento de identidade com foto.",
+    ),
+    ("identity", "refused"): (
+        NEEDS_DOCUMENT,
+        "documents",
+        "Documento de identidade foi recusado: Ilegível. Envie outro documento.",
+        "Documento de identidade foi recusado: Ilegível. A pessoa precisa enviar outro.",
+    ),
+    ("identity", "pending"): (
+        None,
+        None,
+        "Documento de identidade enviado; aguarda a conferência de quem analisa o pedido.",
+        "Documento de identidade enviado; confira-o nos documentos do pedido.",
+    ),
+    ("identity", "accepted"): (
+        PASS,
+        None,
+        "Documento de identidade aceito.",
+        "Documento de identidade aceito.",
+    ),
+    ("proof_of_income", "missing"): (
+        NEEDS_DOCUMENT,
+        "documents",
+        "Falta enviar um comprovante de renda (holerite, extrato de benefício, declaração…).",
+        "A pessoa ainda não enviou um comprovante de renda.",
+    ),
+    ("proof_of_address", "missing"): (
+        NEEDS_DOCUMENT,
+        "documents",
+        "Falta enviar um comprovante de endereço emitido nos últimos 90 dias (conta de luz, "
+        "água, telefone…).",
+        "A pessoa ainda não enviou um comprovante de endereço emitido nos últimos 90 dias.",
+    ),
+}
+
+
+@pytest.mark.parametrize(("rule", "state"), sorted(_PROOF_WORDS))
+def test_vv_28_par2_each_proof_state_in_the_applicants_and_the_reviewers_words(
+    vv, rule: str, state: str
+) -> None:
+    status, action, mine, theirs = _PROOF_WORDS[(rule, state)]
+    person, listing = factories.user(), make_listing(on=ON)
+    if state != "missing":
+        add_document(person, rule, status=state, on=ON)
+    applicant = _rule(check_eligibility(vv, person, listing, ON), rule)
+    reviewer = _rule(check_eligibility(vv, person, listing, ON, reviewer=True), rule)
+    assert (applicant.message, reviewer.message) == (mine, theirs)
+    if status is not None:
+        assert applicant.status == reviewer.status == status
+        assert applicant.action == action
+    else:  # a proof waiting for review is a document the reviewer still has to confirm
+        assert applicant.status == NEEDS_DOCUMENT and applicant.awaiting_review
+
+
+def test_vv_28_par2_an_invalid_cpf_fails_identity_and_sends_to_the_account(vv) -> None:
+    person, listing = factories.user(), make_listing(on=ON)
+    person.cpf = "11111111111"  # check digits right, but a repeated-digit CPF is not valid
+    applicant = _rule(check_eligibility(vv, person, listing, ON), "identity")
+    reviewer = _rule(check_eligibility(vv, person, listing, ON, reviewer=True), "identity")
+    assert applicant.status == FAIL and applicant.action == "account"
+    assert applicant.message == "Seu cadastro não tem um CPF válido. Procure o CCZ para corrigir."
+    assert reviewer.message == "O cadastro da pessoa não tem um CPF válido."
+
+
+def test_vv_28_par2_old_and_future_proofs_of_address_are_worded_for_each_reader(vv) -> None:
+    person, listing = factories.user(), make_listing(on=ON)
+    old = ON - timedelta(days=91)  # fresh when it was sent, 91 days old today
+    add_document(person, "proof_of_address", issued_on=old, on=old + timedelta(days=1))
+    applicant = _rule(check_eligibility(vv, person, listing, ON), "proof_of_address")
+    reviewer = _rule(check_eligibility(vv, person, listing, ON, reviewer=True), "proof_of_address")
+    day = old.strftime("%d/%m/%Y")
+    assert applicant.status == FAIL and applicant.action == "documents"
+    assert applicant.message == (
+        f"O comprovante de endereço foi emitido em {day}, há mais de 90 dias. Envie um "
+        "comprovante emitido nos últimos 90 dias."
+    )
+    assert reviewer.message == (
+        f"O comprovante de endereço foi emitido em {day}, há mais de 90 dias; a pessoa precisa "
+        "enviar um mais recente."
+    )
+
+
+def test_vv_28_par2_same_issue_date_the_accepted_proof_of_address_wins(vv) -> None:
+    # Two proofs issued the same day, one accepted and a newer one waiting: the accepted one
+    # already proves the address.
+    person, listing = factories.user(), make_listing(on=ON)
+    issued = ON - timedelta(days=5)
+    add_document(person, "proof_of_address", issued_on=issued, on=ON)
+    add_document(person, "proof_of_address", issued_on=issued, on=ON, status="pending")
+    assert _rule(check_eligibility(vv, person, listing, ON), "proof_of_address").status == PASS

@@ -231,6 +231,16 @@ def test_cab_31_above_ten_the_house_is_a_private_kennel(make_app) -> None:
         assert "canil particular" in err.value.message
         assert err.value.licence_url == "/licencas/pedido"  # CAB 31 §2: the kennel's laudo
         assert cab.licence is not None and f"({cab.licence.article})" in err.value.message
+        # the count and the limit come first, the kennel sentence is added to them
+        assert err.value.message.startswith(
+            "Este endereço já tem 10 cães e gatos com mais de 90 dias e o limite por residência "
+            "é 10 (CAB 31)."
+        )
+        # a kennel city whose file has no licence rule cites its household article instead
+        bare = cab.model_copy(update={"licence": None})
+        with pytest.raises(services.HouseholdLimitExceeded) as err:
+            services.check_household_limit(bare, _house(10), on=TODAY)
+        assert "laudo anual do órgão sanitário (CAB 31)." in err.value.message
 
 
 def test_cabo_33_paragrafo_unico_eleventh_refused_no_licence(make_app) -> None:
@@ -240,7 +250,10 @@ def test_cabo_33_paragrafo_unico_eleventh_refused_no_licence(make_app) -> None:
         with pytest.raises(services.HouseholdLimitExceeded) as err:
             services.check_household_limit(cabo, _house(10), on=TODAY)
         assert err.value.article == "CABO 33 §ú" and err.value.licence_url is None
-        assert "A lei não permite manter mais animais" in err.value.message
+        assert err.value.message == (
+            "Este endereço já tem 10 cães e gatos com mais de 90 dias e o limite por residência "
+            "é 10 (CABO 33 §ú). A lei não permite manter mais animais na mesma residência."
+        )
 
 
 def test_vv_2_no_limit_even_without_an_address(make_app) -> None:

@@ -49,6 +49,12 @@ from portal.blueprints.adoption.rule_results import (
     proof_of_address_max_age_days as proof_of_address_max_age_days,
 )
 from portal.blueprints.adoption.rule_results import rule_title as rule_title
+from portal.blueprints.animals.services import (
+    AnimalError,
+    HouseholdLimitExceeded,
+    check_household_limit,
+    counts_for_household,
+)
 from portal.extensions import db
 from portal.models import (
     AdoptionApplication,
@@ -117,25 +123,6 @@ def _check_household(
     person is told the day it starts to count when the residence would then be over the limit.
     """
     article = profile.household.article
-    try:
-        from portal.blueprints.animals.services import (
-            AnimalError,
-            HouseholdLimitExceeded,
-            check_household_limit,
-            counts_for_household,
-        )
-    except ImportError:  # the RGA module is not installed: the reviewer must check by hand
-        return RuleResult(
-            rule="household_limit",
-            status=NEEDS_DOCUMENT,
-            in_local_law=True,
-            article=article,
-            awaiting_review=True,
-            message=_(
-                "A contagem de animais da residência será conferida pela "
-                "equipe na análise do pedido."
-            ),
-        )
     if profile.household.limit is None:  # VV: the law sets no limit
         return RuleResult(
             rule="household_limit",
