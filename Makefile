@@ -84,7 +84,7 @@ lint: install-test
 bench: install-test
 	$(PY) bench/run.py
 
-# Mutation testing of the law services (issue 16): mutmut, two mutants at once, one module at a time, over
+# Mutation testing of the law services (issue 16): mutmut, one mutant at a time, one module at a time, over
 # the modules in pyproject's [tool.mutmut] only_mutate; the table goes to bench/results/mutation.md.
 # Tens of minutes: not part of `make test`. `make mutation MODULES=dates` runs one module.
 mutation: install-test

@@ -73,6 +73,7 @@ from portal.blueprints.licences.household import (
     rga_hold,
     valid_licence,
 )
+from portal.blueprints.licences.labels import event_label, find, status_label
 from portal.blueprints.licences.requests import (
     ListedAnimal,
     NewAnimal,
@@ -83,13 +84,10 @@ from portal.blueprints.licences.requests import (
 )
 from portal.blueprints.licences.terms import (
     RenewalWindow,
-    event_label,
-    find,
     is_valid,
     public_status,
     renewal_of,
     renewal_window,
-    status_label,
     term_end,
 )
 

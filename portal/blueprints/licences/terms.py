@@ -1,15 +1,13 @@
-"""A licence's term and status: validity (GRU 37 §1 IV; CAB 31 §2), the renewal window (GRU 37 §1
-V), labels, and the staff look-up by code or number."""
+"""A licence's term: validity (GRU 37 §1 IV; CAB 31 §2), the public status and the renewal window
+(GRU 37 §1 V). Its labels and the staff look-up are in labels.py."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 
-from portal.blueprints.licences.common import normalise_code
 from portal.extensions import db
 from portal.models import (
     ExcessLicence,
@@ -47,39 +45,6 @@ def public_status(licence: ExcessLicence, on: date) -> str | None:
     return "expired" if on > licence.valid_until else "valid"
 
 
-def status_label(licence: ExcessLicence, on: date) -> str:
-    if licence.status == LicenceStatus.APPROVED:
-        assert licence.valid_from is not None and licence.valid_until is not None
-        if on < licence.valid_from:
-            return _(
-                "Aprovada (vale a partir de %(day)s)", day=licence.valid_from.strftime("%d/%m/%Y")
-            )
-        return _("Válida") if on <= licence.valid_until else _("Vencida")
-    labels: dict[str, str] = {
-        LicenceStatus.REQUESTED: _("Em análise no CCZ"),
-        LicenceStatus.INFO_REQUESTED: _("Aguardando sua resposta"),
-        LicenceStatus.REFUSED: _("Recusada"),
-        LicenceStatus.CANCELLED: _("Cancelada"),
-        LicenceStatus.WITHDRAWN: _("Desistência"),
-    }
-    return labels.get(licence.status, licence.status)
-
-
-def event_label(action: str) -> str:
-    return {
-        "requested": _("Pedido enviado"),
-        "renewal_requested": _("Renovação pedida"),
-        "assigned": _("Agente designado"),
-        "inspection_scheduled": _("Vistoria agendada"),
-        "inspected": _("Vistoria registrada"),
-        "info_requested": _("CCZ pediu mais informações"),
-        "info_answered": _("Resposta enviada"),
-        "approved": _("Aprovada"),
-        "refused": _("Recusada"),
-        "cancelled": _("Cancelada"),
-    }.get(action, action)
-
-
 @dataclass(frozen=True)
 class RenewalWindow:
     opens: date
@@ -113,18 +78,3 @@ def renewal_of(licence: ExcessLicence) -> ExcessLicence | None:
         )
         .order_by(ExcessLicence.id.desc())
     )
-
-
-def find(term: str) -> list[ExcessLicence]:
-    """Staff search: a licence's public code or its request number."""
-    term = (term or "").strip()
-    if term.isdigit():
-        if len(term) > 9:  # a CPF or a phone number, never a request number (int4 on PostgreSQL)
-            return []
-        found = db.session.get(ExcessLicence, int(term))
-        return [found] if found else []
-    code = normalise_code(term)
-    if len(code) != 14:
-        return []
-    found = db.session.scalar(select(ExcessLicence).where(ExcessLicence.code == code))
-    return [found] if found else []

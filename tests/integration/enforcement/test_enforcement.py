@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -20,6 +21,7 @@ from portal.models import (
 from tests import factories
 
 TODAY = date(2026, 11, 30)
+SAO_PAULO = ZoneInfo("America/Sao_Paulo")
 GRU_FINE = {"severity": "medio", "units": "100", "units_reason": "risco à saúde"}  # 480,00
 
 
@@ -521,3 +523,86 @@ def test_dividaativa_csv_for_coordinators_only(client, auth, profile, people):
     response = client.get("/ccz/fiscalizacao/divida-ativa.csv")
     assert response.status_code == 200 and response.mimetype == "text/csv"
     assert response.get_data(as_text=True).startswith("cpf_cnpj;")
+
+
+# -- GRU 70 §3-4, BJP 30 I, VV 23 I: the preliminary notice's term to comply ---------------------
+
+
+def _preliminary(profile, agent, citizen, term: str) -> EnforcementDocument:  # type: ignore[no-untyped-def]
+    doc = services.issue_document(
+        profile,
+        kind="preliminary",
+        agent=agent,
+        addressee=Addressee(citizen.full_name, citizen.cpf),
+        fact="Sem abrigo",
+        place="Rua A, 10",
+        occurred_at=datetime(2026, 11, 2, 13, 0, tzinfo=UTC),
+        legal_provision="GRU 37",
+        agent_title="Agente",
+        required_action="Dar abrigo",
+        comply_term=term,
+    )
+    known = doc.issued_at.astimezone(SAO_PAULO).date()  # served in person the day it is issued
+    services.record_service(
+        profile, doc, method="signed", service_on=known, note=None, actor=agent, today=known
+    )
+    return doc
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def test_gru_70_3_ten_days_end_at_the_end_of_the_tenth_day_then_30_more_once(profile, people):
+    agent, _boss, _dir, citizen = people
+    doc = _preliminary(profile, agent, citizen, "d10")
+    # The term runs from the day of knowledge (GRU 114, tested on fixed dates above) and ends at
+    # the last second of its last day in São Paulo.
+    due = _utc(doc.comply_due_at).astimezone(SAO_PAULO)
+    assert due.date() == services.term_end(profile, doc.knowledge_on, 10)
+    assert (due.hour, due.minute, due.second) == (23, 59, 59)
+    # GRU 70 §3: extended once by 30 days: the same term counted as 40 days from the knowledge.
+    services.extend_comply_term(profile, doc, agent)
+    due = _utc(doc.comply_due_at).astimezone(SAO_PAULO)
+    assert due.date() == services.term_end(profile, doc.knowledge_on, 40)
+    assert (due.hour, due.minute, due.second) == (23, 59, 59)
+    with pytest.raises(EnforcementError) as err:
+        services.extend_comply_term(profile, doc, agent)
+    assert err.value.code == "done"
+
+
+def test_gru_70_3_the_terms_an_agent_may_give_come_from_the_profile(profile, make_app):
+    assert [code for code, _label in services.comply_choices(profile)] == [
+        "h1", "h24", "h48", "d5", "d10", "d15", "d30", "d60"
+    ]  # fmt: skip
+    labels = dict(services.comply_choices(profile))
+    assert (labels["h1"], labels["h48"], labels["d60"]) == ("1 hora(s)", "48 hora(s)", "60 dias")
+    bjp = make_app(PORTAL_PROFILE="bjp").extensions["portal_profile"]
+    assert services.comply_choices(bjp) == [
+        ("d0", "Imediatamente"), ("d7", "7 dias"), ("d15", "15 dias"), ("d30", "30 dias")
+    ]  # fmt: skip
+    vv = make_app(PORTAL_PROFILE="vilavelha").extensions["portal_profile"]
+    assert [code for code, _label in services.comply_choices(vv)] == ["d7", "d30"]
+
+
+def test_gru_70_3_a_term_the_profile_does_not_offer_is_refused_with_its_article(profile, people):
+    agent, _boss, _dir, citizen = people
+    for term in ("d7", "h2", "", "x10"):
+        with pytest.raises(EnforcementError) as err:
+            _preliminary(profile, agent, citizen, term)
+        assert (err.value.field, err.value.code) == ("comply_term", "invalid")
+        assert err.value.message == "Escolha um prazo previsto em GRU 70 §3."
+
+
+def test_bjp_30_i_immediately_is_due_when_served_and_cannot_be_extended(make_app):
+    app = make_app(PORTAL_PROFILE="bjp")
+    with app.app_context():
+        bjp = app.extensions["portal_profile"]
+        agent = factories.user(roles=("agent",))
+        citizen = factories.user()
+        before = datetime.now(UTC)
+        doc = _preliminary(bjp, agent, citizen, "d0")
+        assert before <= _utc(doc.comply_due_at) <= datetime.now(UTC)
+        with pytest.raises(EnforcementError) as err:
+            services.extend_comply_term(bjp, doc, agent)
+        assert err.value.code == "not_allowed"
