@@ -542,3 +542,61 @@ def test_vv_28_par2_same_issue_date_the_accepted_proof_of_address_wins(vv) -> No
     add_document(person, "proof_of_address", issued_on=issued, on=ON)
     add_document(person, "proof_of_address", issued_on=issued, on=ON, status="pending")
     assert _rule(check_eligibility(vv, person, listing, ON), "proof_of_address").status == PASS
+
+
+# -- VV 23 III b, BJP 30 §ú II, GRU 88 §4: bars that name one animal ------------------------------
+
+_BAR_RULE = {
+    BarKind.LOST_POSSESSION_MALTREATMENT: "bar_maltreatment",
+    BarKind.CAUSED_DEFINITIVE_APPREHENSION: "bar_apprehension",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_BAR_RULE))
+@pytest.mark.parametrize("named_by", ["listing", "animal"])
+def test_a_bar_naming_an_animal_bars_only_that_animal(vv, kind: str, named_by: str) -> None:
+    # The law takes *that* animal back for good; the person may still adopt another.
+    person, staff = eligible_person(), factories.user(roles=("agent",))
+    pet = factories.animal(factories.user())
+    barred, other = make_listing(on=ON), make_listing(on=ON)
+    barred.animal_id = pet.id  # the CCZ listing of an RGA-registered animal
+    db.session.flush()
+    named = {"listing": barred} if named_by == "listing" else {"animal_id": pet.id}
+    svc.record_bar(person.cpf or "", kind, "Decisão definitiva.", staff, **named)
+    rule = _BAR_RULE[kind]
+    mine = _rule(check_eligibility(vv, person, barred, ON), rule)
+    theirs = _rule(check_eligibility(vv, person, barred, ON, reviewer=True), rule)
+    assert mine.status == theirs.status == FAIL
+    assert "deste animal" in mine.message and mine.message.startswith("Você ")
+    assert mine.message.endswith("Você pode adotar outro animal.")
+    assert theirs.message.startswith("A pessoa ") and "outro animal" not in theirs.message
+    assert _rule(check_eligibility(vv, person, other, ON), rule).status == PASS
+    assert _rule(check_eligibility(vv, factories.user(), barred, ON), rule).status == PASS
+
+
+def test_a_revoked_bar_no_longer_counts(vv) -> None:
+    person, staff = eligible_person(), factories.user(roles=("agent",))
+    bar = svc.record_bar(person.cpf or "", BarKind.COMMITMENT_NEVER_KEEP, "Termo.", staff)
+    listing = make_listing(on=ON)
+    assert _rule(check_eligibility(vv, person, listing, ON), "bar_commitment").status == FAIL
+    svc.revoke_bar(bar, staff, "Assinado por engano.")
+    passed = _rule(check_eligibility(vv, person, listing, ON), "bar_commitment")
+    assert passed.status == PASS
+    assert passed.message == "Não há termo de compromisso de não ter animais."
+
+
+def test_vv_23_v_commitment_words_for_the_applicant_and_the_reviewer(vv) -> None:
+    person, staff = eligible_person(), factories.user(roles=("agent",))
+    svc.record_bar(person.cpf or "", BarKind.COMMITMENT_NEVER_KEEP, "Termo.", staff)
+    listing = make_listing(on=ON)
+    mine = _rule(check_eligibility(vv, person, listing, ON), "bar_commitment")
+    theirs = _rule(check_eligibility(vv, person, listing, ON, reviewer=True), "bar_commitment")
+    assert mine.message == (
+        "Consta um termo de compromisso assinado por você de não mais ter animais sob sua "
+        "guarda. Se acredita que há um engano, procure o CCZ."
+    )
+    assert theirs.message == (
+        "Consta um termo de compromisso assinado pela pessoa de não mais ter animais sob sua "
+        "guarda."
+    )
+    assert mine.article == "VV 23 V" and mine.in_local_law

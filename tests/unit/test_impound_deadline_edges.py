@@ -106,6 +106,13 @@ def test_gru_61_observation_then_the_ordinary_hold_of_three_business_days():
     assert _hold(GRU, date(2026, 3, 2), custody="observation") == date(2026, 3, 17)
 
 
+def test_gru_114_a_municipal_holiday_in_the_hold_after_the_observation_is_skipped():
+    # Observation to Thu 12 Mar; a municipal holiday on Mon 16: Fri 13, Tue 17, Wed 18.
+    assert _hold(
+        GRU, date(2026, 3, 2), custody="observation", holidays=[date(2026, 3, 16)]
+    ) == date(2026, 3, 18)
+
+
 def test_observation_custody_in_a_city_without_observation_days_is_the_ordinary_hold():
     assert _hold(VV, date(2026, 3, 3), custody="observation") == date(2026, 3, 8)
 
