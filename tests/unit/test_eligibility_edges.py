@@ -600,3 +600,94 @@ def test_vv_23_v_commitment_words_for_the_applicant_and_the_reviewer(vv) -> None
         "guarda."
     )
     assert mine.article == "VV 23 V" and mine.in_local_law
+
+
+# -- GRU 37, BJP 17, CABO 33 §ú, VV 2: the household rule as each reader sees it -------------------
+
+
+def _household(profile, person, listing, on=ON, reviewer=False) -> RuleResult:  # type: ignore[no-untyped-def]
+    return _rule(
+        check_eligibility(profile, person, listing, on, reviewer=reviewer), "household_limit"
+    )
+
+
+def test_vv_2_no_household_limit_is_said_plainly(vv) -> None:
+    result = _household(vv, eligible_person(), make_listing(on=ON))
+    assert (result.status, result.article, result.in_local_law) == (PASS, "VV 2", True)
+    assert result.message == "A lei municipal não limita o número de cães e gatos por residência."
+
+
+def test_gru_37_within_the_limit_in_each_readers_words(gru) -> None:
+    person, listing = eligible_person(), make_listing(on=ON)
+    mine, theirs = _household(gru, person, listing), _household(gru, person, listing, reviewer=True)
+    assert (mine.status, mine.article, mine.in_local_law, mine.action) == (
+        PASS,
+        "GRU 37",
+        True,
+        None,
+    )
+    assert mine.message == (
+        "Com este animal, sua residência continua dentro do limite de 5 cães e gatos."
+    )
+    assert theirs.message == (
+        "Com este animal, a residência da pessoa continua dentro do limite de 5 cães e gatos."
+    )
+
+
+def test_gru_37_full_house_fails_and_points_to_the_licence(gru) -> None:
+    person = eligible_person()
+    fill_household(person, 5, on=ON)
+    result = _household(gru, person, make_listing(on=ON))
+    assert (result.status, result.article, result.in_local_law) == (FAIL, "GRU 37", True)
+    assert (result.action, result.link) == ("licence", "/licencas/pedido")
+    assert result.message.startswith("Este endereço já tem 5 cães e gatos")
+
+
+def test_cabo_33_full_house_fails_without_a_licence_to_ask_for(make_app) -> None:
+    app = make_app(PORTAL_PROFILE="cabo")
+    with app.app_context(), app.test_request_context():
+        cabo = app.extensions["portal_profile"]
+        person = eligible_person()
+        fill_household(person, 10, on=ON)
+        result = _household(cabo, person, make_listing(on=ON))
+        assert (result.status, result.article) == (FAIL, "CABO 33 §ú")
+        assert (result.action, result.link) == (None, None)
+
+
+def test_gru_37_without_an_address_the_residence_cannot_be_counted(gru) -> None:
+    person, listing = factories.user(cep=None, street=None, number=None), make_listing(on=ON)
+    mine, theirs = _household(gru, person, listing), _household(gru, person, listing, reviewer=True)
+    assert (mine.status, mine.action, mine.article, mine.in_local_law) == (
+        NEEDS_DOCUMENT,
+        "account",
+        "GRU 37",
+        True,
+    )
+    assert mine.message.startswith("Complete seu endereço (CEP, logradouro e número)")
+    assert theirs.message == (
+        "O cadastro da pessoa não tem endereço completo; os animais da residência não podem "
+        "ser contados."
+    )
+
+
+def test_gru_37_a_young_animal_into_a_full_house_is_allowed_and_told_when_it_counts(gru) -> None:
+    # 5 adults at home; a puppy born 30 days ago does not count until its 121st day.
+    person = eligible_person()
+    fill_household(person, 5, on=ON)
+    born = ON - timedelta(days=30)
+    result = _household(gru, person, make_listing(on=ON, birth_date=born, age_months=None))
+    assert (result.status, result.article, result.in_local_law) == (PASS, "GRU 37", True)
+    assert (result.action, result.link) == ("licence", "/licencas/pedido")
+    counts_on = (born + timedelta(days=121)).strftime("%d/%m/%Y")
+    assert f"A partir de {counts_on} ele passa a contar" in result.message
+
+
+def test_gru_37_the_house_is_counted_on_the_day_asked_not_today(gru) -> None:
+    # 4 adults and a dog born 100 days ago: today it does not count (4 + the adopted = 5, allowed);
+    # 30 days later it is 130 days old and counts (5 + the adopted = 6, refused).
+    person = eligible_person()
+    fill_household(person, 4, on=ON)
+    factories.animal(person, birth_date=ON - timedelta(days=100), name="Filhote")
+    listing = make_listing(on=ON)
+    assert _household(gru, person, listing).status == PASS
+    assert _household(gru, person, listing, on=ON + timedelta(days=30)).status == FAIL
