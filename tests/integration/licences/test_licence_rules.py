@@ -583,3 +583,49 @@ def test_ccz_asks_for_more_and_the_citizen_answers(gru) -> None:
         db.session.scalars(db.select(OutboxMessage.subject).where(OutboxMessage.to == owner.email))
     )
     assert "O CCZ precisa de mais informações" in subjects
+
+
+def _renewable(gru, on: date):  # type: ignore[no-untyped-def]
+    """A licence of 6 approved on ``on``, its animals' shots renewed during the year."""
+    owner, licence, staff = licensed_household(gru, base=6, on=on)
+    pets = [link.animal for link in licence.covered]
+    for pet in pets:
+        pet.vaccinations.append(
+            Vaccination(
+                vaccine_name="Rabisin",
+                batch="L4",
+                vet_name="Dra. Ana",
+                vet_crmv="CRMV-SP 1",
+                applied_on=on + timedelta(days=300),
+                next_due_on=on + timedelta(days=665),
+            )
+        )
+    return owner, licence, staff, pets
+
+
+def test_gru_37_par1_v_one_renewal_at_a_time_and_again_after_a_refusal(gru) -> None:
+    # Approved 10 Mar 2026, valid to 10 Mar 2027; the window opens on 8 Feb 2027.
+    owner, licence, staff, pets = _renewable(gru, date(2026, 3, 10))
+    ask = dict(profile=gru, today=date(2027, 2, 10), renews=licence)
+    first = services.request_licence(owner, request_data(gru, pets, asked=6), **ask)
+    with pytest.raises(services.LicenceError) as err:
+        services.request_licence(owner, request_data(gru, pets, asked=6), **ask)
+    assert err.value.code == "already_requested"
+    services.refuse(first, staff, "Faltou o laudo.", today=date(2027, 2, 11))
+    again = services.request_licence(owner, request_data(gru, pets, asked=6), **ask)
+    assert again.renews_id == licence.id and services.renewal_of(licence) == again
+
+
+def test_gru_37_par1_v_another_licences_renewal_does_not_block_this_one(gru) -> None:
+    _o1, other, _s1, other_pets = _renewable(gru, date(2026, 3, 10))
+    owner, licence, _s2, pets = _renewable(gru, date(2026, 3, 10))
+    services.request_licence(
+        _o1, request_data(gru, other_pets, asked=6), profile=gru, today=date(2027, 2, 10),
+        renews=other,
+    )  # fmt: skip
+    assert services.renewal_of(licence) is None
+    mine = services.request_licence(
+        owner, request_data(gru, pets, asked=6), profile=gru, today=date(2027, 2, 10),
+        renews=licence,
+    )  # fmt: skip
+    assert services.renewal_of(licence) == mine and services.renewal_of(other) != mine
