@@ -606,3 +606,18 @@ def test_bjp_30_i_immediately_is_due_when_served_and_cannot_be_extended(make_app
         with pytest.raises(EnforcementError) as err:
             services.extend_comply_term(bjp, doc, agent)
         assert err.value.code == "not_allowed"
+
+
+def test_gru_114_tenth_day_on_the_sao_paulo_state_holiday_moves_to_the_next_day(profile):
+    # Known Mon 29 Jun 2026: the tenth day is Thu 9 Jul (Revolução Constitucionalista, SP).
+    assert services.term_end(profile, date(2026, 6, 29), 10) == date(2026, 7, 10)
+
+
+def test_gru_114_tenth_day_on_a_municipal_holiday_moves_to_the_next_day(profile):
+    from portal.models import MunicipalHoliday
+
+    # Known Mon 2 Mar 2026: the tenth day is Thu 12 Mar, a municipal holiday -> Fri 13.
+    assert services.term_end(profile, date(2026, 3, 2), 10) == date(2026, 3, 12)
+    db.session.add(MunicipalHoliday(day=date(2026, 3, 12), name="Feriado municipal"))
+    db.session.flush()
+    assert services.term_end(profile, date(2026, 3, 2), 10) == date(2026, 3, 13)
