@@ -691,3 +691,14 @@ def test_gru_37_the_house_is_counted_on_the_day_asked_not_today(gru) -> None:
     listing = make_listing(on=ON)
     assert _household(gru, person, listing).status == PASS
     assert _household(gru, person, listing, on=ON + timedelta(days=30)).status == FAIL
+
+
+def test_every_rule_shown_to_the_adopter_has_a_readable_title(vv) -> None:
+    from portal.blueprints.adoption.rule_results import rule_title
+
+    results = check_eligibility(vv, eligible_person(), make_listing(on=ON), ON)
+    titles = [rule_title(r.rule) for r in results]
+    assert all(title and title != r.rule for title, r in zip(titles, results, strict=True))
+    assert rule_title("adoption_term") == "Termo de Compromisso de Adoção"
+    assert rule_title("household_limit") == "Limite de animais na residência"
+    assert rule_title("nova_regra") == "nova_regra"  # a rule without a title shows its key
