@@ -8,6 +8,6 @@ __all__ = ["NAMING_CONVENTION", "UF_CODES", "Base", "Model", "UTCDateTime", "utc
 
 
 # The 27 federative units: the two-letter ``state`` of every stored address.
-UF_CODES = (
-    "AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO"
-).split()
+UF_CODES = tuple(
+    "AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO".split()
+)

@@ -99,7 +99,7 @@ def change_password():
             account_services.change_password(
                 user, password_form.current_password.data or "", password_form.password.data
             )
-        except account_services.SuggestionError as err:
+        except account_services.AccountError as err:
             db.session.rollback()
             password_form.current_password.errors.append(err.message)
         else:

@@ -26,9 +26,12 @@ from portal.services.mail import send_email
 ADDRESS_FIELDS = ("cep", "street", "number", "complement", "district", "city", "state")
 
 
-class SuggestionError(DomainError):
-    """A suggestion that cannot be applied as asked (wrong password, e-mail taken, no reason),
-    or a password change with the wrong current password."""
+class AccountError(DomainError):
+    """A change to one's own account that cannot be made as asked (e.g. wrong current password)."""
+
+
+class SuggestionError(AccountError):
+    """A suggestion that cannot be applied as asked (wrong password, e-mail taken, no reason)."""
 
 
 def update_profile(user: User, fields: dict[str, Any], *, cep: str | None, new_email: str) -> None:
@@ -51,7 +54,7 @@ def change_password(user: User, current: str, new: str) -> None:
     from portal.blueprints.auth.services import check_password, set_password
 
     if not check_password(user, current):
-        raise SuggestionError("current_password", "wrong_password", _("Senha atual incorreta."))
+        raise AccountError("current_password", "wrong_password", _("Senha atual incorreta."))
     set_password(user, new)
     audit.record("account.password_changed", user)
 

@@ -181,16 +181,10 @@ def owner_residence_key(person: User) -> str | None:
     return residence_key(person.cep, person.street, person.number, person.complement)
 
 
-def species_label(species: str) -> str:
-    return animal_models.species_label(species)
-
-
-def sex_label(sex: str, species: str | None = None) -> str:
-    return animal_models.sex_label(sex)
-
-
-def size_label(size: str | None) -> str:
-    return animal_models.size_label(size)
+# The labels are defined once next to their enums (portal/models/animal.py).
+species_label = animal_models.species_label
+sex_label = animal_models.sex_label
+size_label = animal_models.size_label
 
 
 def status_label(status: str) -> str:
