@@ -86,7 +86,8 @@ bench: install-test
 
 # Mutation testing of the law services (issue 16): mutmut, one mutant at a time, one module at a time, over
 # the modules in pyproject's [tool.mutmut] only_mutate; the table goes to bench/results/mutation.md.
-# Tens of minutes: not part of `make test`. `make mutation MODULES=dates` runs one module.
+# One to two hours: not part of `make test`. `make mutation MODULES=dates` runs one module;
+# `.venv/bin/python bench/mutation.py --report-only` rewrites the table from bench/results/mutation/.
 mutation: install-test
 	$(PY) bench/mutation.py $(MODULES)
 

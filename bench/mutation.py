@@ -12,17 +12,24 @@ score per module to ``bench/results/mutation.md``.
     .venv/bin/python bench/mutation.py household --resume  # survivors and mutants not yet run
     .venv/bin/python bench/mutation.py fee_fines --functions _fine,_joint_fines  # part of a module
 
+Each run's result per mutant is kept in git, in ``bench/results/mutation/<module>.json`` with the
+SHA-256 of the module it was measured on: a new checkout rewrites the table without running
+anything, ``--rerun-survivors`` works from it, and a module changed since its run is marked so.
+
 Scores: detected (killed, timeout, caught by the type checker) / mutants that count. Not counted:
 equivalent mutants listed with their reason in ``bench/mutation_equivalent.toml`` (checked against
 the mutant's current diff, so a stale entry counts again), and surviving mutants that only change
-the text of a user message (a string literal with a space in it, or such a string replaced by
-None): the table says how many. Not part of ``make test``.
+the text of a user message (a translated string ``_("...")``, or a string literal with a space
+outside an exception's bare text; or such a string replaced by None): the table says how many.
+Not part of ``make test``.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -32,9 +39,13 @@ import tomllib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "mutation.md"
+# What each mutant did, per module, kept in git: mutmut's own records live in ``mutants/``, which
+# a new checkout does not have, so the table could otherwise only come from running everything.
+RECORDS = ROOT / "bench" / "results" / "mutation"
 EQUIVALENT = ROOT / "bench" / "mutation_equivalent.toml"
 MUTMUT = ROOT / ".venv" / "bin" / "mutmut"
 DETECTED = {"killed", "timeout", "caught by type check", "segfault"}
@@ -63,6 +74,14 @@ def sync_unmutated() -> None:
     if not mutants.is_dir():
         return  # the first run makes the copy
     mutated = {ROOT / m for m in configured_modules()}
+    for module in mutated:
+        copy = mutants / module.relative_to(ROOT)
+        if copy.exists() and not copy.with_name(copy.name + ".meta").exists():
+            # Added to only_mutate after mutmut copied it as a plain file: mutmut only mutates a
+            # file whose source is newer than its copy, so the copy must go, and so must the
+            # test coverage mutmut recorded without it (its functions would have "no tests").
+            copy.unlink()
+            (mutants / "mutmut-stats.json").unlink(missing_ok=True)
     for folder in ("portal", "tests"):
         for source in (ROOT / folder).rglob("*"):
             if not source.is_file() or source in mutated or "__pycache__" in source.parts:
@@ -93,6 +112,7 @@ class ModuleScore:
     messages: list[str] = field(default_factory=list)
     survivors: list[tuple[str, str, str]] = field(default_factory=list)  # name, status, change
     stale: list[str] = field(default_factory=list)
+    outdated: bool = False  # the module changed after its mutants were run
 
     @property
     def total(self) -> int:
@@ -125,8 +145,12 @@ def _changed_lines(diff: str) -> tuple[list[str], list[str]]:
     return removed, added
 
 
+# A translated string, ``_("text")``: shown to a user whatever raises or returns it.
+MESSAGE = -1
+
+
 def _tokens(code: str) -> list[tuple[int, str]] | None:
-    """The tokens of a changed line; ``_("text")`` counts as one string token."""
+    """The tokens of a changed line; ``_("text")`` counts as one MESSAGE token."""
     skip = (
         tokenize.NL,
         tokenize.NEWLINE,
@@ -148,15 +172,20 @@ def _tokens(code: str) -> list[tuple[int, str]] | None:
     i = 0
     while i < len(tokens):
         window = tokens[i : i + 4]
+        # _("text") or _("text " "more text"): a message written over several lines
+        end = i + 2
+        while end < len(tokens) and tokens[end][0] == tokenize.STRING:
+            end += 1
         if (
-            len(window) == 4
-            and window[0] == (tokenize.NAME, "_")
-            and window[1][1] == "("
-            and window[2][0] == tokenize.STRING
-            and window[3][1] == ")"
+            tokens[i] == (tokenize.NAME, "_")
+            and i + 1 < len(tokens)
+            and tokens[i + 1][1] == "("
+            and end > i + 2
+            and end < len(tokens)
+            and tokens[end][1] == ")"
         ):
-            merged.append((tokenize.STRING, window[2][1]))
-            i += 4
+            merged.append((MESSAGE, " ".join(t[1] for t in tokens[i + 2 : end])))
+            i = end + 1
         elif (
             len(window) == 4
             and window[0] == (tokenize.NAME, "_")
@@ -173,13 +202,15 @@ def _tokens(code: str) -> list[tuple[int, str]] | None:
 
 
 def is_message_only(diff: str) -> bool:
-    """True when the mutant only changes the text of a user message (a string with a space).
+    """True when the mutant only changes the text of a user message.
 
-    Exception texts for developers (``ValueError(...)``) are not user messages: they count.
+    A user message is a translated string (``_("...")``, whatever raises or shows it) or a string
+    literal with a space. An exception's untranslated text (``ValueError("...")``) is for
+    developers: it counts.
     """
     removed, added = _changed_lines(diff)
-    if any("Error(" in line and "FeeError(" not in line for line in removed):
-        return False
+    # An exception's bare text is for developers; its translated text (``_()``) is for users.
+    developer = any("Error(" in line and "FeeError(" not in line for line in removed)
     before, after = _tokens("\n".join(removed).strip()), _tokens("\n".join(added).strip())
     if not before or after is None or len(before) != len(after):
         return False
@@ -187,9 +218,13 @@ def is_message_only(diff: str) -> bool:
     if not changed:
         return False
     for (type_a, text_a), (type_b, text_b) in changed:
-        if type_a != tokenize.STRING or " " not in text_a:
+        if type_a == MESSAGE:
+            if type_b not in (MESSAGE, tokenize.STRING) and text_b != "None":
+                return False
+            continue
+        if developer or type_a != tokenize.STRING or " " not in text_a:
             return False
-        if type_b != tokenize.STRING and text_b != "None":
+        if type_b not in (MESSAGE, tokenize.STRING) and text_b != "None":
             return False
     return True
 
@@ -208,22 +243,76 @@ def load_equivalent() -> dict[str, dict[str, str]]:
     return {entry["mutant"]: entry for entry in data.get("equivalent", [])}
 
 
-def score(path: str) -> ModuleScore:
-    """Read mutmut's results for one module (run from the repository root)."""
+def record_path(path: str) -> Path:
+    return RECORDS / f"{dotted(path)}.json"
+
+
+def source_digest(path: str) -> str:
+    return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
+
+
+def load_record(path: str) -> dict[str, Any]:
+    file = record_path(path)
+    if not file.exists():
+        return {"module": path, "source_sha256": None, "mutants": {}}
+    record: dict[str, Any] = json.loads(file.read_text("utf-8"))
+    return record
+
+
+def save_record(path: str) -> None:
+    """Merge mutmut's results for one module (in ``mutants/``) into its record in git.
+
+    A mutant mutmut has not run keeps its recorded result, as long as the module's source is the
+    one that result was measured on; a changed module starts a new record.
+    """
     from mutmut.mutation.data import SourceFileMutationData
     from mutmut.mutation.diff_apply import get_diff_for_mutant
     from mutmut.stats import status_by_exit_code
 
+    if not (ROOT / "mutants" / f"{path}.meta").exists():
+        return
     data = SourceFileMutationData(path=path)
     data.load()
-    equivalent = load_equivalent()
-    result = ModuleScore(path)
+    digest = source_digest(path)
+    record = load_record(path)
+    old = record["mutants"] if record.get("source_sha256") == digest else {}
+    now = datetime.now(UTC).strftime("%Y-%m-%d")
+    mutants: dict[str, dict[str, str]] = {}
     for name, exit_code in sorted(data.exit_code_by_key.items(), key=_natural):
         status = status_by_exit_code[exit_code]
+        if status == "check was interrupted by user":
+            status = "not checked"  # a run stopped half-way: that mutant was not measured
+        if status == "not checked" and name in old:
+            mutants[name] = old[name]
+            continue
+        entry = {"status": status, "run": now}
+        if status not in DETECTED and status != "not checked":
+            entry["diff"] = get_diff_for_mutant(name, path=path)
+        mutants[name] = entry
+    RECORDS.mkdir(parents=True, exist_ok=True)
+    record_path(path).write_text(
+        json.dumps(
+            {"module": path, "source_sha256": digest, "mutants": mutants},
+            ensure_ascii=False,
+            indent=1,
+        )
+        + "\n",
+        "utf-8",
+    )
+
+
+def score(path: str) -> ModuleScore:
+    """The score of one module, from its record (bench/results/mutation/)."""
+    record = load_record(path)
+    equivalent = load_equivalent()
+    result = ModuleScore(path)
+    result.outdated = record.get("source_sha256") not in (None, source_digest(path))
+    for name, entry in sorted(record["mutants"].items(), key=_natural):
+        status = entry["status"]
         result.statuses[status] = result.statuses.get(status, 0) + 1
         if status in DETECTED or status == "not checked":
             continue
-        diff = get_diff_for_mutant(name, path=path)
+        diff = entry.get("diff", "")
         change = short_change(diff)
         entry = equivalent.get(name)
         if entry is not None:
@@ -249,12 +338,15 @@ def write_report(scores: list[ModuleScore]) -> None:
     out = [
         "# Mutation score of the law services",
         "",
-        f"Written by `make mutation` (bench/mutation.py, mutmut, {CHILDREN} mutant at a time) on {now}.",
+        f"Written by `make mutation` (bench/mutation.py, mutmut, {CHILDREN} mutant at a time) "
+        f"on {now}.",
         "Score = detected / (mutants run − equivalent − surviving message-only mutants);",
         "raw score = detected / mutants run. Detected = killed + timeout + caught by type check.",
         "Message-only: a surviving mutant that only changes the text of a pt-BR user message (a",
-        "string literal with a space, or that string replaced by None; exception texts for",
-        "developers are not excluded). Target: ≥ 90 % per module (issue 16).",
+        'translated string `_("...")`, or a string literal with a space; or that string replaced',
+        "by None). An exception's untranslated text is for developers and is not excluded; a",
+        "message's arguments (an article cited, a date) are not text and count.",
+        "Target: ≥ 90 % per module (issue 16).",
         "",
         "| module | mutants | killed | timeout | survived | no tests | not checked | equivalent | "
         "message-only (excluded) | raw score | score |",
@@ -271,8 +363,15 @@ def write_report(scores: list[ModuleScore]) -> None:
         )
     for s in scores:
         out += ["", f"## `{s.path}`", ""]
+        if s.outdated:
+            out += ["**The module changed after its run: these figures are of its older source.**"]
+            out.append("")
         if s.equivalent:
-            out += ["Equivalent mutants (cannot change behaviour):", ""]
+            out += [
+                "Equivalent mutants (no input tells them from the original with the five "
+                "profiles shipped; the reason says why):",
+                "",
+            ]
             out += [f"- `{n}`: {c} — {r}" for n, c, r in s.equivalent]
             out.append("")
         if s.survivors:
@@ -326,31 +425,38 @@ def main(argv: list[str]) -> int:
     if not chosen:
         parser.error(f"no such module; configured: {', '.join(configured)}")
     os.chdir(ROOT)
-    sync_unmutated()
+    if not args.report_only:
+        sync_unmutated()
     if args.rerun_survivors or args.resume:
-        from mutmut.mutation.data import SourceFileMutationData
-        from mutmut.mutation.diff_apply import get_diff_for_mutant
-
         names = []
         equivalent = load_equivalent()
         for path in chosen:
-            data = SourceFileMutationData(path=path)
-            data.load()
-            for name, code in data.exit_code_by_key.items():
-                unchecked = code is None and args.resume
-                if (code not in (0, 5, 33) and not unchecked) or name in equivalent:
+            record = load_record(path)
+            if record.get("source_sha256") != source_digest(path):
+                print(f"{path} changed since its record: run it whole", file=sys.stderr)
+                continue
+            for name, entry in record["mutants"].items():
+                unchecked = entry["status"] == "not checked" and args.resume
+                survived = entry["status"] in ("survived", "no tests", "suspicious")
+                if (not survived and not unchecked) or name in equivalent:
                     continue
-                if unchecked or not is_message_only(get_diff_for_mutant(name, path=path)):
+                if unchecked or not is_message_only(entry.get("diff", "")):
                     names.append(name)  # message-only survivors would survive again
         if names:
             print(f"== mutmut: {len(names)} survivors or unchecked mutants", flush=True)
             subprocess.run(
                 [str(MUTMUT), "run", "--max-children", str(CHILDREN), *names], cwd=ROOT, check=False
             )
+            for path in chosen:
+                save_record(path)
     elif not args.report_only:
         for path in chosen:
             functions = [f for f in args.functions.split(",") if f]
             run_module(path, functions)  # one module at a time: the machine is shared
+            # At once: the next `mutmut run` forgets this module's results if the tests changed.
+            save_record(path)
+    for path in configured:
+        save_record(path)  # whatever mutmut ran in this tree, kept in git
     scores = [score(path) for path in configured]
     for s in scores:
         print(
