@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from portal.blueprints.enforcement.common import EnforcementError, _parse_term
+from portal.blueprints.enforcement.repeats import previous_offences
 from portal.extensions import db
 from portal.models import (
     EnforcementCounter,
@@ -312,40 +313,6 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_jsonable(v) for v in value]
     return value
-
-
-def previous_offences(doc: EnforcementDocument) -> list[date]:
-    """Dates of earlier final penalties on the same addressee for the same legal provision.
-
-    GRU 79: "mesmo tipo e enquadramento legal"; the fee service keeps only those inside the
-    window (3 years) and not prescribed (GRU 113).
-    """
-    who = (
-        EnforcementDocument.addressee_cpf == doc.addressee_cpf
-        if doc.addressee_cpf
-        else EnforcementDocument.addressee_cnpj == doc.addressee_cnpj
-    )
-    rows = db.session.scalars(
-        select(EnforcementDocument).where(
-            who,
-            EnforcementDocument.kind == EnforcementKind.PENALTY,
-            EnforcementDocument.status.in_(
-                (EnforcementStatus.FINAL, EnforcementStatus.OPEN, EnforcementStatus.UPHELD)
-            ),
-            EnforcementDocument.id != (doc.id or 0),
-        )
-    )
-    mine = _provision_key(doc.legal_provision)
-    this_day = local_date(doc.occurred_at)
-    return sorted(
-        local_date(d.occurred_at)
-        for d in rows
-        if _provision_key(d.legal_provision) == mine and local_date(d.occurred_at) <= this_day
-    )
-
-
-def _provision_key(text: str) -> str:
-    return " ".join(text.upper().replace(",", " ").split())
 
 
 def _close_report_wait(report: MaltreatmentReport, doc: EnforcementDocument, actor: User) -> None:

@@ -42,11 +42,7 @@ from portal.blueprints.enforcement.fines import (
     mark_for_collection,
     overdue_fines_query,
 )
-from portal.blueprints.enforcement.issuing import (
-    Addressee,
-    issue_document,
-    previous_offences,
-)
+from portal.blueprints.enforcement.issuing import Addressee, issue_document
 from portal.blueprints.enforcement.petitions import (
     PetitionOption,
     file_petition,
@@ -65,6 +61,7 @@ from portal.blueprints.enforcement.reading import (
     documents_for,
     printed_code,
 )
+from portal.blueprints.enforcement.repeats import previous_offences
 from portal.blueprints.enforcement.review import (
     answer_grant,
     awaiting_review,
