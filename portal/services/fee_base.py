@@ -273,7 +273,10 @@ def _flag(inputs: dict[str, Any], name: str, default: bool | None = False) -> bo
 
 
 def _positive_int(inputs: dict[str, Any], name: str, default: int) -> int:
-    value = inputs.get(name, default)
+    """A count of one or more; omitted or left empty: ``default``."""
+    value = inputs.get(name)
+    if value is None or value == "":
+        value = default
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise FeeError(name, "invalid", _("Informe um número inteiro maior que zero."))
     try:
@@ -285,9 +288,10 @@ def _positive_int(inputs: dict[str, Any], name: str, default: int) -> int:
     return number
 
 
-def _non_negative_int(inputs: dict[str, Any], name: str, default: int | None) -> int:
-    value = inputs.get(name, default)
-    if value is None:
+def _non_negative_int(inputs: dict[str, Any], name: str) -> int:
+    """A required count of zero or more (days held, a previous fine in centavos)."""
+    value = inputs.get(name)
+    if value is None or value == "":
         raise FeeError(name, "required", _("Informe o número de dias."))
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise FeeError(name, "invalid", _("Informe um número inteiro (zero ou mais)."))

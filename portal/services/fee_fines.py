@@ -130,7 +130,6 @@ def _specific_fine(
         animals,
         fine.article,
         kind="fine",
-        unit="animal",
         payer=fine.payer,
     )
     lines = [base]
@@ -269,8 +268,8 @@ def _previous_offences(profile: Profile, inputs: dict[str, Any], infraction_on: 
     else:
         return _Previous()
     amount = None
-    if count and inputs.get("previous_amount_cents") is not None:
-        amount = _non_negative_int(inputs, "previous_amount_cents", None)
+    if count and inputs.get("previous_amount_cents") not in (None, ""):
+        amount = _non_negative_int(inputs, "previous_amount_cents")
     return _Previous(count, last, amount)
 
 

@@ -179,8 +179,10 @@ def _adoption_fee(profile: Profile, inputs: dict[str, Any], on: date) -> list[Fe
     per_unit = _amount_cents(profile, rule.fee, on)
     if rule.fee_per == "day_held":
         # CAB 17: "por cabeça e por dia de apreensão"
-        days = _non_negative_int(inputs, "days_held", None)
-        line = _times(_("Taxa de adoção por dia de apreensão"), per_unit, days, rule.cite("fee"))
+        days = _non_negative_int(inputs, "days_held")
+        line = _times(
+            _("Taxa de adoção por dia de apreensão"), per_unit, days, rule.cite("fee"), unit="day"
+        )
         return [_times_line(line, animals)] if animals > 1 else [line]
     return [_times(_("Taxa de adoção"), per_unit, animals, rule.cite("fee"))]  # BJP 28
 

@@ -605,6 +605,12 @@ def test_cab_40_2_previous_penalty_given_in_money(profile_of) -> None:
     assert _fine(cab, severity="leve", previous_amount_cents=60000).total_cents == 25000
     err = _error(cab, "fine", {"severity": "leve", "repeat": True, "previous_amount_cents": -1})
     assert (err.field, err.code) == ("previous_amount_cents", "invalid")
+    # Left empty: the previous amount is not known, so the repeat doubles by count (5 x 2 UFM).
+    assert _fine(cab, severity="leve", repeat=True, previous_amount_cents="").total_cents == 50000
+    assert (
+        _fine(cab, severity="leve", repeat=True, previous_amount_cents="60000").total_cents
+        == 120000
+    )
 
 
 def test_cabo_39_2_doubles_once(profile_of) -> None:
@@ -1343,3 +1349,161 @@ def test_vv_22_5_free_term_skips_the_espirito_santo_holiday(profile_of) -> None:
         ).total_cents
         == 1621
     )
+
+
+# -- the fine's own lines: who pays, what kind, which article (issue 16) -------------------------
+
+
+def test_a_fine_by_severity_and_by_infraction_at_once_is_refused(profile_of) -> None:
+    gru = profile_of("guarulhos")
+    err = _error(gru, "fine", {**GRU_FINE, "specific": "abandonment"})
+    assert (err.field, err.code) == ("specific", "ambiguous")
+    assert err.message == "Informe a gravidade ou a infração específica, não ambas."
+
+
+def test_a_severity_the_law_does_not_have_is_refused(profile_of) -> None:
+    gru = profile_of("guarulhos")
+    # GRU 69 grades leve, médio, grave and gravíssimo: no "altíssimo".
+    err = _error(gru, "fine", {**GRU_FINE, "severity": "altissimo"})
+    assert (err.field, err.code) == ("severity", "unknown")
+    assert err.message == "Gravidade desconhecida nesta lei."
+
+
+def test_a_fine_needs_a_severity_where_the_law_has_no_default(profile_of) -> None:
+    gru = profile_of("guarulhos")
+    err = _error(gru, "fine", {"units": 100, "units_reason": "x"})
+    assert (err.field, err.code) == ("severity", "required")
+    assert err.message == "Informe a gravidade ou a infração."
+
+
+def test_cab_40_fixed_severity_fine_line(profile_of) -> None:
+    cab = profile_of("cabeceira")
+    # CAB 40 I: leve, 5 UFM = R$ 250,00, paid by the offender.
+    (line,) = _fine(cab, severity="leve").lines
+    assert (line.label, line.amount_cents, line.article, line.kind, line.payer) == (
+        "Multa por infração leve",
+        25000,
+        "CAB 40",
+        "fine",
+        "offender",
+    )
+    # CAB 40 §2, 1st repeat: twice the previous penalty; the added line is a fine too.
+    first, repeat = _fine(cab, severity="leve", repeat=1).lines
+    assert (repeat.amount_cents, repeat.kind, repeat.payer) == (25000, "fine", "offender")
+    assert repeat.article == "CAB 40 §2"
+
+
+def test_gru_69_graded_fine_line_keeps_the_agents_reason(profile_of) -> None:
+    gru = profile_of("guarulhos")
+    (line,) = _fine(gru, **GRU_FINE).lines
+    assert (line.amount_cents, line.kind, line.payer, line.note) == (
+        48000,
+        "fine",
+        "offender",
+        "risco à saúde",
+    )
+    assert line.label == "Multa por infração médio (100 UFG)"
+    assert line.article.startswith("GRU 69")
+
+
+def test_vv_50_i_default_fine_line_and_its_fixed_amount(profile_of) -> None:
+    vv = profile_of("vilavelha")
+    # VV 50 I: an infraction without its own fine pays 25 % of the minimum wage (R$ 405,25).
+    (line,) = _fine(vv).lines
+    assert (line.amount_cents, line.article, line.kind, line.payer) == (
+        40525,
+        "VV 50 I",
+        "fine",
+        "offender",
+    )
+    assert line.label == "Multa (infração sem valor próprio na lei)"
+    err = _error(vv, "fine", {"units": 1})
+    assert "(VV 50 I)" in err.message
+    # VV 50 II: the repeat line cites its own paragraph.
+    repeat = _fine(vv, repeat=1).lines[1]
+    assert (repeat.article, repeat.kind, repeat.payer) == ("VV 50 II", "fine", "offender")
+
+
+def test_expenses_with_a_specific_fine_go_to_the_person_it_names(profile_of) -> None:
+    bjp = profile_of("bjp")
+    # Bom Jesus dos Perdões' law lets the CCZ recover no expenses with a fine.
+    err = _error(
+        bjp,
+        "fine",
+        {"specific": "abandonment", "expenses": [{"kind": "food", "amount_cents": 3000}]},
+    )
+    assert (err.field, err.code) == ("expenses", "not_recoverable")
+    # A city whose law has both (BJP's fines with CABO 41's expenses): the expense is the owner's,
+    # the person BJP 19 §1 I names, not the trainer's.
+    cabo = load_profile("cabo")
+    both = bjp.model_copy(update={"expenses": cabo.expenses})
+    fee = compute_fee(
+        both,
+        "fine",
+        {"specific": "street_training", "expenses": [{"kind": "food", "amount_cents": 3000}]},
+        ISSUE_DAY,
+    )
+    expense = fee.lines[-1]
+    assert (expense.kind, expense.amount_cents, expense.article, expense.payer) == (
+        "expense",
+        3000,
+        "CABO 41",
+        "owner",
+    )
+
+
+# -- the whole fee: its day, its kind, its lines' labels (issue 16) -------------------------------
+
+
+def test_a_fee_is_dated_the_day_it_was_computed_for(profile_of) -> None:
+    gru = profile_of("guarulhos")
+    fee = compute_fee(gru, "registration", {}, ISSUE_DAY)
+    assert (fee.kind, fee.on) == ("registration", ISSUE_DAY)
+    (line,) = fee.lines
+    assert line.label == "Registro do animal (RGA)"
+
+
+def test_an_unknown_kind_of_charge_is_refused(profile_of) -> None:
+    gru = profile_of("guarulhos")
+    err = _error(gru, "parking", {})
+    assert (err.field, err.code) == ("kind", "unknown_kind")
+    assert err.message == "Tipo de cobrança desconhecido: parking."
+
+
+def test_a_reclaim_before_the_apprehension_is_refused(profile_of) -> None:
+    gru = profile_of("guarulhos")
+    inputs = {
+        "size": "small",
+        "apprehended_on": date(2026, 3, 2),
+        "reclaimed_on": date(2026, 3, 1),
+        "municipal_holidays": [],
+    }
+    err = _error(gru, "reclaim", inputs)
+    assert (err.field, err.code) == ("reclaimed_on", "before_apprehension")
+    # The same day is allowed: one day of the kennel (GRU 82: R$ 50,00 at the reclaim).
+    assert compute_fee(gru, "reclaim", {**inputs, "reclaimed_on": date(2026, 3, 2)}, ISSUE_DAY)
+
+
+def test_vv_22_6_fine_line_names_what_it_charges(profile_of) -> None:
+    vv = profile_of("vilavelha")
+    (line,) = _reclaim(vv, "small", 1, capture=2, away_from_home=True).lines
+    assert line.label == "Multa por nova apreensão longe do domicílio"
+
+
+def test_a_charge_that_does_not_apply_leaves_the_next_ones(profile_of) -> None:
+    # The order of a city's charges is the order of its table, not a rule: a charge that does not
+    # apply (VV 22 §6 near home; CAB 19 §1 for a small animal) must not end the list.
+    vv = profile_of("vilavelha")
+    swapped = vv.model_copy(
+        update={"reclaim": vv.reclaim.model_copy(update={"charges": vv.reclaim.charges[::-1]})}
+    )
+    # Repeat capture near home, reclaimed 9 days after a Monday: 5 business days free (to Mon 9
+    # Mar), then Tue 10 and Wed 11: 2 days x 1 % MW (16,21) = 32,42.
+    fee = _reclaim(swapped, "small", 9, capture=2, away_from_home=False)
+    assert _amounts(fee) == [3242]
+    cab = load_profile("cabeceira")
+    swapped = cab.model_copy(
+        update={"reclaim": cab.reclaim.model_copy(update={"charges": cab.reclaim.charges[::-1]})}
+    )
+    # CAB 17: small animal, 2 days x 0,5 UFM (25,00); no CAB 19 §1 fine for a small animal.
+    assert _amounts(_reclaim(swapped, "small", 2)) == [5000]
