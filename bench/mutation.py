@@ -5,7 +5,7 @@ tests do kill when run alone were reported as survivors) over each module listed
 ``[tool.mutmut] only_mutate`` of pyproject.toml, against the tests listed there, and writes the
 score per module to ``bench/results/mutation.md``.
 
-    .venv/bin/python bench/mutation.py                  # every module (tens of minutes)
+    .venv/bin/python bench/mutation.py                  # every module (several hours)
     .venv/bin/python bench/mutation.py dates            # one module (name or path)
     .venv/bin/python bench/mutation.py --report-only    # rewrite the table from the last run
     .venv/bin/python bench/mutation.py --rerun-survivors  # only the survivors, after new tests
@@ -171,34 +171,31 @@ def _tokens(code: str) -> list[tuple[int, str]] | None:
     merged: list[tuple[int, str]] = []
     i = 0
     while i < len(tokens):
-        window = tokens[i : i + 4]
-        # _("text") or _("text " "more text"): a message written over several lines
-        end = i + 2
-        while end < len(tokens) and tokens[end][0] == tokenize.STRING:
-            end += 1
-        if (
-            tokens[i] == (tokenize.NAME, "_")
-            and i + 1 < len(tokens)
-            and tokens[i + 1][1] == "("
-            and end > i + 2
-            and end < len(tokens)
-            and tokens[end][1] == ")"
-        ):
-            merged.append((MESSAGE, " ".join(t[1] for t in tokens[i + 2 : end])))
-            i = end + 1
-        elif (
-            len(window) == 4
-            and window[0] == (tokenize.NAME, "_")
-            and window[1][1] == "("
-            and window[2] == (tokenize.NAME, "None")
-            and window[3][1] == ")"
-        ):
-            merged.append(window[2])
-            i += 4
-        else:
+        call = _translated(tokens, i)
+        if call is None:
             merged.append(tokens[i])
             i += 1
+        else:
+            token, i = call
+            merged.append(token)
     return merged
+
+
+def _translated(tokens: list[tuple[int, str]], i: int) -> tuple[tuple[int, str], int] | None:
+    """``_("text")``, ``_("text " "more")`` (one MESSAGE) or ``_(None)`` at ``i``, and the index
+    after it; None when no translation call starts there."""
+    if tokens[i] != (tokenize.NAME, "_") or tokens[i + 1 : i + 2] != [(tokenize.OP, "(")]:
+        return None
+    end = i + 2
+    while end < len(tokens) and tokens[end][0] == tokenize.STRING:
+        end += 1
+    if end >= len(tokens) or tokens[end][1] != ")":
+        if tokens[i + 2 : i + 4] == [(tokenize.NAME, "None"), (tokenize.OP, ")")]:
+            return tokens[i + 2], i + 4
+        return None
+    if end == i + 2:
+        return None  # _() with something else inside
+    return (MESSAGE, " ".join(text for _type, text in tokens[i + 2 : end])), end + 1
 
 
 def is_message_only(diff: str) -> bool:
@@ -307,17 +304,17 @@ def score(path: str) -> ModuleScore:
     equivalent = load_equivalent()
     result = ModuleScore(path)
     result.outdated = record.get("source_sha256") not in (None, source_digest(path))
-    for name, entry in sorted(record["mutants"].items(), key=_natural):
-        status = entry["status"]
+    for name, measured in sorted(record["mutants"].items(), key=_natural):
+        status = measured["status"]
         result.statuses[status] = result.statuses.get(status, 0) + 1
         if status in DETECTED or status == "not checked":
             continue
-        diff = entry.get("diff", "")
+        diff = measured.get("diff", "")
         change = short_change(diff)
-        entry = equivalent.get(name)
-        if entry is not None:
-            if entry.get("added", "").strip() in diff:
-                result.equivalent.append((name, change, entry["reason"]))
+        listed = equivalent.get(name)
+        if listed is not None:
+            if listed.get("added", "").strip() in diff:
+                result.equivalent.append((name, change, listed["reason"]))
                 continue
             result.stale.append(name)
         if status == "survived" and is_message_only(diff):
@@ -368,8 +365,8 @@ def write_report(scores: list[ModuleScore]) -> None:
             out.append("")
         if s.equivalent:
             out += [
-                "Equivalent mutants (no input tells them from the original with the five "
-                "profiles shipped; the reason says why):",
+                "Equivalent mutants (no input tells them from the original with the profiles "
+                "shipped; the reason says why):",
                 "",
             ]
             out += [f"- `{n}`: {c} — {r}" for n, c, r in s.equivalent]

@@ -37,6 +37,7 @@ from portal.extensions import db
 from portal.models import (
     Animal,
     ApplicantDocument,
+    AuditEvent,
     DocumentKind,
     DocumentStatus,
     Listing,
@@ -53,6 +54,15 @@ from portal.services.identity import residence_key
 PASSWORD = "senha-forte-123"
 _counter = itertools.count(1)
 _hash_cache: dict[tuple[str, object], str] = {}
+
+
+def audit_events(action: str) -> list[AuditEvent]:
+    """The audit trail's events of one action, oldest first."""
+    return list(
+        db.session.scalars(
+            select(AuditEvent).where(AuditEvent.action == action).order_by(AuditEvent.id)
+        )
+    )
 
 
 def make_cpf(n: int) -> str:

@@ -11,16 +11,8 @@ import pytest
 from portal.extensions import db
 from portal.models import MunicipalHoliday, PriceOverride
 from portal.services.fee_base import _holidays
-from portal.services.fees import FeeError, compute_fee, price_cents
-
-ISSUE_DAY = date(2026, 3, 16)  # Monday
-
-
-def _error(profile, kind: str, inputs: dict) -> FeeError:  # type: ignore[no-untyped-def]
-    with pytest.raises(FeeError) as err:
-        compute_fee(profile, kind, inputs, ISSUE_DAY)
-    return err.value
-
+from portal.services.fees import compute_fee, price_cents
+from tests.unit.test_fees_edges import ISSUE_DAY, _error, _reclaim, _reclaim_inputs
 
 # -- what a line counts: days or animals -----------------------------------------------------------
 
@@ -39,13 +31,7 @@ def test_gru_82_5_days_beyond_the_hold_say_days(profile_of) -> None:
     gru = profile_of("guarulhos")
     # Small animal caught Mon 2 Mar 2026: 3 business days, Tue 3, Wed 4, Thu 5. Reclaimed Sat 7:
     # 2 days beyond x R$ 15,00.
-    inputs = {
-        "size": "small",
-        "apprehended_on": date(2026, 3, 2),
-        "reclaimed_on": date(2026, 3, 7),
-        "municipal_holidays": [],
-    }
-    daily = compute_fee(gru, "reclaim", inputs, ISSUE_DAY).lines[1]
+    daily = _reclaim(gru, "small", 5).lines[1]
     assert daily.label.endswith("(2 dias × R$ 15,00)")
     assert (daily.quantity, daily.unit_cents, daily.amount_cents) == (2, 1500, 3000)
 
@@ -69,13 +55,7 @@ def test_an_empty_date_is_a_missing_date(profile_of) -> None:
 
 def test_vv_22_6_an_empty_answer_to_away_from_home_is_no_answer(profile_of) -> None:
     vv = profile_of("vilavelha")
-    inputs = {
-        "size": "small",
-        "apprehended_on": date(2026, 3, 2),
-        "reclaimed_on": date(2026, 3, 3),
-        "capture_number": 2,
-        "municipal_holidays": [],
-    }
+    inputs = _reclaim_inputs("small", 1, capture=2)
     err = _error(vv, "reclaim", {**inputs, "away_from_home": ""})
     assert (err.field, err.code) == ("away_from_home", "required")
     err = _error(vv, "reclaim", {**inputs, "away_from_home": "talvez"})
@@ -87,12 +67,7 @@ def test_vv_22_6_an_empty_answer_to_away_from_home_is_no_answer(profile_of) -> N
 
 def test_an_empty_tagged_answer_keeps_the_default(profile_of) -> None:
     bjp = profile_of("bjp")
-    inputs = {
-        "size": "small",
-        "apprehended_on": date(2026, 3, 2),
-        "reclaimed_on": date(2026, 3, 20),
-        "municipal_holidays": [],
-    }
+    inputs = _reclaim_inputs("small", 18)  # reclaimed Fri 20 March
     tagged = compute_fee(bjp, "reclaim", {**inputs, "tagged": True}, ISSUE_DAY)
     assert compute_fee(bjp, "reclaim", {**inputs, "tagged": ""}, ISSUE_DAY) == tagged
     assert compute_fee(bjp, "reclaim", inputs, ISSUE_DAY) == tagged

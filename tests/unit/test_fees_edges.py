@@ -282,7 +282,8 @@ def test_vv_death_doubling_only_where_the_law_says_so(profile_of) -> None:
 # -- VV 22 §6: the 5 % for a repeat capture away from home is one charge ------------------------
 
 
-def _reclaim(profile, size: str, days: int, capture: int | None = 1, **extra):  # type: ignore[no-untyped-def]
+def _reclaim_inputs(size: str, days: int, capture: int | None = 1, **extra) -> dict:  # type: ignore[no-untyped-def]
+    """A reclaim ``days`` after an apprehension on Monday 2 March 2026, no municipal holidays."""
     monday = date(2026, 3, 2)
     inputs = {
         "size": size,
@@ -293,7 +294,11 @@ def _reclaim(profile, size: str, days: int, capture: int | None = 1, **extra):  
     }
     if capture is not None:
         inputs["capture_number"] = capture
-    return compute_fee(profile, "reclaim", inputs, ISSUE_DAY)
+    return inputs
+
+
+def _reclaim(profile, size: str, days: int, capture: int | None = 1, **extra):  # type: ignore[no-untyped-def]
+    return compute_fee(profile, "reclaim", _reclaim_inputs(size, days, capture, **extra), ISSUE_DAY)
 
 
 def test_vv_22_6_repeat_capture_away_from_home_charged_once(profile_of) -> None:
@@ -1472,12 +1477,7 @@ def test_an_unknown_kind_of_charge_is_refused(profile_of) -> None:
 
 def test_a_reclaim_before_the_apprehension_is_refused(profile_of) -> None:
     gru = profile_of("guarulhos")
-    inputs = {
-        "size": "small",
-        "apprehended_on": date(2026, 3, 2),
-        "reclaimed_on": date(2026, 3, 1),
-        "municipal_holidays": [],
-    }
+    inputs = _reclaim_inputs("small", -1)  # reclaimed Sun 1 March, the day before
     err = _error(gru, "reclaim", inputs)
     assert (err.field, err.code) == ("reclaimed_on", "before_apprehension")
     # The same day is allowed: one day of the kennel (GRU 82: R$ 50,00 at the reclaim).

@@ -14,7 +14,7 @@ from portal.blueprints.impound.apprehension import (
 )
 from portal.domain import DomainError
 from portal.extensions import db
-from portal.models import AuditEvent, CaptureStatus, OutboxMessage
+from portal.models import CaptureStatus, OutboxMessage
 from tests import factories
 from tests.integration.enforcement.test_apprehension_link import _capture, _third_capture
 
@@ -24,16 +24,12 @@ def profile(app):
     return app.extensions["portal_profile"]
 
 
-def _events(action):  # type: ignore[no-untyped-def]
-    return db.session.scalars(select(AuditEvent).where(AuditEvent.action == action)).all()
-
-
 def test_gru_87_opening_is_stored_and_on_record(profile):
     agent, owner, capture = _third_capture(profile)
     assert capture.status == CaptureStatus.DEFINITIVE_PENDING
     assert capture.definitive_article == "GRU 87 III"
     assert capture.definitive_reason and capture.definitive_opened_at is not None
-    (event,) = _events("impound.definitive_opened")
+    (event,) = factories.audit_events("impound.definitive_opened")
     assert (event.subject_type, event.subject_id, event.detail) == (
         "Capture",
         str(capture.id),
@@ -97,7 +93,7 @@ def test_gru_87_su_a_decision_needs_a_pending_procedure_and_is_on_record(profile
     assert err.value.code == "procedure_open" and f"nº {doc.number}" in err.value.message
     decide_definitive_apprehension(capture, upheld=True, actor=agent, note="Mantida", document=doc)
     assert capture.status == CaptureStatus.IN_CUSTODY and definitive_upheld(capture)
-    (event,) = _events("impound.definitive_decided")
+    (event,) = factories.audit_events("impound.definitive_decided")
     assert (event.subject_id, event.actor_id, event.detail) == (
         str(capture.id),
         agent.id,

@@ -4,41 +4,32 @@ that cannot have one or already has one, a rabies answer without proof (GRU 82, 
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 import pytest
 
 from portal.blueprints.impound import services
 from portal.domain import DomainError
-from portal.models import CaptureStatus, ReclaimStatus
+from portal.extensions import db
+from portal.models import CaptureStatus, ReclaimStatus, UnitValue
 from portal.profiles import load_profile
 from tests import factories
+from tests.integration.impound.test_impound_rules import _capture as _capture_on
+from tests.integration.impound.test_impound_rules import _pay, _shot
 
 GRU, VV = load_profile("guarulhos"), load_profile("vilavelha")
 DAY = date(2026, 3, 2)  # Monday
 
 
-def _capture(profile, **fields):  # type: ignore[no-untyped-def]
-    values = dict(
-        species="dog",
-        size="small",
-        sex="male",
-        color="Caramelo",
-        place="Rua X, 10",
-        district="Centro",
-        captured_at=datetime(2026, 3, 2, 13, tzinfo=UTC),
-        captured_on=DAY,
-        reason="loose",
-        condition="good",
-    )
-    values.update(fields)
-    agent = factories.user(roles=("agent",))
-    return services.record_capture(
-        profile,
-        services.CaptureData(**values),
-        agent=agent,
-        today=DAY,  # type: ignore[arg-type]
-    )
+def _capture(profile, day=DAY, **fields):  # type: ignore[no-untyped-def]
+    return _capture_on(profile, day, **fields)
+
+
+@pytest.fixture
+def vv_minimum_wage(app):  # type: ignore[no-untyped-def]
+    """VV 22 §5-6 are priced in minimum wages: R$ 1.518,00 from 1 Jan 2026."""
+    db.session.add(UnitValue(unit="MW", value_cents=151800, effective_from=date(2026, 1, 1)))
+    db.session.flush()
 
 
 def _start(profile, capture, owner, staff, **extra):  # type: ignore[no-untyped-def]
@@ -57,6 +48,25 @@ def _refused(call, *args, **kwargs) -> DomainError:  # type: ignore[no-untyped-d
     with pytest.raises(DomainError) as err:
         call(*args, **kwargs)
     return err.value
+
+
+def _paid(profile, capture, owner, staff):  # type: ignore[no-untyped-def]
+    reclaim = _start(profile, capture, owner, staff)
+    if reclaim.status != ReclaimStatus.PAID:  # a free reclaim (VV 22 §5) is settled already
+        _pay(reclaim, staff)
+    return reclaim
+
+
+def _register(reclaim, staff, *, name="Caramelo", birth_date=date(2024, 1, 1)):  # type: ignore[no-untyped-def]
+    return services.register_on_reclaim(
+        GRU, reclaim, name=name, birth_date=birth_date, staff=staff, today=DAY
+    )
+
+
+def _release(profile, capture, staff, name="Rui Dono"):  # type: ignore[no-untyped-def]
+    return services.release(
+        profile, capture, signed_by_name=name, staff=staff, today=date(2026, 3, 3)
+    )
 
 
 def test_gru_82_2_one_reclaim_at_a_time(app):
@@ -85,15 +95,10 @@ def test_gru_82_no_release_before_the_reclaim_is_paid(app):
 
 
 def test_gru_82_no_release_of_an_animal_no_longer_in_custody(app):
-    from portal.blueprints.billing.services import mark_paid_at_counter
-
     owner, staff = factories.user(), factories.user(roles=("agent",))
     pet = factories.animal(owner)
     capture = _capture(GRU, tag_read=pet.rga)
-    reclaim = _start(GRU, capture, owner, staff)
-    mark_paid_at_counter(
-        reclaim.payment_item, receipt_number="REC-1", paid_on=date(2026, 3, 3), actor=staff
-    )
+    _paid(GRU, capture, owner, staff)
     capture.status = CaptureStatus.DESTINED  # e.g. adopted out meanwhile
     err = _refused(
         services.release, GRU, capture, signed_by_name="Dono", staff=staff, today=date(2026, 3, 3)
@@ -105,15 +110,7 @@ def test_gru_84_only_dogs_and_cats_get_an_rga_on_reclaim(app):
     owner, staff = factories.user(), factories.user(roles=("agent",))
     capture = _capture(GRU, species="other", size="large")  # a horse, a goat
     reclaim = _start(GRU, capture, owner, staff)
-    err = _refused(
-        services.register_on_reclaim,
-        GRU,
-        reclaim,
-        name="Alazão",
-        birth_date=date(2020, 1, 1),
-        staff=staff,
-        today=date(2026, 3, 3),
-    )
+    err = _refused(_register, reclaim, staff, name="Alazão", birth_date=date(2020, 1, 1))
     assert (err.field, err.code) == (None, "not_registrable")
 
 
@@ -122,15 +119,7 @@ def test_gru_84_an_animal_with_an_rga_is_not_registered_again(app):
     pet = factories.animal(owner)
     capture = _capture(GRU, tag_read=pet.rga)
     reclaim = _start(GRU, capture, owner, staff)
-    err = _refused(
-        services.register_on_reclaim,
-        GRU,
-        reclaim,
-        name="Outro",
-        birth_date=date(2024, 1, 1),
-        staff=staff,
-        today=date(2026, 3, 3),
-    )
+    err = _refused(_register, reclaim, staff, name="Outro")
     assert (err.field, err.code) == (None, "already_registered")
 
 
@@ -152,8 +141,6 @@ def test_gru_85_an_unregistered_animal_is_registered_before_its_shot(app):
     reclaim = _start(GRU, capture, owner, staff)
     err = _refused(services.record_rabies, GRU, reclaim, "proof", staff=staff, today=DAY)
     assert err.code == "no_proof"
-    from tests.integration.impound.test_impound_rules import _shot
-
     err = _refused(
         services.record_rabies,
         GRU,
@@ -166,14 +153,10 @@ def test_gru_85_an_unregistered_animal_is_registered_before_its_shot(app):
     assert (err.field, err.code) == ("rabies", "not_registered")
 
 
-def test_vv_22_6_caught_again_away_from_home_unless_it_invaded(app):
-    from portal.extensions import db
-    from portal.models import UnitValue
-
-    db.session.add(UnitValue(unit="MW", value_cents=151800, effective_from=date(2026, 1, 1)))
+def test_vv_22_6_caught_again_away_from_home_unless_it_invaded(vv_minimum_wage):
     owner = factories.user()
     pet = factories.animal(owner)
-    _capture(VV, tag_read=pet.rga, captured_on=date(2026, 1, 5))
+    _capture(VV, date(2026, 1, 5), tag_read=pet.rga)
     again = _capture(VV, tag_read=pet.rga)
     # A repeat capture on the street is "longe do domicílio": 5 % MW (75,90) once.
     fee = services.reclaim_fee(VV, again, date(2026, 3, 3))
@@ -188,35 +171,7 @@ def test_vv_22_6_caught_again_away_from_home_unless_it_invaded(app):
 # -- the release: what is refused names its article; what is done is on record -----------------
 
 
-def _audit(action):  # type: ignore[no-untyped-def]
-    from sqlalchemy import select
-
-    from portal.extensions import db
-    from portal.models import AuditEvent
-
-    return db.session.scalars(select(AuditEvent).where(AuditEvent.action == action)).all()
-
-
-def _paid(profile, capture, owner, staff):  # type: ignore[no-untyped-def]
-    from portal.blueprints.billing.services import mark_paid_at_counter
-
-    reclaim = _start(profile, capture, owner, staff)
-    if reclaim.status != ReclaimStatus.PAID:  # a free reclaim (VV 22 §5) is settled already
-        mark_paid_at_counter(
-            reclaim.payment_item, receipt_number=f"REC-{reclaim.id}", paid_on=DAY, actor=staff
-        )
-    return reclaim
-
-
-def _release(profile, capture, staff, name="Rui Dono"):  # type: ignore[no-untyped-def]
-    return services.release(
-        profile, capture, signed_by_name=name, staff=staff, today=date(2026, 3, 3)
-    )
-
-
 def test_gru_82_84_85_each_refused_release_names_its_article(app):
-    from tests.integration.impound.test_impound_rules import _shot
-
     owner, staff = factories.user(), factories.user(roles=("vet",))
     capture = _capture(GRU, species="cat")  # a cat, not registered
     reclaim = _paid(GRU, capture, owner, staff)
@@ -227,15 +182,13 @@ def test_gru_82_84_85_each_refused_release_names_its_article(app):
     )
     services.confirm_cause_ended(capture, agent=staff)
     assert capture.cause_ended_by_id == staff.id and capture.cause_ended_at is not None
-    (event,) = _audit("impound.cause_ended")
+    (event,) = factories.audit_events("impound.cause_ended")
     assert (event.subject_id, event.detail) == (str(capture.id), {"protocol": capture.protocol})
     # GRU 84: a cat leaves with an RGA too.
     err = _refused(_release, GRU, capture, staff)
     assert err.code == "not_registered"
     assert err.message == "Registre o animal (RGA) antes de liberá-lo (GRU 84)."
-    animal = services.register_on_reclaim(
-        GRU, reclaim, name="Mimi", birth_date=date(2024, 1, 1), staff=staff, today=DAY
-    )
+    animal = _register(reclaim, staff, name="Mimi", birth_date=date(2024, 1, 1))
     # GRU 85: and vaccinated against rabies.
     err = _refused(_release, GRU, capture, staff)
     assert (err.field, err.code) == ("rabies", "rabies_missing")
@@ -259,7 +212,7 @@ def test_gru_82_84_85_each_refused_release_names_its_article(app):
     )
     # GRU 85: the cat's shot is written on its new RGA, and the check is on record.
     assert reclaim.vaccination_id is not None and reclaim.rabies == "vaccinated"
-    (event,) = _audit("impound.rabies_checked")
+    (event,) = factories.audit_events("impound.rabies_checked")
     assert (event.subject_type, event.actor_id, event.detail) == (
         "Capture",
         staff.id,
@@ -277,7 +230,7 @@ def test_gru_82_84_85_each_refused_release_names_its_article(app):
     assert record.term_text.startswith(
         f"Declaro ter recebido o animal do protocolo {capture.protocol}."
     )
-    (event,) = _audit("impound.released")
+    (event,) = factories.audit_events("impound.released")
     assert (event.subject_type, event.subject_id) == ("Capture", str(capture.id))
     assert event.detail == {"protocol": capture.protocol, "capture_count": 1}
     assert animal.species == "cat"
@@ -287,12 +240,10 @@ def test_gru_84_registration_on_reclaim_is_the_claimants_and_on_record(app):
     owner, staff = factories.user(), factories.user(roles=("agent",))
     capture = _capture(GRU)
     reclaim = _start(GRU, capture, owner, staff)
-    animal = services.register_on_reclaim(
-        GRU, reclaim, name="Caramelo", birth_date=date(2024, 1, 1), staff=staff, today=DAY
-    )
+    animal = _register(reclaim, staff, name="Caramelo", birth_date=date(2024, 1, 1))
     assert animal.owner_id == owner.id and capture.owner_id == owner.id
     assert reclaim.registered_on_reclaim is True and reclaim.animal_id == animal.id
-    (event,) = _audit("impound.registered_on_reclaim")
+    (event,) = factories.audit_events("impound.registered_on_reclaim")
     assert (event.subject_type, event.subject_id, event.detail) == (
         "Capture",
         str(capture.id),
@@ -304,26 +255,13 @@ def test_gru_84_registration_refused_by_the_rga_rules_says_why(app):
     owner, staff = factories.user(), factories.user(roles=("agent",))
     capture = _capture(GRU)
     reclaim = _start(GRU, capture, owner, staff)
-    err = _refused(
-        services.register_on_reclaim,
-        GRU,
-        reclaim,
-        name="Caramelo",
-        birth_date=date(2026, 3, 10),  # after today
-        staff=staff,
-        today=DAY,
-    )
+    err = _refused(_register, reclaim, staff, birth_date=date(2026, 3, 10))  # after today
     assert (err.field, err.code) == ("animal.birth_date", "age")
     assert err.message == "A data de nascimento não pode estar no futuro."
     assert reclaim.animal_id is None and reclaim.registered_on_reclaim is not True
 
 
-def test_vv_22_6_first_capture_goes_home_without_sterilisation(app):
-    from portal.extensions import db
-    from portal.models import UnitValue
-    from tests.integration.impound.test_impound_rules import _shot
-
-    db.session.add(UnitValue(unit="MW", value_cents=151800, effective_from=date(2026, 1, 1)))
+def test_vv_22_6_first_capture_goes_home_without_sterilisation(vv_minimum_wage):
     owner, staff = factories.user(), factories.user(roles=("vet",))
     pet = factories.animal(owner, sterilized=False)
     first = _capture(VV, tag_read=pet.rga)
@@ -333,7 +271,7 @@ def test_vv_22_6_first_capture_goes_home_without_sterilisation(app):
     )
     assert _release(VV, first, staff).capture_count_stated == 1
     # Caught again: now only sterilised, and the refusal names the paragraph.
-    again = _capture(VV, tag_read=pet.rga, captured_on=date(2026, 3, 2))
+    again = _capture(VV, tag_read=pet.rga)
     reclaim = services.start_reclaim(
         VV,
         again,
@@ -390,7 +328,7 @@ def test_gru_82_2_reclaim_opens_the_claimants_guia_for_the_fee(app):
         None,
     )
     assert reclaim.status == ReclaimStatus.STARTED
-    (event,) = _audit("impound.reclaim_started")
+    (event,) = factories.audit_events("impound.reclaim_started")
     assert (event.subject_type, event.subject_id) == ("Capture", str(capture.id))
     assert event.detail == {
         "protocol": capture.protocol,
@@ -400,11 +338,7 @@ def test_gru_82_2_reclaim_opens_the_claimants_guia_for_the_fee(app):
     }
 
 
-def test_vv_22_5_a_free_reclaim_is_settled_at_once(app):
-    from portal.extensions import db
-    from portal.models import UnitValue
-
-    db.session.add(UnitValue(unit="MW", value_cents=151800, effective_from=date(2026, 1, 1)))
+def test_vv_22_5_a_free_reclaim_is_settled_at_once(vv_minimum_wage):
     owner, staff = factories.user(), factories.user(roles=("agent",))
     pet = factories.animal(owner)
     capture = _capture(VV, tag_read=pet.rga)
@@ -414,14 +348,10 @@ def test_vv_22_5_a_free_reclaim_is_settled_at_once(app):
     assert reclaim.status == ReclaimStatus.PAID
 
 
-def test_vv_22_6_start_reclaim_passes_on_the_away_from_home_answer(app):
-    from portal.extensions import db
-    from portal.models import UnitValue
-
-    db.session.add(UnitValue(unit="MW", value_cents=151800, effective_from=date(2026, 1, 1)))
+def test_vv_22_6_start_reclaim_passes_on_the_away_from_home_answer(vv_minimum_wage):
     owner, staff = factories.user(), factories.user(roles=("agent",))
     pet = factories.animal(owner)
-    _capture(VV, tag_read=pet.rga, captured_on=date(2026, 1, 5))
+    _capture(VV, date(2026, 1, 5), tag_read=pet.rga)
     again = _capture(VV, tag_read=pet.rga)
     near = _start(VV, again, owner, staff, away_from_home=False)
     assert near.payment_item.amount_cents == 0
@@ -468,9 +398,7 @@ def test_gru_84_the_rga_made_on_reclaim_describes_the_animal_caught(app):
         GRU, sex="unknown", color="Preto", size="medium", microchip="985112345678901"
     )
     reclaim = _start(GRU, capture, owner, staff)
-    animal = services.register_on_reclaim(
-        GRU, reclaim, name="Tição", birth_date=date(2023, 5, 1), staff=staff, today=DAY
-    )
+    animal = _register(reclaim, staff, name="Tição", birth_date=date(2023, 5, 1))
     assert (animal.name, animal.species, animal.color, animal.size, animal.breed) == (
         "Tição",
         "dog",
@@ -485,8 +413,6 @@ def test_gru_84_the_rga_made_on_reclaim_describes_the_animal_caught(app):
 
 
 def test_gru_85_a_shot_the_rga_refuses_is_reported_on_the_rabies_answer(app):
-    from tests.integration.impound.test_impound_rules import _shot
-
     owner, staff = factories.user(), factories.user(roles=("vet",))
     pet = factories.animal(owner)
     capture = _capture(GRU, tag_read=pet.rga)
@@ -529,7 +455,7 @@ def test_gru_82_3_exemption_asked_at_the_counter_is_priced_and_on_record(app):
     assert reclaim.exemption == "unemployed_3_months"
     assert reclaim.payment_item.amount_cents == fee.total_cents
     assert fee.total_cents < services.reclaim_fee(GRU, capture, date(2026, 3, 3)).total_cents
-    (event,) = _audit("impound.reclaim_started")
+    (event,) = factories.audit_events("impound.reclaim_started")
     assert event.detail["exemption"] == "unemployed_3_months"
     # Nothing asked: no exemption on record.
     other = _start(GRU, _capture(GRU), owner, staff, exemption="")
@@ -540,7 +466,5 @@ def test_gru_84_registration_keeps_the_sex_seen_and_who_registered(app):
     owner, staff = factories.user(), factories.user(roles=("agent",))
     capture = _capture(GRU, sex="female", species="cat")
     reclaim = _start(GRU, capture, owner, staff)
-    animal = services.register_on_reclaim(
-        GRU, reclaim, name="Mimi", birth_date=date(2024, 1, 1), staff=staff, today=DAY
-    )
+    animal = _register(reclaim, staff, name="Mimi", birth_date=date(2024, 1, 1))
     assert (animal.sex, animal.species, animal.registered_by_id) == ("female", "cat", staff.id)

@@ -13,17 +13,11 @@ from sqlalchemy import select
 from portal.blueprints.licences import services
 from portal.blueprints.licences.household import counted, household_viewed
 from portal.extensions import db
-from portal.models import Animal, AuditEvent, ExcessLicence, LicenceAnimal, LicenceStatus
+from portal.models import Animal, ExcessLicence, LicenceAnimal, LicenceStatus
 from tests import factories
 
 TODAY = date(2026, 6, 10)
 _codes = count(1)
-
-
-@pytest.fixture
-def gru(app):
-    with app.test_request_context():
-        yield app.extensions["portal_profile"]
 
 
 def _pets(owner, n, *, age_days=500, **fields):  # type: ignore[no-untyped-def]
@@ -146,9 +140,7 @@ def test_opening_a_household_is_on_record(gru):
     owner = factories.user()
     (first,) = _pets(owner, 1)
     household_viewed(first)
-    (event,) = db.session.scalars(
-        select(AuditEvent).where(AuditEvent.action == "licence.household_viewed")
-    ).all()
+    (event,) = factories.audit_events("licence.household_viewed")
     assert (event.subject_type, event.subject_id) == ("Animal", str(first.id))
 
 

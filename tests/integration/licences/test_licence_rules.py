@@ -29,12 +29,6 @@ def profile_of(make_app, key: str, **licence_changes):
         yield prof
 
 
-@pytest.fixture
-def gru(app):
-    with app.test_request_context():
-        yield app.extensions["portal_profile"]
-
-
 def pdf() -> services.Upload:
     return services.Upload(io.BytesIO(b"%PDF-1.4 comprovante"), "comprovante.pdf")
 
