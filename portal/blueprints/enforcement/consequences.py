@@ -80,11 +80,12 @@ def issue_apprehension_notice(
         **more,
     )
     doc.capture_id = capture_id
-    if definitive:
-        doc.consequence_kind, doc.consequence_article = definitive_consequence(profile) or (
-            ConsequenceKind.CAUSED_DEFINITIVE_APPREHENSION,
-            legal_provision,
-        )
+    found = definitive_consequence(profile) if definitive else None
+    if found is not None:
+        # Only the consequence the city's law gives is recorded on the person; where it gives none
+        # (CAB 39 II is the apprehension alone, and CAB 8 §ú lets the owner reclaim once its cause
+        # is gone) the auto still decides the capture, and nothing bars the person.
+        doc.consequence_kind, doc.consequence_article = found
     db.session.flush()
     return doc
 
@@ -168,14 +169,22 @@ def _tell_owner(doc: EnforcementDocument, capture: Any, upheld: bool) -> None:
     person = doc.person or capture.owner
     if person is None or not person.email:
         return
-    if upheld:
+    if upheld and doc.consequence_article:
         body = _(
             "A decisão sobre o auto de apreensão nº %(n)s é definitiva: a apreensão do animal do "
             "protocolo %(p)s foi mantida (%(a)s) e ele não volta à sua posse (%(c)s).",
             n=doc.number,
             p=capture.protocol,
             a=capture.definitive_article or doc.legal_provision,
-            c=doc.consequence_article or "GRU 88 §4",
+            c=doc.consequence_article,
+        )
+    elif upheld:  # the city's law records nothing on the person (no profile consequence)
+        body = _(
+            "A decisão sobre o auto de apreensão nº %(n)s é definitiva: a apreensão do animal do "
+            "protocolo %(p)s foi mantida (%(a)s).",
+            n=doc.number,
+            p=capture.protocol,
+            a=capture.definitive_article or doc.legal_provision,
         )
     else:
         body = _(
