@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from datetime import date
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
@@ -84,10 +84,13 @@ class _Rule(_Frozen):
 
     article: Citation
     cites: dict[str, Citation] = Field(default_factory=dict)
+    # Citations of a step of the rule that has no value of its own (a refusal's article).
+    CITE_ONLY: ClassVar[frozenset[str]] = frozenset()
 
     @model_validator(mode="after")
     def _cites_name_fields(self) -> _Rule:
-        unknown = sorted(set(self.cites) - set(type(self).model_fields) - {"article"})
+        known = set(type(self).model_fields) | {"article"} | type(self).CITE_ONLY
+        unknown = sorted(set(self.cites) - known)
         if unknown:
             raise ValueError(f"cites names unknown field(s): {', '.join(unknown)}")
         return self

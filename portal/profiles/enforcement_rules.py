@@ -123,6 +123,10 @@ class ExpenseRule(_Rule):
 class NoticeRule(_Rule):
     """Deadlines of the notificação preliminar and of defence and appeal."""
 
+    # A petition refused without judging its merit: filed late (GRU 107 §2 I), or a second one on
+    # the same decision (GRU 101 §2, 107 §2 IV). Without them the rule's article is cited.
+    CITE_ONLY = frozenset({"late_petition", "repeated_petition"})
+
     preliminary_days: list[int] = Field(default_factory=list)  # fixed choices; 0 = "imediatamente"
     preliminary_min_hours: int | None = Field(default=None, ge=1)  # GRU 70 §3: 1 hour
     preliminary_max_days: int | None = Field(default=None, ge=1)  # GRU 70 §3: 60 days

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from flask_babel import gettext as _
@@ -29,7 +29,7 @@ from portal.models import (
 )
 from portal.profiles.schema import Profile
 from portal.services import audit
-from portal.services.clock import local_today
+from portal.services.clock import local_date, local_today, tz
 
 
 def is_addressee(doc: EnforcementDocument, user: Any) -> bool:
@@ -193,7 +193,8 @@ def file_petition(
     db.session.add(petition)
     if option is None and previous is None and doc.petition_due_on is not None:
         # the term lapsed and the document became final: late (GRU 107 §2 I)
-        option = PetitionOption(kind, instance, doc.petition_due_on, "GRU 101")
+        term = "defence_days" if kind == PetitionKind.DEFENCE else "appeal_days"
+        option = PetitionOption(kind, instance, doc.petition_due_on, profile.notices.cite(term))
     if option is None:
         # GRU 107 §2 IV (already decided / pending) — recorded and refused without merit
         _refuse(
@@ -202,7 +203,7 @@ def file_petition(
                 "Indeferido sem análise do mérito: já há petição sobre esta decisão "
                 "ou não cabe nova petição."
             ),
-            "GRU 101 §2, 107 §2 IV",
+            profile.notices.cite("repeated_petition"),
         )
     else:
         petition.against_id = option.against.id if option.against else None
@@ -216,7 +217,7 @@ def file_petition(
                     "que terminou em %(d)s.",
                     d=option.due_on.strftime("%d/%m/%Y"),
                 ),
-                f"{option.article}; GRU 107 §2 I",
+                f"{option.article}; {profile.notices.cite('late_petition')}",
             )
         else:
             if profile.notices.decision_days:
@@ -304,6 +305,10 @@ def issue_penalty(
         for k, v in (infraction.fine_inputs or {}).items()
         if k not in ("previous_offences", "infraction_on")
     }
+    if inputs:
+        # GRU 113 §1-2: the auto de infração interrupted the prescription and it does not run
+        # while the procedure is pending, so the wait for this penalty never prescribes it.
+        inputs["prescription_interrupted_on"] = today.isoformat()
     penalty = issue_document(
         profile,
         kind=EnforcementKind.PENALTY,
@@ -338,6 +343,10 @@ def issue_penalty(
     if infraction.status != EnforcementStatus.UPHELD:
         infraction.status = EnforcementStatus.FINAL
     if method and service_on:
+        if service_on < local_date(penalty.issued_at):
+            # GRU 97, 109: written with the refusal it follows and known with it; recorded after
+            # the addressee knew that decision, it was issued on the day they knew it
+            penalty.issued_at = datetime.combine(service_on, time(12), tzinfo=tz()).astimezone(UTC)
         record_service(
             profile,
             penalty,
