@@ -87,6 +87,17 @@ def _check_proposal(capture: Capture, data: ProposalData, vet: User) -> None:
         raise DomainError("vet_report", "required", _("Escreva o laudo técnico."))
     if not data.vet_crmv.strip():
         raise DomainError("vet_crmv", "required", _("Informe o CRMV do veterinário."))
+    if data.infectious and not (data.lab_exam or "").strip():
+        # Lei 14.228/2021, art. 2º §1º: the laudo is preceded by a laboratory exam where it
+        # applies, and an infectious disease (which also takes the NGOs' claim away) is that case
+        raise DomainError(
+            "lab_exam",
+            "required",
+            _(
+                "Informe o exame laboratorial que confirma a doença infectocontagiosa "
+                "(Lei 14.228/2021, art. 2º §1º)."
+            ),
+        )
     if current_proposal(capture) is not None:
         raise DomainError(None, "already_proposed", _("Já há um laudo em aberto para este animal."))
 

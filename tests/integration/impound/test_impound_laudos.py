@@ -56,7 +56,12 @@ def _laudo(capture: Capture, *, profile=GRU, vet=None, day=None, infectious=Fals
     return euthanasia.propose_euthanasia(
         profile,
         capture,
-        euthanasia.ProposalData(vet_report=LAUDO, vet_crmv="CRMV-SP 77", infectious=infectious),
+        euthanasia.ProposalData(
+            vet_report=LAUDO,
+            vet_crmv="CRMV-SP 77",
+            lab_exam="RT-PCR positivo para raiva" if infectious else None,
+            infectious=infectious,
+        ),
         vet=vet,
         today=day or local_today(),
     )
