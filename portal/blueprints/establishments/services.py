@@ -429,7 +429,9 @@ def approve_renewal(establishment: Establishment, staff: User, *, profile: Profi
     if establishment.status != EstablishmentStatus.ACTIVE:
         raise EstablishmentError(None, "not_active", _("Este cadastro não está ativo."))
     old_end = establishment.valid_until
-    establishment.valid_from = date.fromordinal(old_end.toordinal() + 1)
+    # GRU 11 §3: the old term stays in force to its last day, so a renewal approved early leaves
+    # valid_from alone: the two terms run back to back as one validity
+    start = date.fromordinal(old_end.toordinal() + 1)
     establishment.valid_until = next_term_end(
         establishment.first_issued_on or old_end, old_end, rule.validity_years
     )
@@ -439,7 +441,7 @@ def approve_renewal(establishment: Establishment, staff: User, *, profile: Profi
         establishment,
         "renewed",
         staff,
-        valid_from=establishment.valid_from.isoformat(),
+        valid_from=start.isoformat(),
         valid_until=establishment.valid_until.isoformat(),
     )
     _notify(
@@ -448,7 +450,7 @@ def approve_renewal(establishment: Establishment, staff: User, *, profile: Profi
         _(
             "O cadastro de %(name)s foi renovado: vale de %(start)s a %(until)s.",
             name=establishment.display_name,
-            start=establishment.valid_from.strftime("%d/%m/%Y"),
+            start=start.strftime("%d/%m/%Y"),
             until=establishment.valid_until.strftime("%d/%m/%Y"),
         ),
     )

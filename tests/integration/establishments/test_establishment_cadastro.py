@@ -168,7 +168,9 @@ def test_gru_11_3_renewal_takes_effect_the_day_after_the_old_term_even_if_decide
     services.request_renewal(e, e.requested_by, profile=profile, today=date(2027, 2, 1))
     coord = factories.user(roles=("coordinator",))
     services.approve_renewal(e, coord, profile=profile)
-    assert (e.valid_from, e.valid_until) == (date(2027, 3, 11), date(2028, 3, 10))
+    # the new term runs 2027-03-11 .. 2028-03-10, right after the first: one validity since 2026
+    assert (e.valid_from, e.valid_until) == (date(2026, 3, 10), date(2028, 3, 10))
+    assert e.events[-1].detail["valid_from"] == "2027-03-11"
 
 
 def test_accredited_token_works_only_while_the_cadastro_is_valid(app, client, profile) -> None:
