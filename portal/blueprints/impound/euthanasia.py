@@ -385,13 +385,21 @@ def laudo_file_rule(user: User, stored: StoredFile) -> bool:
     return stored.purpose == LAUDO_PURPOSE and may_read_laudos(user)
 
 
-def proposals_for_ngos(limit: int = 200) -> list[EuthanasiaProposal]:
-    """Every laudo, newest first: open ones (claimable or not) and the ones already decided."""
-    return list(
+NGO_PAGE_SIZE = 100  # laudos a page of the NGOs' list
+
+
+def proposals_for_ngos(page: int = 1) -> tuple[list[EuthanasiaProposal], bool]:
+    """Every laudo, newest first, a page at a time (art. 3º: the NGOs see all of them, open or
+    decided): the page's laudos, and whether older ones follow."""
+    rows = list(
         db.session.scalars(
-            select(EuthanasiaProposal).order_by(EuthanasiaProposal.id.desc()).limit(limit)
+            select(EuthanasiaProposal)
+            .order_by(EuthanasiaProposal.id.desc())
+            .offset((page - 1) * NGO_PAGE_SIZE)
+            .limit(NGO_PAGE_SIZE + 1)
         )
     )
+    return rows[:NGO_PAGE_SIZE], len(rows) > NGO_PAGE_SIZE
 
 
 def withdraw_open_proposals(capture: Capture) -> None:

@@ -189,9 +189,9 @@ def test_lei_14228_art_2_one_live_laudo_per_animal_numbered_in_order(app):
     assert second.number == f"LAUDO-{capture.protocol}-2"
     assert euthanasia.current_proposal(capture) is second
     assert euthanasia.proposals_of(capture) == [first, second]  # oldest first
-    # The NGOs' list: newest first, at most `limit`.
-    assert euthanasia.proposals_for_ngos()[:2] == [second, first]
-    assert euthanasia.proposals_for_ngos(limit=1) == [second]
+    # The NGOs' list: newest first.
+    listed, older = euthanasia.proposals_for_ngos()
+    assert listed[:2] == [second, first] and older is False
     # Typed by hand, in lower case with spaces, the number still finds the laudo.
     assert euthanasia.proposal_by_number(f"  {second.number.lower()} ") is second
     assert euthanasia.proposal_by_number("LAUDO-NONE-1") is None
@@ -591,3 +591,21 @@ def test_lei_14228_art_2_only_a_live_laudo_is_withdrawn_when_the_animal_leaves(a
     proposal.status = status
     euthanasia.withdraw_open_proposals(capture)
     assert proposal.status == after
+
+
+def test_lei_14228_art_3_the_ngos_page_through_every_laudo(client, auth, monkeypatch):
+    # Art. 3º: unrestricted access to the documentation, so the list never stops at its newest
+    # laudos: with two a page, three laudos make two pages, the oldest on the second.
+    monkeypatch.setattr(euthanasia, "NGO_PAGE_SIZE", 2)
+    first, second, third = (_propose(_capture(), FRIDAY) for _ in range(3))
+    member, _org = factories.ngo_user()
+    db.session.commit()
+    auth.login(member)
+    newest = client.get("/ong/laudos").get_data(as_text=True)
+    assert third.number in newest and second.number in newest and first.number not in newest
+    assert "/ong/laudos?page=2" in newest
+    oldest = client.get("/ong/laudos?page=2").get_data(as_text=True)
+    assert first.number in oldest and third.number not in oldest
+    assert "/ong/laudos?page=1" in oldest and "page=3" not in oldest
+    for odd in ("0", "-4", "abc", "9" * 30):  # never a server error
+        assert client.get(f"/ong/laudos?page={odd}").status_code == 200
