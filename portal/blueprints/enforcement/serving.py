@@ -92,9 +92,11 @@ def record_service(
         doc.petition_due_on = term_end(profile, doc.knowledge_on, rule.appeal_days)  # GRU 98 VI
     if doc.kind in FINE_KINDS and doc.fine_cents:
         _charge_fine(profile, doc)
-    if doc.kind == EnforcementKind.COMMITMENT and method == ServiceMethod.SIGNED:
-        # VV 23 V: the signed term never again to keep animals is recorded on the person
-        record_consequence(doc, ConsequenceKind.COMMITMENT_NEVER_KEEP, "VV 23 V")
+    never_keep = profile.adoption.bars.article("commitment")
+    if doc.kind == EnforcementKind.COMMITMENT and method == ServiceMethod.SIGNED and never_keep:
+        # VV 23 V: the signed term never again to keep animals is recorded on the person; a
+        # city whose law has no such term records nothing for a termo de compromisso
+        record_consequence(doc, ConsequenceKind.COMMITMENT_NEVER_KEEP, never_keep)
     if (
         (doc.consequence_kind or doc.capture_id)
         and doc.petition_due_on is None
