@@ -3,7 +3,7 @@ knowledge starts every term."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 
 from flask_babel import gettext as _
 
@@ -132,14 +132,20 @@ def edital_article(profile: Profile) -> str:
 def extend_comply_term(profile: Profile, doc: EnforcementDocument, actor: User) -> None:
     """GRU 70 §3: the term may be extended once by 30 days at the addressee's request."""
     days = profile.notices.extension_days
-    if not days or doc.kind != EnforcementKind.PRELIMINARY or doc.comply_days in (None, 0):
+    has_term = doc.comply_hours is not None or doc.comply_days not in (None, 0)
+    if not days or doc.kind != EnforcementKind.PRELIMINARY or not has_term:
         raise EnforcementError(
             None, "not_allowed", _("A lei deste município não prevê prorrogação deste prazo.")
         )
     if doc.comply_extended_days:
         raise EnforcementError(None, "done", _("O prazo já foi prorrogado uma vez."))
     doc.comply_extended_days = days
-    if doc.knowledge_on:
+    if doc.comply_hours is not None:
+        # GRU 70 §3-4: a term in hours (from one hour up) is extended too; it kept running
+        # minute by minute from the service, so the 30 days are added to its end
+        if doc.comply_due_at is not None:
+            doc.comply_due_at += timedelta(days=days)
+    elif doc.knowledge_on:
         _set_comply_due(profile, doc, datetime.now(UTC))
     audit.record(
         "enforcement.extended", doc, detail={"number": doc.number, "days": days}, actor_id=actor.id

@@ -524,6 +524,22 @@ def test_gru_70_3_the_longest_term_extended_ends_on_a_christmas_weekend(profile,
     assert _sp(doc.comply_due_at) == _at(date(2026, 12, 28), 23, 59, 59)
 
 
+def test_gru_70_3_a_term_in_hours_is_extended_by_30_days_too(profile, people):
+    agent = people[0]
+    doc = _notice(profile, people, MON_1_MAR, "h24")
+    _record(profile, doc, agent, MON_1_MAR, today=WED_3_MAR)
+    # GRU 70 §3: the term to remedy, "no mínimo de uma hora", "podendo ser prorrogado por mais
+    # 30 dias": 24 hours from 00:00 on Mon 1 Mar 2027 end at 00:00 on Tue 2 Mar (§4); 30 days
+    # more end at 00:00 on Thu 1 Apr.
+    services.extend_comply_term(profile, doc, agent)
+    assert doc.comply_extended_days == 30
+    assert _sp(doc.comply_due_at) == _at(date(2027, 4, 1), 0)
+    with pytest.raises(EnforcementError) as err:
+        services.extend_comply_term(profile, doc, agent)
+    assert (err.value.field, err.value.code) == (None, "done")
+    assert _sp(doc.comply_due_at) == _at(date(2027, 4, 1), 0)
+
+
 def test_gru_70_3_only_a_preliminary_notice_in_days_is_extended(profile, people):
     agent = people[0]
     doc = _known(profile, people, MON_1_MAR)  # an auto de infração: its term is the law's
