@@ -145,6 +145,17 @@ def decide_destination(
         )
     if data.destination == "euthanasia" and not (data.vet_crmv or "").strip():
         raise DomainError("vet_crmv", "required", _("Informe o CRMV do veterinário."))
+    # Checked before the decision exists: it joins the capture (and the session) when built,
+    # and the NGO look-up would flush a half-made decision.
+    if data.destination == "ngo_donation":
+        _check_ngo(data.organization_id)  # BJP 25 §3 I: an approved animal-protection NGO
+    carer = (data.carer_name or "").strip() or None
+    if data.destination == "community_return" and carer is None:
+        raise DomainError(
+            "carer_name",
+            "required",
+            _("Informe o cuidador responsável na comunidade (BJP 25 §3 II; VV 19)."),
+        )
     decision = DestinationDecision(
         capture=capture,
         destination=data.destination,
@@ -154,18 +165,9 @@ def decide_destination(
         vet_crmv=(data.vet_crmv or "").strip() or None,
         lab_exam=(data.lab_exam or "").strip() or None,
         decided_by_id=actor.id,
+        organization_id=data.organization_id if data.destination == "ngo_donation" else None,
+        carer_name=carer if data.destination == "community_return" else None,
     )
-    if data.destination == "ngo_donation":
-        _check_ngo(data.organization_id)  # BJP 25 §3 I: an approved animal-protection NGO
-        decision.organization_id = data.organization_id
-    if data.destination == "community_return":
-        if not (data.carer_name or "").strip():
-            raise DomainError(
-                "carer_name",
-                "required",
-                _("Informe o cuidador responsável na comunidade (BJP 25 §3 II; VV 19)."),
-            )
-        decision.carer_name = data.carer_name.strip()  # type: ignore[union-attr]
     db.session.add(decision)
     if data.destination == "adoption":
         decision.listing_id = _adoption_draft(capture, data.listing_name, actor, today).id
