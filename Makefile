@@ -86,7 +86,7 @@ bench: install-test
 
 # Mutation testing of the law services (issue 16): mutmut, one mutant at a time, one module at a time, over
 # the modules in pyproject's [tool.mutmut] only_mutate; the table goes to bench/results/mutation.md.
-# Several hours (about 5 600 mutants at 15-60 a minute): not part of `make test`.
+# Many hours (about 12 000 mutants at 15-140 a minute): not part of `make test`.
 # `make mutation MODULES=dates` runs one module;
 # `.venv/bin/python bench/mutation.py --report-only` rewrites the table from bench/results/mutation/.
 mutation: install-test
