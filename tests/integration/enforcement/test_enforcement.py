@@ -4,7 +4,7 @@ the pages of the addressee, the agent and the superior, and the public verificat
 from __future__ import annotations
 
 import io
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -42,7 +42,9 @@ def people(app):
     return agent, boss, director, citizen
 
 
-def _infraction(profile, agent, citizen, *, fine=True, kind="infraction", **extra):
+def _infraction(
+    profile, agent, citizen, *, fine=True, kind="infraction", occurred_on=None, **extra
+):
     return services.issue_document(
         profile,
         kind=kind,
@@ -50,7 +52,7 @@ def _infraction(profile, agent, citizen, *, fine=True, kind="infraction", **extr
         addressee=Addressee(citizen.full_name, citizen.cpf),
         fact="Cão acorrentado sem abrigo",
         place="Rua A, 10",
-        occurred_at=datetime(2026, 11, 2, 13, 0, tzinfo=UTC),
+        occurred_at=datetime.combine(occurred_on or date(2026, 11, 2), time(13), tzinfo=UTC),
         legal_provision="GRU 37",
         agent_title="Agente sanitário",
         fine_inputs=GRU_FINE if fine else None,

@@ -533,19 +533,7 @@ def test_gru_113_par_2_the_penalty_after_a_timely_auto_is_not_prescribed_by_the_
     # of Mon 30 Nov 2026 came in time and interrupted it (§1); known that day, its defence term
     # ends Thu 10 Dec 2026 (GRU 96 V: 10 days). The penalty of Fri 11 Dec 2026 falls after the
     # five years, but they do not run while the procedure is pending (§2).
-    doc = services.issue_document(
-        profile,
-        kind="infraction",
-        agent=agent,
-        addressee=Addressee(citizen.full_name, citizen.cpf),
-        fact="Cão acorrentado sem abrigo",
-        place="Rua A, 10",
-        occurred_at=datetime(2021, 12, 5, 13, 0, tzinfo=UTC),
-        legal_provision="GRU 37",
-        agent_title="Agente sanitário",
-        fine_inputs=GRU_FINE,
-        today=date(2026, 11, 30),
-    )
+    doc = _infraction(profile, agent, citizen, occurred_on=date(2021, 12, 5))
     _serve_on(profile, doc, agent, date(2026, 11, 30))
     assert doc.petition_due_on == date(2026, 12, 10)
     penalty = services.issue_penalty(profile, doc, agent, today=date(2026, 12, 11))
