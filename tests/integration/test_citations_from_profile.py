@@ -134,11 +134,15 @@ def test_bjp_16_par4_i_and_bjp_2_par3_i_intimation_terms_in_the_notified_on_hint
     assert "com a decisão final (BJP 30 §ú II)." in html
 
 
-def test_cab_no_definitive_consequence_no_article_in_the_hint(make_app) -> None:
+def test_cab_39_ii_no_definitive_apprehension_on_the_person_is_offered(make_app) -> None:
+    # CAB 39 II: the apprehension is the penalty; Cabeceira's law records nothing on the person
     app = make_app(PORTAL_PROFILE="cabeceira")
     assert app.extensions["portal_profile"].fines.definitive_consequence is None
     html = _staff_get(app, "/ccz/fiscalizacao/novo", ("agent",))
-    assert "registrada na pessoa com a decisão final." in html
+    assert 'name="definitive"' not in html
+    assert "registrada na pessoa com a decisão final" not in html
+    gru = _staff_get(make_app(PORTAL_PROFILE="guarulhos"), "/ccz/fiscalizacao/novo", ("agent",))
+    assert 'name="definitive"' in gru
 
 
 # -- 3. the capture certificate ------------------------------------------------------------------
