@@ -118,10 +118,12 @@ def decide_petition(
         # GRU 97: the penalty notice is written right after the refusal of the defence and is
         # known with the decision; its appeal goes to the second instance (GRU 103). Known both
         # ways, it is served the way that gives the later knowledge (GRU 109 §2).
-        served = (method, service_on)
+        penalty_method, penalty_on = method, service_on
         if ar_on is not None and known_on > knowledge_date(profile, method, service_on):
-            served = (ServiceMethod.POST, ar_on)
-        issue_penalty(profile, doc, doc.agent, today=today, method=served[0], service_on=served[1])
+            penalty_method, penalty_on = ServiceMethod.POST, ar_on
+        issue_penalty(
+            profile, doc, doc.agent, today=today, method=penalty_method, service_on=penalty_on
+        )
     audit.record(
         "enforcement.petition_decided",
         doc,
