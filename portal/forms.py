@@ -5,12 +5,20 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import Field
+from wtforms import Field, SelectMultipleField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import ValidationError
+from wtforms.widgets import CheckboxInput, ListWidget
 
 from portal.models.base import UF_CODES
 from portal.services.clock import local_today
+
+
+class CheckboxesField(SelectMultipleField):
+    """Several choices, each a checkbox."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
 
 
 class EmptyForm(FlaskForm):

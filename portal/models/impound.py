@@ -187,6 +187,8 @@ class DestinationDecision(Model):
     lab_exam: Mapped[str | None] = mapped_column(String(300))
     organization_id: Mapped[int | None] = mapped_column(ForeignKey("organization.id"))
     carer_name: Mapped[str | None] = mapped_column(String(200))  # BJP 25 §3 II
+    # The conditions confirmed before a community return (BJP 25 §3 II; VV 19 §1).
+    community_conditions: Mapped[list[str] | None] = mapped_column(JSON)
     listing_id: Mapped[int | None] = mapped_column(ForeignKey("listing.id"))
     decided_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
     decided_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -124,6 +124,10 @@ class HoldDays(_Frozen):
 
 
 ImpoundDestination = Literal["adoption", "ngo_donation", "community_return", "auction"]
+# What an animal must have before it goes back to its community (BJP 25 §3 II; VV 19 §1).
+CommunityCondition = Literal[
+    "registered", "sterilised", "vaccinated", "dewormed", "ectoparasites", "carer_term"
+]
 
 
 class CaptureCountRule(_Rule):
@@ -157,6 +161,10 @@ class ImpoundRule(_Rule):
     # CAB 11 II, 15-16, 20; VV 19-21; BJP 25 §3; GRU 86, 88). Euthanasia is never listed: federal
     # Lei 14.228/2021 allows it for dogs and cats only on a vet's laudo (see the impound domain).
     destinations: list[ImpoundDestination] = Field(default_factory=_adoption_only)
+    # What the staff confirm before a community return (BJP 25 §3 II: registered, sterilised,
+    # vaccinated, first deworming dose; VV 19 §1: also ectoparasite control and the carer's
+    # signed term). Cited as ``community_return_conditions``.
+    community_return_conditions: list[CommunityCondition] = Field(default_factory=list)
     # An agent confirms the cause of the capture has ended before release (CABO 10 §ú f;
     # CAB 8 §ú; GRU 82 §1).
     release_requires_cause_ended: bool = False

@@ -9,20 +9,15 @@ from wtforms import (
     BooleanField,
     DateField,
     EmailField,
-    SelectMultipleField,
     StringField,
     TelField,
     TextAreaField,
 )
 from wtforms.validators import DataRequired, Email, Length, Optional
-from wtforms.widgets import CheckboxInput, ListWidget
+
+from portal.forms import CheckboxesField
 
 REQUIRED = _l("Campo obrigatório.")
-
-
-class CheckboxesField(SelectMultipleField):
-    widget = ListWidget(prefix_label=False)
-    option_widget = CheckboxInput()
 
 
 class CadastroForm(FlaskForm):

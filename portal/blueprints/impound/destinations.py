@@ -23,7 +23,7 @@ from portal.services import audit
 
 from .apprehension import definitive_upheld
 from .capture import active_reclaim
-from .labels import FEDERAL_EUTHANASIA, condition_label
+from .labels import FEDERAL_EUTHANASIA, community_condition_label, condition_label
 
 # ---------------------------------------------------------------------------------------------
 # Destinations (CABO 13; CAB 9, 11, 15-16, 20; VV 19-21; BJP 25 §3-4; GRU 86, 88, 90)
@@ -62,6 +62,8 @@ class DestinationData:
     organization_id: int | None = None
     carer_name: str | None = None
     listing_name: str | None = None
+    # What the staff confirmed before a community return (BJP 25 §3 II; VV 19 §1).
+    community_conditions: tuple[str, ...] = ()
 
 
 def check_may_destine(capture: Capture) -> None:
@@ -156,6 +158,7 @@ def decide_destination(
             "required",
             _("Informe o cuidador responsável na comunidade (BJP 25 §3 II; VV 19)."),
         )
+    conditions = _community_conditions(profile, data)
     decision = DestinationDecision(
         capture=capture,
         destination=data.destination,
@@ -167,6 +170,7 @@ def decide_destination(
         decided_by_id=actor.id,
         organization_id=data.organization_id if data.destination == "ngo_donation" else None,
         carer_name=carer if data.destination == "community_return" else None,
+        community_conditions=conditions,
     )
     db.session.add(decision)
     if data.destination == "adoption":
@@ -189,6 +193,27 @@ def decide_destination(
         },
     )
     return decision
+
+
+def _community_conditions(profile: Profile, data: DestinationData) -> list[str] | None:
+    """The conditions the law sets for a community return, all confirmed (BJP 25 §3 II: registered,
+    sterilised, vaccinated, first deworming dose; VV 19 §1: also ectoparasites and the carer's
+    term); None for another destination."""
+    if data.destination != "community_return":
+        return None
+    rule = profile.impound
+    missing = [c for c in rule.community_return_conditions if c not in data.community_conditions]
+    if missing:
+        raise DomainError(
+            "community_conditions",
+            "conditions_missing",
+            _(
+                "Antes de devolver o animal à comunidade, confirme: %(missing)s (%(article)s).",
+                missing="; ".join(community_condition_label(c) for c in missing),
+                article=rule.cite("community_return_conditions"),
+            ),
+        )
+    return list(rule.community_return_conditions)
 
 
 def _check_ngo(organization_id: int | None) -> None:

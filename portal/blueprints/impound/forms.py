@@ -19,7 +19,7 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from portal.forms import choices
+from portal.forms import CheckboxesField, choices
 from portal.models.animal import (
     OTHER_SPECIES_LABEL,
     SEX_LABELS,
@@ -168,6 +168,10 @@ class DestinationForm(FlaskForm):
     organization_id = SelectField(_l("ONG de proteção animal"), validators=[Optional()])
     carer_name = StringField(
         _l("Cuidador responsável na comunidade"), validators=[Optional(), Length(max=200)]
+    )
+    # BJP 25 §3 II; VV 19 §1: the choices are the profile's conditions.
+    community_conditions = CheckboxesField(
+        _l("Para a devolução à comunidade, o animal está"), choices=[], validators=[Optional()]
     )
     vet_report = TextAreaField(
         _l("Laudo técnico do médico veterinário"), validators=[Optional(), Length(max=5000)]

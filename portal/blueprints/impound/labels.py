@@ -50,6 +50,18 @@ def condition_label(value: str) -> str:
     }.get(value, value)
 
 
+def community_condition_label(value: str) -> str:
+    """What the animal has before it goes back to its community (BJP 25 §3 II; VV 19 §1)."""
+    return {
+        "registered": _("Registrado (RGA)"),
+        "sterilised": _("Esterilizado cirurgicamente"),
+        "vaccinated": _("Vacinado"),
+        "dewormed": _("Desverminação iniciada (primeira dose)"),
+        "ectoparasites": _("Controle de ectoparasitos feito"),
+        "carer_term": _("Termo de compromisso assinado pelo cuidador principal"),
+    }.get(value, value)
+
+
 def custody_label(value: str) -> str:
     labels: dict[str, str] = {
         CustodyType.ORDINARY: _("Guarda comum"),

@@ -69,9 +69,11 @@ def staff_custody():
     )
 
 
-def _capture_forms(profile, capture: Capture) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    """The forms of one capture's staff page (reclaim, release, destination, laudo...)."""
-    counter = CounterReclaimForm()
+def _capture_forms(profile, capture: Capture, *, fresh: bool = False) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """The forms of one capture's staff page (reclaim, release, destination, laudo...); ``fresh``:
+    empty, not filled from the request (the page shown again after one of them failed)."""
+    blank = {"formdata": None} if fresh else {}
+    counter = CounterReclaimForm(**blank)
     counter.exemption.choices = choices(
         [
             ("", _("Nenhuma")),
@@ -80,24 +82,20 @@ def _capture_forms(profile, capture: Capture) -> dict[str, object]:  # type: ign
     )
     return {
         "counter_form": counter,
-        "register_form": RegisterOnReclaimForm(),
-        "rabies_form": RabiesForm(),
-        "definitive_open_form": DefinitiveOpenForm(),
-        "release_form": ReleaseForm(),
+        "register_form": RegisterOnReclaimForm(**blank),
+        "rabies_form": RabiesForm(**blank),
+        "definitive_open_form": DefinitiveOpenForm(**blank),
+        "release_form": ReleaseForm(**blank),
         "destination_form": _destination_form(profile, capture),
-        "laudo_form": LaudoForm(),
-        "laudo_withdraw_form": LaudoWithdrawForm(prefix=WITHDRAW_PREFIX),
+        "laudo_form": LaudoForm(**blank),
+        "laudo_withdraw_form": LaudoWithdrawForm(prefix=WITHDRAW_PREFIX, **blank),
         "coordinating_vet": euthanasia.is_coordinating_vet(current_user),  # VV 21 §4
         "empty": EmptyForm(),
     }
 
 
-@bp.get("/ccz/recolhimentos/<protocol>")
-@roles_required(*STAFF)
-def staff_capture(protocol: str):
-    capture = _capture(protocol)
-    audit.record("impound.viewed", capture)
-    db.session.commit()
+def _capture_page(capture: Capture, **submitted: object):  # type: ignore[no-untyped-def]
+    """The capture's staff page; ``submitted``: a form that failed, shown with what was typed."""
     profile, today = current_profile(), local_today()
     fee = None
     if capture.reclaimable and services.active_reclaim(capture) is None:
@@ -105,6 +103,8 @@ def staff_capture(protocol: str):
             fee = services.reclaim_fee(profile, capture, today)
         except DomainError:
             fee = None
+    forms = _capture_forms(profile, capture, fresh=bool(submitted))
+    forms.update(submitted)
     return render_template(
         "impound/staff_capture.html",
         capture=capture,
@@ -118,8 +118,17 @@ def staff_capture(protocol: str):
         next_step=services.next_step(capture, today),
         proposals=euthanasia.proposals_of(capture),
         claim_open=euthanasia.claim_open,
-        **_capture_forms(profile, capture),
-    )
+        **forms,
+    ), (422 if submitted else 200)
+
+
+@bp.get("/ccz/recolhimentos/<protocol>")
+@roles_required(*STAFF)
+def staff_capture(protocol: str):
+    capture = _capture(protocol)
+    audit.record("impound.viewed", capture)
+    db.session.commit()
+    return _capture_page(capture)
 
 
 def _destination_form(profile, capture: Capture) -> DestinationForm:  # type: ignore[no-untyped-def]
@@ -129,6 +138,10 @@ def _destination_form(profile, capture: Capture) -> DestinationForm:  # type: ig
     form.destination.choices = choices(
         (d, services.destination_label(d))
         for d in services.destinations_offered(profile, capture, incurable_laudo=allow)
+    )
+    form.community_conditions.choices = choices(
+        (c, services.community_condition_label(c))
+        for c in profile.impound.community_return_conditions
     )
     orgs = db.session.scalars(select(Organization).order_by(Organization.legal_name))
     form.organization_id.choices = choices(
@@ -307,10 +320,14 @@ def staff_destination(protocol: str):
     capture = _capture(protocol)
     profile = current_profile()
     form = _destination_form(profile, capture)
+    offered = form.destination.choices
+    # Any destination passes the form, so the service says why one is refused (Lei 14.228/2021).
     form.destination.choices = choices((d, d) for d in services.DESTINATIONS)
-    if not form.validate_on_submit():
+    valid = form.validate_on_submit()
+    form.destination.choices = offered  # the page shown again lists only what the law allows
+    if not valid:
         flash(_("Escolha a destinação e explique o motivo."), "danger")
-        return _back(capture)
+        return _capture_page(capture, destination_form=form)
     data = services.DestinationData(
         destination=form.destination.data,
         reason=form.reason.data,
@@ -321,13 +338,18 @@ def staff_destination(protocol: str):
         organization_id=int(form.organization_id.data) if form.organization_id.data else None,
         carer_name=form.carer_name.data,
         listing_name=form.listing_name.data,
+        community_conditions=tuple(form.community_conditions.data or ()),
     )
-    _act(
+    done = _act(
         lambda: services.decide_destination(
             profile, capture, data, actor=current_user, today=local_today()
         ),
         _("Destinação registrada."),
+        form,
     )
+    if not done:
+        # What was typed stays, the message beside its field (or on top).
+        return _capture_page(_capture(protocol), destination_form=form)
     return _back(capture)
 
 

@@ -22,15 +22,13 @@ from wtforms import (
     IntegerField,
     RadioField,
     SelectField,
-    SelectMultipleField,
     StringField,
     TextAreaField,
 )
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
-from wtforms.widgets import CheckboxInput, ListWidget
 
 from portal.blueprints.licences import services
-from portal.forms import choices
+from portal.forms import CheckboxesField, choices
 from portal.models import Animal, ExcessLicence
 from portal.models.animal import SEX_LABELS, SIZE_LABELS, SPECIES_LABELS
 
@@ -48,11 +46,6 @@ def uploads(name: str) -> list[services.Upload]:
 def upload(name: str) -> services.Upload | None:
     found = uploads(name)
     return found[0] if found else None
-
-
-class CheckboxesField(SelectMultipleField):
-    widget = ListWidget(prefix_label=False)
-    option_widget = CheckboxInput()
 
 
 class NewAnimalForm(Form):

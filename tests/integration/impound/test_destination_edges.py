@@ -386,15 +386,97 @@ def test_vv_19_par_1_community_animal_returned_only_with_its_named_carer(app, pr
             "carer_name",
             "required",
         )
-    decision = _destine(profile, capture, day, "community_return", carer_name="  Dona Maria  ")
+    decision = _destine(
+        profile,
+        capture,
+        day,
+        "community_return",
+        carer_name="  Dona Maria  ",
+        community_conditions=tuple(ALL_CONDITIONS),
+    )
     assert decision.carer_name == "Dona Maria" and decision.destination == "community_return"
     assert capture.status == CaptureStatus.DESTINED
 
 
+ALL_CONDITIONS = [
+    "registered",
+    "sterilised",
+    "vaccinated",
+    "dewormed",
+    "ectoparasites",
+    "carer_term",
+]
+# BJP 25 §3 II: "registrado, esterilizados cirurgicamente, vacinados e iniciado o programa de
+# desverminação (com a primeira dose...)"; VV 19 §1: "esterilização, registro, vacinação,
+# vermifugação e controle de ectoparasitos ... após identificação e assinatura de termo de
+# compromisso de seu cuidador principal".
+BJP_CONDITIONS = ["registered", "sterilised", "vaccinated", "dewormed"]
+VV_CONDITIONS = BJP_CONDITIONS + ["ectoparasites", "carer_term"]
+
+
+@pytest.mark.parametrize(
+    ("profile", "day", "conditions", "article"),
+    [
+        pytest.param(BJP, date(2026, 3, 5), BJP_CONDITIONS, "BJP 25 §3 II", id="bjp_25_3_ii"),
+        pytest.param(VV, date(2026, 3, 8), VV_CONDITIONS, "VV 19 §1", id="vv_19_1"),
+    ],
+)
+def test_bjp_25_3_ii_vv_19_1_community_return_only_with_every_condition_confirmed(
+    app, profile, day, conditions, article
+):
+    capture = _capture(profile, MONDAY, species="dog")
+    # Each condition missing alone is refused, and the message names it and the article.
+    for missing in conditions:
+        given = tuple(c for c in conditions if c != missing)
+        err = _refusal(
+            profile,
+            capture,
+            day,
+            "community_return",
+            carer_name="Dona Maria",
+            community_conditions=given,
+        )
+        assert (err.field, err.code) == ("community_conditions", "conditions_missing")
+        assert services.community_condition_label(missing) in err.message
+        assert article in err.message
+        for other in given:
+            assert services.community_condition_label(other) not in err.message
+    # Nothing confirmed: every condition is listed.
+    err = _refusal(profile, capture, day, "community_return", carer_name="Dona Maria")
+    assert err.code == "conditions_missing"
+    assert all(services.community_condition_label(c) in err.message for c in conditions)
+    decision = _destine(
+        profile,
+        capture,
+        day,
+        "community_return",
+        carer_name="Dona Maria",
+        community_conditions=tuple(reversed(conditions)),
+    )
+    # What the decision stores is the law's list, in the profile's order.
+    assert decision.community_conditions == conditions
+
+
+def test_bjp_25_3_ii_does_not_ask_for_the_vv_carer_term(app):
+    # BJP 25 §3 II names a "responsável identificado" (the carer's name), no signed term.
+    capture = _capture(BJP, MONDAY, species="cat")
+    decision = _destine(
+        BJP,
+        capture,
+        date(2026, 3, 5),
+        "community_return",
+        carer_name="Dona Maria",
+        community_conditions=tuple(BJP_CONDITIONS),
+    )
+    assert decision.community_conditions == BJP_CONDITIONS
+
+
 def test_a_carer_given_for_another_destination_is_not_stored(app):
     capture = _capture(VV, MONDAY)
-    decision = _destine(VV, capture, date(2026, 3, 8), carer_name="Dona Maria")
-    assert decision.carer_name is None
+    decision = _destine(
+        VV, capture, date(2026, 3, 8), carer_name="Dona Maria", community_conditions=("vaccinated",)
+    )
+    assert decision.carer_name is None and decision.community_conditions is None
 
 
 # -- GRU 88 §2; VV 28: the adoption listing draft -------------------------------------------------

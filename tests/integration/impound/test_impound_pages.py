@@ -287,3 +287,51 @@ def test_gru_87_staff_open_definitive_apprehension_final_decision_only_by_the_pr
     # there is no decision by hand around the procedure
     assert capture.status == CaptureStatus.DEFINITIVE_PENDING
     assert capture.definitive_article == "GRU 87 I"
+
+
+def test_bjp_25_3_ii_community_return_form_lists_the_conditions_and_keeps_them(make_app):
+    # BJP 25 §3 II: back to the community "registrado, esterilizados cirurgicamente, vacinados e
+    # iniciado o programa de desverminação", with an identified carer.
+    app = make_app(PORTAL_PROFILE="bjp")
+    with app.app_context():
+        from tests.conftest import AuthActions
+
+        client = app.test_client()
+        AuthActions(client).login(roles=("agent",))
+        client.post(
+            "/ccz/recolhimentos/novo", data=_capture_form(local_today() - timedelta(days=20))
+        )
+        capture = db.session.scalar(select(Capture))
+        page = client.get(f"/ccz/recolhimentos/{capture.protocol}").get_data(as_text=True)
+        assert 'value="community_return"' in page and "BJP 25 §3 II" in page
+        for value in ("registered", "sterilised", "vaccinated", "dewormed"):
+            assert f'value="{value}"' in page
+        assert 'value="carer_term"' not in page  # VV 19 §1 only
+        form = {
+            "destination": "community_return",
+            "reason": "Animal comunitário da praça",
+            "carer_name": "Dona Maria",
+            "community_conditions": ["registered", "sterilised", "vaccinated"],
+        }
+        response = client.post(f"/ccz/recolhimentos/{capture.protocol}/destinacao", data=form)
+        answer = response.get_data(as_text=True)
+        db.session.refresh(capture)
+        assert response.status_code == 422 and capture.status == CaptureStatus.IN_CUSTODY
+        # The refusal names what is missing and keeps what was typed and ticked.
+        assert "confirme: Desverminação iniciada (primeira dose) (BJP 25 §3 II)" in answer
+        assert 'value="Dona Maria"' in answer and "Animal comunitário da praça" in answer
+        assert '<input checked id="community_conditions-0"' in answer  # registered: ticked
+        assert '<input id="community_conditions-3" name="community_conditions"' in answer
+        form["community_conditions"] = [*form["community_conditions"], "dewormed"]
+        client.post(f"/ccz/recolhimentos/{capture.protocol}/destinacao", data=form)
+        db.session.refresh(capture)
+        assert capture.status == CaptureStatus.DESTINED
+        decision = capture.destinations[0]
+        assert decision.community_conditions == [
+            "registered",
+            "sterilised",
+            "vaccinated",
+            "dewormed",
+        ]
+        page = client.get(f"/ccz/recolhimentos/{capture.protocol}").get_data(as_text=True)
+        assert "Cuidador responsável na comunidade: Dona Maria" in page
