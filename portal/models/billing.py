@@ -310,6 +310,7 @@ class ReviewCode(enum.StrEnum):
     SESSION_MISMATCH = "session_mismatch"  # the session's metadata names another item
     REFUND_FAILED = "refund_failed"
     REFUND_OUTSIDE = "refund_outside"  # a refund made in the Stripe dashboard we cannot match
+    REFUND_DUE = "refund_due"  # paid, then its reason fell (a fine cancelled on appeal)
 
 
 class PaymentReviewFlag(Model):

@@ -26,7 +26,7 @@ from portal.models import (
     PetitionStatus,
     User,
 )
-from portal.models.billing import PAYABLE_STATUSES
+from portal.models.billing import PAYABLE_STATUSES, PaymentStatus, ReviewCode
 from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.clock import local_today
@@ -52,9 +52,22 @@ def grant(profile: Profile, petition: Petition, judge: User, today: date) -> Non
 def apply_grant(doc: EnforcementDocument, actor: User | None) -> None:
     """GRU 105 §1: the document and its fine are cancelled; nothing stays on the person."""
     doc.status = EnforcementStatus.CANCELLED
-    if doc.payment_item is not None and doc.payment_item.status in PAYABLE_STATUSES:
-        billing.cancel_payment_item(
-            doc.payment_item, _("Recurso deferido (GRU 105 §1)."), actor=actor
+    item = doc.payment_item
+    if item is not None and item.status in PAYABLE_STATUSES:
+        billing.cancel_payment_item(item, _("Recurso deferido (GRU 105 §1)."), actor=actor)
+    elif item is not None and item.status == PaymentStatus.PAID:
+        # A fine paid before the appeal was granted is money the city may no longer keep: the
+        # billing staff see it in their reconciliation queue and give it back (a refund is a
+        # person's decision, with the payment's own means).
+        billing.flag_for_review(
+            item,
+            ReviewCode.REFUND_DUE,
+            _(
+                "Multa já paga, cancelada porque o recurso foi deferido (auto nº %(n)s): estorne "
+                "o valor ao autuado.",
+                n=doc.number,
+            ),
+            detail={"document": doc.number},
         )
     doc.fine_suspended = False
     for row in db.session.scalars(

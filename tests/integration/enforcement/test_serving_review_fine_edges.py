@@ -851,6 +851,21 @@ def test_gru_105_1_a_fine_already_paid_is_not_cancelled_by_the_grant(profile, pe
     _answer(profile, appeal, agent, WED_3_MAR, reexamine=False)
     assert (penalty.status, penalty.payment_item.status) == ("cancelled", "paid")
     assert services.fine_status(penalty) == "paid"
+    # GRU 105 §1, 108: the fine is cancelled, so the money paid goes back: the billing staff get
+    # the item in their reconciliation queue, once, naming the document.
+    flags = penalty.payment_item.review_flags
+    assert [(f.code, f.detail, f.resolved_at) for f in flags] == [
+        ("refund_due", {"document": penalty.number}, None)
+    ]
+    assert penalty.number in flags[0].message
+
+
+def test_gru_105_1_an_unpaid_cancelled_fine_asks_for_no_refund(profile, people):
+    _agent, boss, _director, _citizen = people
+    penalty, appeal = _appealed(profile, people, MON_1_MAR)
+    _decide(profile, appeal, boss, grant=True, on=MON_1_MAR)
+    review.close_lapsed_reviews(date(2027, 3, 9))
+    assert penalty.payment_item.status == "cancelled" and penalty.payment_item.review_flags == []
 
 
 def test_gru_105_1_nothing_stays_on_the_person_once_the_grant_takes_effect(
