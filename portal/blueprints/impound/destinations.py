@@ -173,7 +173,9 @@ def decide_destination(
         community_conditions=conditions,
     )
     db.session.add(decision)
-    if data.destination == "adoption":
+    if data.destination == "adoption" and capture.species in ("dog", "cat"):
+        # The portal's adoption listings are for dogs and cats; another species' adoption
+        # (CAB 11 III, 13: bovines, equines) is arranged by the CCZ and recorded here.
         decision.listing_id = _adoption_draft(capture, data.listing_name, actor, today).id
     capture.status = CaptureStatus.DESTINED
     if proposal is not None:
@@ -232,10 +234,6 @@ def _adoption_draft(capture: Capture, name: str | None, actor: User, today: date
     from portal.models import ListingPhoto
     from portal.services.dates import add_months
 
-    if capture.species not in ("dog", "cat"):
-        raise DomainError(
-            "destination", "not_allowed", _("O anúncio de adoção do portal é para cães e gatos.")
-        )
     data = ListingData(
         name=(name or "").strip() or _("Animal %(protocol)s", protocol=capture.protocol),
         species=capture.species,

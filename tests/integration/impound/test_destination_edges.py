@@ -521,9 +521,13 @@ def test_gru_88_adoption_draft_of_an_unnamed_animal_of_unknown_sex(app, name):
     assert listing.photos == []
 
 
-def test_cab_11_iii_portal_adoption_listing_is_for_dogs_and_cats(app):
+def test_cab_11_iii_a_horse_is_adopted_without_a_portal_listing(app):
+    # CAB 11 III lists adoption for every impounded animal (13: bovines and equines too); the
+    # portal's adoption listings are for dogs and cats, so the decision stands alone.
     capture = _horse(CAB)
-    assert _why(CAB, capture, date(2026, 3, 8)) == ("destination", "not_allowed")
+    decision = _destine(CAB, capture, date(2026, 3, 8), "adoption", listing_name="Pé de Pano")
+    assert (decision.destination, decision.listing_id) == ("adoption", None)
+    assert capture.status == CaptureStatus.DESTINED
     assert db.session.query(Listing).count() == 0
 
 
