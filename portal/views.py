@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from flask import flash
+from flask import flash, request
 
 from portal.domain import DomainError
 from portal.extensions import db
@@ -111,3 +111,12 @@ def run_service(
     if success is not None:
         flash(success(value) if callable(success) else success, success_category)
     return Outcome(value=value)
+
+
+MAX_PAGE = 100_000  # a page past this is a typo or a probe: an OFFSET that big fails on PostgreSQL
+
+
+def requested_page(args: Any = None) -> int:
+    """The ``?page=`` of a paginated list: 1 when absent or not a number, at most MAX_PAGE."""
+    source = request.args if args is None else args
+    return min(max(source.get("page", 1, type=int) or 1, 1), MAX_PAGE)

@@ -177,3 +177,12 @@ def test_staff_payment_detail_shows_stripe_statuses_in_portuguese(app) -> None:
     with app.test_request_context():
         out = render_template_string("{{ 'expired'|stripe_status }} / {{ 'unpaid'|stripe_status }}")
     assert out == "expirada / não paga"
+
+
+def test_a_page_number_typed_too_big_or_as_words_answers_a_page_not_an_error(client, auth) -> None:
+    # An OFFSET past PostgreSQL's bigint fails in the database: the lists clamp the page.
+    auth.login(roles=("admin",))
+    for url in ("/admin/auditoria", "/pagamentos/ccz/", "/ong/laudos"):
+        for page in ("99999999999999999999", "-3", "dois"):
+            response = client.get(url, query_string={"page": page})
+            assert response.status_code == 200, (url, page)

@@ -26,7 +26,7 @@ from portal.services import audit
 from portal.services.clock import current_profile
 from portal.services.money import parse_brl
 from portal.services.people import find_people
-from portal.views import run_service
+from portal.views import requested_page, run_service
 
 
 @bp.get("/")
@@ -122,7 +122,7 @@ def current_profile_timezone() -> str:
 @roles_required("admin", "coordinator")
 def audit_log():
     """The trail, filtered by who, action, object and period, in words a person uses."""
-    page = max(request.args.get("page", 1, type=int), 1)
+    page = requested_page()
     form = AuditFilterForm(request.args)
     events: list[AuditEvent] = []
     if not request.args or form.validate():

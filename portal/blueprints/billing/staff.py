@@ -30,7 +30,7 @@ from portal.models import ExemptionRequest, PaymentItem, PaymentReviewFlag, Pric
 from portal.services.clock import current_profile
 from portal.services.fees import price_list
 from portal.services.money import parse_brl
-from portal.views import run_service
+from portal.views import requested_page, run_service
 
 PAGE_SIZE = 50
 REFUND_ROLES = ("coordinator", "admin")
@@ -58,7 +58,7 @@ def staff_payments():
             "date_to": form.date_to.data,
             "q": form.q.data or None,
         }
-    page = max(source.get("page", 1, type=int), 1)
+    page = requested_page(source)
     stmt = services.staff_items_query(**filters)
     total = db.session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
     items = db.session.scalars(stmt.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)).all()

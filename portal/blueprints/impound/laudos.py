@@ -6,7 +6,7 @@ and unless the disease is incurable and infectious, claim the animal (art. 2º �
 
 from __future__ import annotations
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -25,6 +25,7 @@ from portal.extensions import db
 from portal.forms import EmptyForm, choices
 from portal.models import EuthanasiaProposal, Organization, ProposalStatus
 from portal.services.clock import current_profile, local_today
+from portal.views import requested_page
 
 NGO_AREA = ("ngo", *STAFF)
 
@@ -130,7 +131,7 @@ def ngo_cases():
     """Every laudo, for approved NGOs and staff (art. 3º: unrestricted access)."""
     if not euthanasia.may_read_laudos(current_user):
         abort(403)
-    page = min(max(request.args.get("page", 1, type=int) or 1, 1), 100_000)
+    page = requested_page()
     proposals, older = euthanasia.proposals_for_ngos(page)
     return render_template(
         "impound/ngo_cases.html",
