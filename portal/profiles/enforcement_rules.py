@@ -142,6 +142,9 @@ class NoticeRule(_Rule):
     grant_review_days: int | None = Field(default=None, ge=1)
     counting: Counting = "calendar"
     moves_to_business_day: bool = False
+    # GRU 95 I, 96 I: "Quando se tratar de pessoa jurídica, especificar o seu ramo de atividade e
+    # endereço" — a document to a CNPJ states both.
+    entity_activity_address: bool = False
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,9 +18,9 @@ from datetime import date, timedelta
 from flask import current_app
 from flask_babel import gettext as _
 
+from portal.blueprints.animals.validation import next_rabies_due
 from portal.models import AdoptionApplication, Listing
 from portal.services.clock import current_profile, local_date, local_today
-from portal.services.dates import add_months
 
 
 @dataclass
@@ -81,7 +81,8 @@ def _calendar(listing: Listing | None, on: date) -> list[str]:
                     "%(name)s: vacinado em %(day)s; próxima dose antirrábica até %(next)s.",
                     name=listing.name,
                     day=_fmt(listing.vaccinated_on),
-                    next=_fmt(add_months(listing.vaccinated_on, 12)),
+                    # the one rule of the next dose: the law's interval (BJP 13; VV 52)
+                    next=_fmt(next_rabies_due(listing.vaccinated_on)),
                 )
             )
         if listing.dewormed_on:

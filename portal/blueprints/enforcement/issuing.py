@@ -88,6 +88,34 @@ def _match_addressee(
     return cpf, cnpj, person, establishment
 
 
+def _entity_details(
+    profile: Profile, who: Addressee, cnpj: str | None, establishment: Establishment | None
+) -> tuple[str | None, str | None]:
+    """The addressee's line of business and address, as typed or, for an establishment on the
+    cadastro, from it. GRU 95 I, 96 I: a legal person's document states both."""
+    activity = (who.activity or "").strip() or None
+    address = (who.address or "").strip() or None
+    if establishment is not None:
+        from portal.blueprints.establishments.services import kind_label
+
+        activity = activity or ", ".join(kind_label(k) for k in establishment.kinds) or None
+        address = address or establishment.address_line
+    rule = profile.notices
+    if cnpj and rule.entity_activity_address:
+        for name, value in (("activity", activity), ("address", address)):
+            if value is None:
+                raise EnforcementError(
+                    name,
+                    "required",
+                    _(
+                        "Para pessoa jurídica, informe o ramo de atividade e o endereço "
+                        "(%(article)s).",
+                        article=rule.cite("entity_activity_address"),
+                    ),
+                )
+    return activity, address
+
+
 def issue_document(
     profile: Profile,
     *,
@@ -140,6 +168,7 @@ def issue_document(
             "occurred_at", "future", _("A data do fato não pode estar no futuro.")
         )
     cpf, cnpj, person, establishment = _match_addressee(addressee)
+    activity, address = _entity_details(profile, addressee, cnpj, establishment)
     comply_days = comply_hours = None
     if kind == EnforcementKind.PRELIMINARY:
         comply_days, comply_hours = _parse_term(profile, comply_term)
@@ -159,8 +188,8 @@ def issue_document(
         addressee_name=addressee.name.strip(),
         addressee_cpf=cpf,
         addressee_cnpj=cnpj,
-        addressee_activity=(addressee.activity or "").strip() or None,
-        addressee_address=(addressee.address or "").strip() or None,
+        addressee_activity=activity,
+        addressee_address=address,
         person_id=person.id if person else None,
         establishment_id=establishment.id if establishment else None,
         fact=fact.strip(),
@@ -252,13 +281,13 @@ def _price_pair(
     """BJP 19 §1 I and II priced in one computation (the fee service's ``joint`` input), each
     person with their own repeat record; the lines of the second person's fine (its ``payer``)
     go to their document, the rest (the first fine and any expenses) stay on the first."""
-    data = {k: v for k, v in (first.fine_inputs or {}).items() if k != "previous_offences"}
+    # The first fine's inputs as priced alone keep the previous offences the agent gave and those
+    # on record (BJP 19 §1 I: the owner's "dobrada na reincidência" whoever else is fined).
+    data = dict(first.fine_inputs or {})
     data["infraction_on"] = local_date(first.occurred_at)
     own: dict[str, Any] = {"code": code}
-    for doc, target in ((first, data), (second, own)):
-        previous = previous_offences(doc)
-        if previous and profile.fines.repeat_window_years:
-            target["previous_offences"] = previous
+    _add_records(data, first)
+    _add_records(own, second)  # BJP 19 §1 II: the trainer's own record
     other = next(f for f in profile.fines.specific if f.code == code)
     try:
         fee = compute_fee(profile, "fine", {**data, "joint": [own]}, today)
@@ -295,9 +324,7 @@ def _price_fine(
     """The fee service prices it; this domain only supplies the facts (GRU 79, 113)."""
     data = dict(inputs)
     data["infraction_on"] = local_date(doc.occurred_at)
-    previous = previous_offences(doc)
-    if previous and profile.fines.repeat_window_years:
-        data["previous_offences"] = previous
+    _add_records(data, doc)
     try:
         fee = compute_fee(profile, "fine", data, today)
     except FeeError as err:
@@ -305,6 +332,22 @@ def _price_fine(
     doc.fine_inputs = {k: _jsonable(v) for k, v in data.items()}
     doc.fine_breakdown = fee.breakdown()
     doc.fine_cents = fee.total_cents
+
+
+def _add_records(inputs: dict[str, Any], doc: EnforcementDocument) -> None:
+    """The repeat offences on record join those the agent gave (an earlier penalty on paper),
+    each day once. In every profile: a window (GRU 79) or prescription (GRU 113) is the fee
+    service's to apply; where the law has neither, every earlier standing penalty of the same
+    provision is a repeat (BJP 30 §ú I; VV 50 II; CABO 39 §2; CAB 40 §2)."""
+    records = previous_offences(doc)
+    given = inputs.get("previous_offences")
+    if not records or not isinstance(given, list | tuple | None):
+        return  # nothing to add, or a value the fee service refuses with its own message
+    known = {str(_jsonable(day)) for day in given or ()}
+    inputs["previous_offences"] = [
+        *(given or ()),
+        *(day for day in records if day.isoformat() not in known),
+    ]
 
 
 def _jsonable(value: Any) -> Any:

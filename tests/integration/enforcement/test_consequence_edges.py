@@ -174,7 +174,9 @@ def test_cab_39_choosing_none_proposes_nothing_even_where_the_law_has_none(make_
 
 
 def test_gru_88_4_a_consequence_falls_on_a_person_so_an_establishment_alone_is_refused(gru):
-    shop = Addressee("Pet Shop Central", cnpj=factories.make_cnpj(), activity="Pet shop")
+    shop = Addressee(
+        "Pet Shop Central", cnpj=factories.make_cnpj(), activity="Pet shop", address="Rua A, 10"
+    )
     doc = _infraction(gru, shop)
     assert doc.addressee_cpf is None
     with pytest.raises(EnforcementError) as err:

@@ -309,8 +309,10 @@ def test_gru_95_su_96_1_an_edital_for_the_unidentified_is_known_five_days_later(
 
 def test_gru_96_i_an_establishment_named_by_its_cnpj_is_identified(profile, people):
     agent = people[0]
-    doc = _auto(profile, Addressee("Pet Shop Rex", cnpj=factories.make_cnpj()), "GRU 87 II",
-                definitive=False)  # fmt: skip
+    # GRU 96 I: an entity is named with its line of business and address
+    shop = Addressee("Pet Shop Rex", cnpj=factories.make_cnpj(), activity="Pet shop",
+                     address="Rua B, 2")  # fmt: skip
+    doc = _auto(profile, shop, "GRU 87 II", definitive=False)
     assert doc.addressee_cpf is None and serving.unidentified(doc) is False
     _record(profile, _written_on(doc, MON_1_MAR), agent, MON_1_MAR)  # served in person
     assert (doc.service_method, doc.knowledge_on) == ("signed", MON_1_MAR)
