@@ -13,10 +13,11 @@ Every expected date is counted by hand on the 2026 calendar in the comment next 
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
+from portal.blueprints.impound import deadlines
 from portal.blueprints.impound.deadlines import capture_day_counts, count_in_period, hold_deadline
 from portal.profiles import load_profile
 
@@ -145,3 +146,26 @@ def test_a_capture_after_the_day_asked_about_does_not_count_yet():
 
 def test_without_a_period_in_the_law_every_capture_counts():
     assert count_in_period([date(2001, 1, 1), date(2026, 1, 1)], date(2026, 1, 1), None) == 2
+
+
+@pytest.mark.parametrize(
+    ("on", "first"),
+    [
+        # GRU 84 §3, 113: five years; a capture counts while ``on`` <= its day + 5 years.
+        (date(2026, 3, 10), date(2021, 3, 10)),  # 10 Mar 2021 + 5 y = 10 Mar 2026: counts
+        # CC 132 §3: 28 Feb 2023 + 5 y = 28 Feb 2028 < 29 Feb 2028, prescribed; 1 Mar 2023 counts.
+        (date(2028, 2, 29), date(2023, 3, 1)),
+        # 29 Feb 2024 + 5 y has no 29 Feb 2029: it ends on 1 Mar 2029, so it still counts then.
+        (date(2029, 3, 1), date(2024, 2, 29)),
+        # 28 Feb 2029: 28 Feb 2024 + 5 y = 28 Feb 2029 counts; 27 Feb 2024 ended the day before.
+        (date(2029, 2, 28), date(2024, 2, 28)),
+        # one year back across a leap day: 1 Mar 2025 - 1 y; 29 Feb 2024 + 1 y = 1 Mar 2025.
+        (date(2025, 3, 1), date(2024, 2, 29)),
+    ],
+)
+def test_gru_113_first_day_counted_matches_the_count_around_29_february(on, first):
+    years = 1 if on.year == 2025 else 5
+    assert deadlines.first_day_counted(on, years) == first
+    # the same rule as the count: the first day counts, the day before does not
+    assert deadlines.count_in_period([first], on, years) == 1
+    assert deadlines.count_in_period([first - timedelta(days=1)], on, years) == 0

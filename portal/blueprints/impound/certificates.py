@@ -20,7 +20,7 @@ from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.municipal_holidays import municipal_holidays
 
-from .deadlines import capture_count
+from .deadlines import capture_count, first_day_counted
 
 # ---------------------------------------------------------------------------------------------
 # Certidão negativa de captura (GRU 84 §3, §5)
@@ -93,11 +93,7 @@ def issue_certificate(
         cert.status = CertificateStatus.ISSUED
         cert.issued_on = today
         cert.period_to = today
-        cert.period_from = (
-            today.replace(year=today.year - rule.period_years)
-            if not (today.month == 2 and today.day == 29)
-            else date(today.year - rule.period_years, 2, 28)
-        )
+        cert.period_from = first_day_counted(today, rule.period_years)  # the period counted
         cert.captures_in_period = capture_count(profile, cert.animal_id, today)  # GRU 84 §3, 113
     db.session.flush()
     audit.record("impound.certificate_decided", cert, detail={"status": cert.status})

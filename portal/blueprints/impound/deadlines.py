@@ -7,7 +7,7 @@ GRU 83 §ú, 84 §1-2, §4 and 113."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import date
+from datetime import date, timedelta
 
 from sqlalchemy import select
 
@@ -102,6 +102,20 @@ def count_in_period(capture_days: Iterable[date], on: date, period_years: int | 
         for day in capture_days
         if day <= on and (period_years is None or on <= term_of_years_ends(day, period_years))
     )
+
+
+def first_day_counted(on: date, period_years: int) -> date:
+    """The earliest capture day that still counts on ``on`` (:func:`count_in_period`): the start
+    of the period a certidão states (GRU 84 §3, 113). Around 29 February it is not simply ``on``
+    minus the years: on 29 Feb 2028 a capture of 28 Feb 2023 has prescribed (1 Mar 2023 is the
+    first that counts), and on 1 Mar 2029 one of 29 Feb 2024 still counts (Código Civil art. 132
+    §3)."""
+    day = date(on.year - period_years, on.month, 28 if (on.month, on.day) == (2, 29) else on.day)
+    while term_of_years_ends(day, period_years) < on:
+        day += timedelta(days=1)
+    while term_of_years_ends(day - timedelta(days=1), period_years) >= on:
+        day -= timedelta(days=1)
+    return day
 
 
 def capture_count(

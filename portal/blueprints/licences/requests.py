@@ -216,7 +216,7 @@ def _check_may_request(
             _("Já existe um pedido de licença em análise para esta residência."),
         )
     if renews is not None:
-        _check_renewal(user, data, profile, today, renews)
+        _check_renewal(user, key, data, profile, today, renews)
         return
     current = valid_licence(key, today)
     if current is not None and current.valid_until is not None:
@@ -231,13 +231,30 @@ def _check_may_request(
 
 
 def _check_renewal(
-    user: User, data: RequestData, profile: Profile, today: date, renews: ExcessLicence
+    user: User,
+    key: str,
+    data: RequestData,
+    profile: Profile,
+    today: date,
+    renews: ExcessLicence,
 ) -> None:
-    """GRU 37 §1 V: the holder renews inside the window, once, for the same animals."""
+    """GRU 37 §1 V: the holder renews inside the window, once, for the same animals at the same
+    residence."""
     rule = rule_of(profile)
     window = renewal_window(renews, profile)
     if renews.holder_id != user.id or window is None:
         raise LicenceError(None, "not_renewable", _("Esta licença não pode ser renovada."))
+    if renews.residence_key != key:
+        # The licence is the residence's (its inspection, its animals): a new address asks anew.
+        raise LicenceError(
+            None,
+            "other_residence",
+            _(
+                "Esta licença é do endereço %(address)s. No seu novo endereço, peça uma nova "
+                "licença.",
+                address=renews.address_line,
+            ),
+        )
     if not window.contains(today):
         raise LicenceError(
             None,
