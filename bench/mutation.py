@@ -305,6 +305,12 @@ def save_record(path: str) -> None:
         if status not in DETECTED and status != "not checked":
             entry["diff"] = get_diff_for_mutant(name, path=path)
         mutants[name] = entry
+    if (
+        record.get("mutants")
+        and record.get("source_sha256") != digest
+        and all(entry["status"] == "not checked" for entry in mutants.values())
+    ):
+        return  # changed since its run and not run again here: keep the old record (marked so)
     RECORDS.mkdir(parents=True, exist_ok=True)
     record_path(path).write_text(
         json.dumps(
