@@ -20,7 +20,7 @@ from flask_babel import gettext as _
 
 from portal.blueprints.animals.validation import next_rabies_due
 from portal.models import AdoptionApplication, Listing
-from portal.services.clock import current_profile, local_date, local_today
+from portal.services.clock import current_profile, local_date
 
 
 @dataclass
@@ -49,7 +49,7 @@ def leaflet_intro(application: AdoptionApplication) -> str:
     )
 
 
-def _calendar(listing: Listing | None, on: date) -> list[str]:
+def _calendar(listing: Listing | None) -> list[str]:
     species = listing.species if listing else None
     items = []
     if species in (None, "dog"):
@@ -109,16 +109,13 @@ def _calendar(listing: Listing | None, on: date) -> list[str]:
     return items
 
 
-def leaflet_sections(
-    application: AdoptionApplication | None = None, on: date | None = None
-) -> list[LeafletSection]:
+def leaflet_sections(application: AdoptionApplication | None = None) -> list[LeafletSection]:
     """The leaflet's content, translated at call time; personalised when given an adoption."""
     profile = current_profile()
     # The profile lists the sections (``programme.leaflet_sections``) and, where its law
     # requires the leaflet, the item each one answers (``adoption.leaflet``: VV 28 §3 I-V).
     cited = profile.adoption.leaflet
     listing = application.listing if application else None
-    on = on or local_today(profile)
     animal = listing.name if listing else _("seu animal")
     sections = [
         LeafletSection(
@@ -179,7 +176,7 @@ def leaflet_sections(
         LeafletSection(
             _("Calendário de vacinação e esterilização"),
             [],
-            _calendar(listing, on),
+            _calendar(listing),
             key="calendar",
         ),
         LeafletSection(
@@ -246,7 +243,7 @@ def leaflet_footer() -> str:
     )
 
 
-def leaflet_pdf(application: AdoptionApplication | None = None, on: date | None = None) -> bytes:
+def leaflet_pdf(application: AdoptionApplication | None = None) -> bytes:
     """The leaflet as an A4 PDF (reportlab)."""
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import getSampleStyleSheet
@@ -283,7 +280,7 @@ def leaflet_pdf(application: AdoptionApplication | None = None, on: date | None 
     ]
     if application is not None:
         story.append(Paragraph(_escape(leaflet_intro(application)), styles["Normal"]))
-    for section in leaflet_sections(application, on):
+    for section in leaflet_sections(application):
         # Each section is kept on one page: a heading never ends a page alone ("Onde denunciar
         # maus-tratos" at the foot of page 1, its list on page 2).
         block: list = [Spacer(1, 4 * mm), Paragraph(_escape(section.title), styles["Heading2"])]

@@ -426,7 +426,7 @@ def leaflet(application_id: int):
     return render_template(
         "adoption/leaflet.html",
         application=application,
-        sections=leaflet_sections(application, today()),
+        sections=leaflet_sections(application),
         cites_law=cites_own_law(),
         footer=leaflet_footer(),
     )
@@ -437,7 +437,7 @@ def leaflet(application_id: int):
 def leaflet_download(application_id: int):
     application = _leaflet_application(application_id)
     return Response(
-        leaflet_pdf(application, today()),
+        leaflet_pdf(application),
         mimetype="application/pdf",
         headers={
             "Content-Disposition": f"attachment; filename=folheto-adocao-{application.id}.pdf",
@@ -453,7 +453,7 @@ def leaflet_general():
     return render_template(
         "adoption/leaflet.html",
         application=None,
-        sections=leaflet_sections(None, today()),
+        sections=leaflet_sections(None),
         cites_law=cites_own_law(),
         footer=leaflet_footer(),
     )
@@ -463,7 +463,7 @@ def leaflet_general():
 @public
 def leaflet_general_pdf():
     return Response(
-        leaflet_pdf(None, today()),
+        leaflet_pdf(None),
         mimetype="application/pdf",
         headers={"Content-Disposition": "inline; filename=folheto-adocao.pdf"},
     )

@@ -156,7 +156,10 @@ def decide_destination(
         raise DomainError(
             "carer_name",
             "required",
-            _("Informe o cuidador responsável na comunidade (BJP 25 §3 II; VV 19)."),
+            _(
+                "Informe o cuidador responsável na comunidade (%(article)s).",
+                article=profile.impound.cite("community_return_conditions"),
+            ),
         )
     conditions = _community_conditions(profile, data)
     decision = DestinationDecision(

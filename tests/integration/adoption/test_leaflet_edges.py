@@ -133,7 +133,7 @@ def test_vv_28_par3_iii_rabies_booster_one_calendar_year_after_the_last_dose(
 ) -> None:
     # VV 28 §3 III; VV 52 "revacinação anual"
     with app.test_request_context():
-        items = leaflet._calendar(_listing(vaccinated_on=vaccinated_on), date(2026, 6, 1))
+        items = leaflet._calendar(_listing(vaccinated_on=vaccinated_on))
     assert _personal(items) == [
         f"Paçoca: vacinado em {leaflet._fmt(vaccinated_on)}; próxima dose antirrábica até "
         f"{booster}."
@@ -149,7 +149,7 @@ def test_vv_28_par3_iii_booster_follows_the_citys_revaccination_interval(make_ap
         update={"programme": profile.programme.model_copy(update={"revaccination_months": 6})}
     )
     with app.app_context(), app.test_request_context():
-        items = leaflet._calendar(_listing(vaccinated_on=date(2026, 5, 10)), date(2026, 6, 1))
+        items = leaflet._calendar(_listing(vaccinated_on=date(2026, 5, 10)))
     assert _personal(items) == [
         "Paçoca: vacinado em 10/05/2026; próxima dose antirrábica até 10/11/2026."
     ]
@@ -170,7 +170,7 @@ def test_vv_28_par3_iii_next_deworming_90_days_after_the_last(
 ) -> None:
     # VV 28 §3 III; the programme's "a cada 3 a 6 meses": the earliest, 90 days
     with app.test_request_context():
-        items = leaflet._calendar(_listing(dewormed_on=dewormed_on), date(2026, 6, 1))
+        items = leaflet._calendar(_listing(dewormed_on=dewormed_on))
     assert _personal(items) == [
         f"Paçoca: vermifugado em {leaflet._fmt(dewormed_on)}; próxima vermifugação por volta "
         f"de {next_day}."
@@ -180,13 +180,9 @@ def test_vv_28_par3_iii_next_deworming_90_days_after_the_last(
 def test_vv_28_par3_iv_sterilised_animal_with_and_without_its_date(app) -> None:
     # VV 28 §3 IV: the sterilisation already done, with its day when the listing has it
     with app.test_request_context():
-        dated = leaflet._calendar(
-            _listing(sterilized=True, sterilized_on=date(2026, 3, 5)), date(2026, 6, 1)
-        )
-        undated = leaflet._calendar(_listing(sterilized=True), date(2026, 6, 1))
-        not_done = leaflet._calendar(
-            _listing(sterilized=False, sterilized_on=date(2026, 3, 5)), date(2026, 6, 1)
-        )
+        dated = leaflet._calendar(_listing(sterilized=True, sterilized_on=date(2026, 3, 5)))
+        undated = leaflet._calendar(_listing(sterilized=True))
+        not_done = leaflet._calendar(_listing(sterilized=False, sterilized_on=date(2026, 3, 5)))
     assert _personal(dated) == ["Paçoca já é esterilizado desde 05/03/2026."]
     assert _personal(undated) == ["Paçoca já é esterilizado."]
     assert _personal(not_done) == []
@@ -202,7 +198,7 @@ def test_vv_28_par3_iii_all_three_dates_in_order(app) -> None:
         sterilized_on=date(2026, 12, 1),
     )
     with app.test_request_context():
-        items = leaflet._calendar(listing, date(2026, 12, 31))
+        items = leaflet._calendar(listing)
     assert len(items) == 7
     assert items[0].startswith(CAT)
     assert [items[i].split(" ", 1)[0] for i in (1, 2)] == ["Vacina", "Vermifugação:"]
@@ -226,7 +222,7 @@ def test_vv_28_par3_iii_species_lines_and_no_dates(app, species: str | None, fir
     # An animal with no dates and not sterilised gets no personal line.
     listing = None if species is None else _listing(species=species, vaccinated=True)
     with app.test_request_context():
-        items = leaflet._calendar(listing, date(2026, 6, 1))
+        items = leaflet._calendar(listing)
     assert len(items) == len(first) + 3
     assert [item.split(" ", 1)[0] for item in items[: len(first)]] == first
     assert all(items[len(first) + i].startswith(prefix) for i, prefix in enumerate(COMMON))
@@ -316,8 +312,7 @@ def test_vv_28_par3_personalised_sections_name_the_animal(make_app) -> None:
         _listing(species="cat", vaccinated_on=date(2024, 2, 29), sterilized=True)
     )
     with profile_app(make_app, "vilavelha"):
-        sections = leaflet.leaflet_sections(application, date(2026, 6, 1))
-        again = leaflet.leaflet_sections(application)  # "on" omitted: today, same content
+        sections = leaflet.leaflet_sections(application)
     assert "por toda a vida de Paçoca (" in sections[0].paragraphs[0]
     calendar = sections[3]
     assert calendar.key == "calendar" and calendar.article == "VV 28 §3 III"
@@ -326,7 +321,6 @@ def test_vv_28_par3_personalised_sections_name_the_animal(make_app) -> None:
         "Paçoca: vacinado em 29/02/2024; próxima dose antirrábica até 28/02/2025.",
         "Paçoca já é esterilizado.",
     ]
-    assert again == sections
 
 
 def test_vv_28_par3_order_and_articles_follow_the_profile(make_app) -> None:
@@ -450,8 +444,8 @@ def test_vv_28_par3_pdf_of_an_adoption_carries_intro_sections_and_footer(make_ap
         rga_number="C-2026-000001-0",
     )
     with profile_app(make_app, "vilavelha"):
-        data = leaflet.leaflet_pdf(application, date(2026, 6, 1))
-        sections = leaflet.leaflet_sections(application, date(2026, 6, 1))
+        data = leaflet.leaflet_pdf(application)
+        sections = leaflet.leaflet_sections(application)
         intro = leaflet.leaflet_intro(application)
         footer = leaflet.leaflet_footer()
     assert data.startswith(b"%PDF")

@@ -377,15 +377,20 @@ def test_an_organization_given_for_another_destination_is_not_stored(app):
 # -- VV 19 §1; BJP 25 §3 II: back to the community with a named carer ----------------------------
 
 
-@pytest.mark.parametrize(("profile", "day"), [(VV, date(2026, 3, 8)), (BJP, date(2026, 3, 5))])
-def test_vv_19_par_1_community_animal_returned_only_with_its_named_carer(app, profile, day):
+@pytest.mark.parametrize(
+    ("profile", "day", "article"),
+    [(VV, date(2026, 3, 8), "VV 19 §1"), (BJP, date(2026, 3, 5), "BJP 25 §3 II")],
+)
+def test_vv_19_par_1_community_animal_returned_only_with_its_named_carer(
+    app, profile, day, article
+):
     # VV: hold to Sat 7 Mar, so Sun 8 Mar; BJP untagged: hold to Wed 4 Mar, so Thu 5 Mar.
     capture = _capture(profile, MONDAY, species="cat")
     for blank in (None, "  "):
-        assert _why(profile, capture, day, "community_return", carer_name=blank) == (
-            "carer_name",
-            "required",
-        )
+        err = _refusal(profile, capture, day, "community_return", carer_name=blank)
+        assert (err.field, err.code) == ("carer_name", "required")
+        # The refusal cites the article of the city's own law, not the other city's.
+        assert err.message.endswith(f"({article}).")
     decision = _destine(
         profile,
         capture,
