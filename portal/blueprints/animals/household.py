@@ -32,6 +32,7 @@ from portal.models import (
 from portal.profiles.schema import Profile
 from portal.services.clock import local_today
 from portal.services.dates import age_in_days
+from portal.services.locks import hold
 
 # ---------------------------------------------------------------------------------------------
 # Household limit (GRU 37; BJP 17; CAB 31; CABO 33 §ú; VV 2 has none)
@@ -120,6 +121,9 @@ def check_household_limit(
             "required",
             _("Informe o endereço completo (CEP, logradouro e número) de onde o animal vai morar."),
         )
+    # Two registrations (or transfers, adoptions) to one residence at the same instant are counted
+    # one after the other: the second one counts the first one's animal (GRU 37 §2; BJP 17).
+    hold(f"residence:{key}")
     on = on or local_today(profile)
     allowance = household_allowance(profile, key, on)
     assert allowance is not None  # rule.limit is set

@@ -11,8 +11,6 @@ from datetime import date, timedelta
 
 from flask_babel import gettext as _
 from sqlalchemy import func, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from portal.blueprints.animals import provisional
 from portal.blueprints.animals.common import (
@@ -48,6 +46,7 @@ from portal.models.base import utcnow
 from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.dates import add_months
+from portal.services.locks import hold, insert_if_absent
 
 # ---------------------------------------------------------------------------------------------
 # RGA numbers
@@ -71,13 +70,7 @@ def next_sequence(species: str, year: int) -> int:
     )
     value = db.session.execute(bump).scalar_one_or_none()
     if value is None:
-        dialect = db.session.get_bind().dialect.name
-        insert = pg_insert if dialect == "postgresql" else sqlite_insert
-        db.session.execute(
-            insert(RgaCounter)
-            .values(species=species, year=year, last_value=0)
-            .on_conflict_do_nothing()
-        )
+        insert_if_absent(RgaCounter, species=species, year=year, last_value=0)
         value = db.session.execute(bump).scalar_one()
     return int(value)
 
@@ -304,15 +297,10 @@ def _check_consequences(owner: User, data: AnimalData) -> None:
 
 def _refuse_resubmission(owner: User, data: AnimalData) -> None:
     """Raise AlreadyRegistered when ``owner`` registered an animal with the same name, species and
-    birth date in the last minutes. The owner's row is locked first (a no-op UPDATE: row lock on
-    PostgreSQL, write lock on SQLite), so two simultaneous submissions run one after the other and
-    the second one sees the first one's animal."""
-    db.session.execute(
-        update(User)
-        .where(User.id == owner.id)
-        .values(id=User.id)
-        .execution_options(synchronize_session=False)
-    )
+    birth date in the last minutes. The owner is held first (:func:`portal.services.locks.hold`),
+    so two simultaneous submissions run one after the other and the second one sees the first
+    one's animal."""
+    hold(f"owner:{owner.id}")
     since = utcnow() - RESUBMISSION_WINDOW
     earlier = db.session.scalars(
         select(Animal)
