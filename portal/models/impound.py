@@ -181,7 +181,7 @@ class DestinationDecision(Model):
     capture_id: Mapped[int] = mapped_column(ForeignKey("capture.id"), index=True)
     destination: Mapped[str] = mapped_column(String(20))
     reason: Mapped[str] = mapped_column(Text)
-    before_deadline: Mapped[bool] = mapped_column(default=False)  # BJP 25 §4; CAB 9; GRU 90
+    before_deadline: Mapped[bool] = mapped_column(default=False)  # BJP 25 §4; GRU 86 II; CAB 11 V
     vet_report: Mapped[str | None] = mapped_column(Text)  # laudo (Lei 14.228/2021)
     vet_crmv: Mapped[str | None] = mapped_column(String(20))
     lab_exam: Mapped[str | None] = mapped_column(String(300))

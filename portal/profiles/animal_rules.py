@@ -172,8 +172,11 @@ class ImpoundRule(_Rule):
     observation_days: int | None = Field(default=None, ge=1)
     observation_reclaim_hours: int | None = Field(default=None, ge=1)
     # A vet may decide the destination of a seriously ill/injured animal before the deadline
-    # (BJP 25 §4; CAB 9; GRU 90).
+    # (BJP 25 §4; GRU 86 II and CAB 11 V: destinations "a critério" of the health authority).
     vet_early_destination: bool = False
+    # BJP 25 §4 "mesmo sem esperar o prazo estipulado no §2º": only the untagged hold; a tagged
+    # animal's owner keeps the §1 days to take it back.
+    vet_early_untagged_only: bool = False
     capture_count: CaptureCountRule | None = None  # GRU 83 §ú, 84 §1 II, 113
     capture_certificate: bool = False  # Certidão negativa de captura (GRU 84 §3, §5)
     # VV 21 §4: a laudo proposing euthanasia takes effect only once the coordinating vet of the

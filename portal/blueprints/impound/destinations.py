@@ -88,15 +88,32 @@ def check_timing(
 ) -> bool:
     """Whether the decision comes before the reclaim deadline; raises when it may not.
 
-    BJP 25 §4; CAB 9; GRU 90: before the deadline only a vet, with a technical report, decides for
-    a seriously ill or injured animal, and only where the law gives that power."""
+    BJP 25 §4; GRU 86 II; CAB 11 V: before the deadline only a vet, with a technical report,
+    decides for a seriously ill or injured animal, and only where the law gives that power."""
     before = today <= capture.deadline_on and not definitive_upheld(capture)
-    if before and not (
-        profile.impound.vet_early_destination
+    if not before:
+        return False
+    rule = profile.impound
+    vet_case = (
+        rule.vet_early_destination
         and actor.has_role("vet")
         and laudo
         and capture.condition in ("ill", "injured", "serious")
-    ):
+    )
+    if vet_case and rule.vet_early_untagged_only and capture.tagged:
+        # BJP 25 §4 lifts only the §2 hold of untagged animals: the owner of a tagged one keeps
+        # the §1 days to take it back.
+        raise DomainError(
+            "destination",
+            "before_deadline",
+            _(
+                "Este animal tem RGA: o proprietário tem até %(day)s para resgatá-lo. A decisão "
+                "antecipada do veterinário vale só para animais sem identificação (%(article)s).",
+                day=capture.deadline_on.strftime("%d/%m/%Y"),
+                article=rule.cite("vet_early_untagged_only"),
+            ),
+        )
+    if not vet_case:
         raise DomainError(
             "destination",
             "before_deadline",
@@ -107,7 +124,7 @@ def check_timing(
                 day=capture.deadline_on.strftime("%d/%m/%Y"),
             ),
         )
-    return before
+    return True
 
 
 def decide_destination(

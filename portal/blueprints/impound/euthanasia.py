@@ -109,7 +109,9 @@ def propose_euthanasia(
     unless the profile asks for the coordinating vet's supervision (VV 21 §4) and the author is
     not that vet: then it waits, status ``pending``, for ``laudo_review.supervise_proposal``."""
     _check_proposal(capture, data, vet)
-    check_timing(profile, capture, actor=vet, laudo=True, today=today)  # BJP 25 §4; CAB 9
+    check_timing(
+        profile, capture, actor=vet, laudo=True, today=today
+    )  # BJP 25 §4; GRU 86 II; CAB 11 V
     count = db.session.scalar(
         select(func.count())
         .select_from(EuthanasiaProposal)

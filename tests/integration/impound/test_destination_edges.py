@@ -1,8 +1,8 @@
 """Edges of the destination of an impounded animal after the hold (issue 16): the last day of the
-hold refused and the day after accepted, per profile; the vet's early decision (BJP 25 §4; CAB 9;
-GRU 90); each profile's destinations (CABO 13; CAB 11 II, 15-16, 20; VV 19-21; BJP 25 §3;
-GRU 86, 88); the federal ban on killing dogs and cats (Lei 14.228/2021) while other species
-follow the municipal law; the community return with a named carer; what a decision stores.
+hold refused and the day after accepted, per profile; the vet's early decision (BJP 25 §4;
+GRU 86 II; CAB 11 V); each profile's destinations (CABO 13; CAB 11 II, 15-16, 20; VV 19-21;
+BJP 25 §3; GRU 86, 88); the federal ban on killing dogs and cats (Lei 14.228/2021) while other
+species follow the municipal law; the community return with a named carer; what a decision stores.
 
 Dates are 2026: Monday 2 March; Good Friday 3 April (national); Tuesday 21 April (Tiradentes)."""
 
@@ -164,6 +164,33 @@ def test_bjp_25_par_4_vet_with_a_laudo_destines_an_ill_or_injured_animal_during_
     (event,) = factories.audit_events("impound.destined")
     assert (event.subject_type, event.subject_id) == ("Capture", str(capture.id))
     assert event.detail == {"destination": "adoption", "before_deadline": True, "vet_report": True}
+
+
+def test_bjp_25_par_4_lifts_only_the_untagged_hold_a_tagged_animals_owner_keeps_the_5_days(app):
+    # BJP 25 §4 "mesmo sem esperar o prazo estipulado no §2º": the vet's power lifts the 3-day
+    # hold of an unidentified dog. A dog with its RGA tag is held 5 days, the day of capture
+    # included (§1: Mon 2 to Fri 6 Mar) while its owner is called: the vet waits for them too.
+    owner = factories.user()
+    capture = _capture(BJP, MONDAY, condition="serious", tag_read=factories.animal(owner).rga)
+    assert capture.tagged and capture.deadline_on == date(2026, 3, 6)
+    for day in (MONDAY, date(2026, 3, 3), date(2026, 3, 6)):
+        err = _refusal(BJP, capture, day, actor=_vet(), vet_report=LAUDO)
+        assert (err.field, err.code) == ("destination", "before_deadline")
+        assert "06/03/2026" in err.message and err.message.endswith("(BJP 25 §1, §4).")
+    decision = _destine(BJP, capture, date(2026, 3, 7), actor=_vet(), vet_report=LAUDO)
+    assert decision.before_deadline is False
+
+
+@pytest.mark.parametrize("profile", [GRU, CAB], ids=lambda p: p.key)
+def test_gru_86_ii_cab_11_v_the_vet_may_act_early_for_a_tagged_animal_too(app, profile):
+    # GRU 86 II; CAB 11 V put the destination "a critério" of the authority, with no BJP-like
+    # reference to the untagged hold: a tagged, seriously ill animal may be destined on a laudo.
+    capture = _capture(
+        profile, MONDAY, condition="serious", tag_read=factories.animal(factories.user()).rga
+    )
+    assert capture.tagged and capture.deadline_on > date(2026, 3, 3)
+    decision = _destine(profile, capture, date(2026, 3, 3), actor=_vet(), vet_report=LAUDO)
+    assert decision.before_deadline is True
 
 
 def test_bjp_25_par_4_a_healthy_animal_waits_for_the_hold_even_on_a_vets_laudo(app):

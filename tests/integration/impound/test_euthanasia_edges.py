@@ -42,7 +42,7 @@ PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 
 
 def _capture(profile=GRU, day=CAPTURED, **fields):  # type: ignore[no-untyped-def]
-    """A seriously ill animal (GRU 90: a vet may act during the hold)."""
+    """A seriously ill animal (GRU 86 II: a vet may act during the hold)."""
     return _capture_on(profile, day, **{"condition": "serious", **fields})
 
 
@@ -225,7 +225,7 @@ def test_lei_14228_art_2_laudo_is_on_the_audit_trail(app):
 
 
 def test_gru_90_vet_records_a_laudo_before_the_hold_ends(app):
-    # GRU 90: a seriously ill animal's laudo may come before the reclaim deadline (5 March).
+    # GRU 86 II: a seriously ill animal's laudo may come before the reclaim deadline (5 March).
     capture = _capture()
     proposal = _propose(capture, date(2026, 3, 3))
     assert proposal.status == ProposalStatus.OPEN and capture.deadline_on == date(2026, 3, 5)
@@ -335,7 +335,7 @@ def test_lei_14228_art_2_par_2_claim_on_the_last_day_of_the_window(app):
 
 
 def test_lei_14228_art_2_par_2_claim_during_the_hold_is_marked_before_the_deadline(app):
-    # Laudo Tuesday 3 March (GRU 90), window Wed 4, Thu 5, Fri 6; claimed on Thursday 5 March,
+    # Laudo Tuesday 3 March (GRU 86 II), window Wed 4, Thu 5, Fri 6; claimed on Thursday 5 March,
     # the hold's last day: still before the deadline.
     member, org = factories.ngo_user()
     proposal = _propose(_capture(), date(2026, 3, 3))
