@@ -21,7 +21,7 @@ from portal.blueprints.animals.household import household_count
 from portal.blueprints.animals.rga import format_rga
 from portal.blueprints.enforcement import services as enforcement
 from portal.extensions import db
-from portal.models import Animal, PaymentItem
+from portal.models import Animal, PaymentItem, RgaCounter
 from portal.services.api_auth import issue_client
 from portal.services.uploads import store_image
 from tests import factories
@@ -847,3 +847,20 @@ def test_gru_22_fees_of_lists_only_this_animals_items_oldest_first(gru) -> None:
     assert [i.id for i in services.fees_of(animal)] == [first.id, copy.id]
     assert [i.subject_id for i in services.fees_of(other)] == [other.id]
     assert db.session.scalar(select(func.count(PaymentItem.id))) == 4
+
+
+# --------------------------------------------------------------------------------------------
+# The number (GRU 14 §4; BJP 4): one per animal, in sequence per species and year
+# --------------------------------------------------------------------------------------------
+
+
+def test_gru_14_par_4_numbers_follow_each_other_per_species_and_year(gru) -> None:
+    # The first, second and fourth dog of 2026 and the first cat: no number is skipped or
+    # repeated, and the cats count on their own (the number distinguishes the species).
+    owner = factories.user()
+    dogs = [_register(owner, gru, data=data(name=f"Cão {i}", microchip=None)).rga for i in range(4)]
+    cat = _register(owner, gru, data=data(name="Mimi", species="cat")).rga
+    assert dogs == [format_rga("dog", 2026, n) for n in (1, 2, 3, 4)]
+    assert cat == format_rga("cat", 2026, 1)
+    counter = db.session.get(RgaCounter, ("dog", 2026))
+    assert counter is not None and counter.last_value == 4
