@@ -569,3 +569,29 @@ def test_gru_109_2_the_penalty_is_known_with_the_later_of_edital_and_ar(profile,
     penalty = services.penalty_of(doc)
     assert (penalty.service_method, penalty.service_on) == ("post", date(2027, 3, 10))
     assert penalty.petition_due_on == date(2027, 3, 22)
+
+
+@pytest.mark.parametrize(
+    "ar_on",
+    [date(2027, 3, 5), date(2027, 3, 7)],
+    ids=["ar_before_the_edital_counts", "ar_on_the_day_the_edital_counts"],
+)
+def test_gru_109_2_an_ar_no_later_than_the_edital_leaves_the_penalty_served_by_edital(
+    profile, people, ar_on
+):
+    _agent, boss, _director, _citizen = people
+    # Defence filed Mon 1 Mar 2027; the refusal's edital published Tue 2 Mar is known Sun 7 Mar
+    # (GRU 109 III). An AR of Fri 5 Mar, or of Sun 7 Mar itself, gives no later knowledge (§2:
+    # the term most favourable to the petitioner), so the penalty notice keeps the edital. Its ten
+    # days (GRU 101) count from Sunday 7 Mar, which starts no term: from Mon 8 Mar (GRU 114 §ú),
+    # so Tue 9 is day 1 and Thu 18 Mar day 10 (from an AR of 5 Mar they would end on Mon 15).
+    doc, defence = _defence(profile, people, date(2027, 3, 1), fine=True)
+    _decide(
+        profile, defence, boss, on=date(2027, 3, 10), method="edital",
+        service_on=date(2027, 3, 2), ar_on=ar_on,
+    )  # fmt: skip
+    assert defence.decision_known_on == date(2027, 3, 7)
+    penalty = services.penalty_of(doc)
+    assert (penalty.service_method, penalty.service_on) == ("edital", date(2027, 3, 2))
+    assert penalty.knowledge_on == date(2027, 3, 7)
+    assert penalty.petition_due_on == date(2027, 3, 18)
