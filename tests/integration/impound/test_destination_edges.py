@@ -118,7 +118,10 @@ def test_gru_82_4_bjp_25_vv_22_3_cab_12_cabo_10_destination_refused_on_the_last_
     destination = "ngo_donation" if fields.get("species") else "adoption"
     err = _refusal(profile, capture, last_day, destination)
     assert (err.field, err.code) == ("destination", "before_deadline")
-    assert last_day.strftime("%d/%m/%Y") in err.message  # the refusal says until when
+    assert err.message == (  # the refusal says until when, and who may act before
+        f"O prazo de resgate vai até {last_day:%d/%m/%Y}. Antes dele, só o médico veterinário "
+        "decide a destinação de um animal gravemente doente ou ferido, com laudo técnico."
+    )
     assert capture.status == CaptureStatus.IN_CUSTODY
     org = factories.make_org()
     agent = _agent()
@@ -176,7 +179,10 @@ def test_bjp_25_par_4_lifts_only_the_untagged_hold_a_tagged_animals_owner_keeps_
     for day in (MONDAY, date(2026, 3, 3), date(2026, 3, 6)):
         err = _refusal(BJP, capture, day, actor=_vet(), vet_report=LAUDO)
         assert (err.field, err.code) == ("destination", "before_deadline")
-        assert "06/03/2026" in err.message and err.message.endswith("(BJP 25 §1, §4).")
+        assert err.message == (
+            "Este animal tem RGA: o proprietário tem até 06/03/2026 para resgatá-lo. A decisão "
+            "antecipada do veterinário vale só para animais sem identificação (BJP 25 §1, §4)."
+        )
     decision = _destine(BJP, capture, date(2026, 3, 7), actor=_vet(), vet_report=LAUDO)
     assert decision.before_deadline is False
 
@@ -535,8 +541,10 @@ def test_gru_88_adoption_draft_describes_the_animal_caught(app):
         None,
         agent.id,
     )
-    assert "02/03/2026" in listing.story and capture.protocol in listing.story
-    assert "Doente" in listing.story  # the condition seen at the capture
+    # the day and protocol of the capture and the condition seen then
+    assert listing.story == (
+        f"Recolhido pelo CCZ em 02/03/2026 (protocolo {capture.protocol}). Estado: Doente."
+    )
     assert [(p.stored_file_id, p.position) for p in listing.photos] == [
         (p.stored_file_id, p.position) for p in capture.photos
     ]
