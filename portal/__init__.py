@@ -281,6 +281,7 @@ def wire_domains(app: Flask) -> None:
         impound,
         licences,
         reports,
+        sterilisation,
     )
     from portal.blueprints.reminders import init_reminder_job
     from portal.blueprints.workspace import init_workspace
@@ -296,6 +297,7 @@ def wire_domains(app: Flask) -> None:
     enforcement.init_app(app)
     impound.init_app(app)
     licences.init_app(app)  # only where the law has the licence
+    sterilisation.init_app(app)  # only where the law has the programme
     account.init_app(app)  # contact suggestions from establishments
     init_workspace(app)  # the staff queues the domains declared
     init_reminder_job(app)  # their reminders (flask run-reminders)

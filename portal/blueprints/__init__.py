@@ -18,6 +18,7 @@ from portal.blueprints.main import bp as main_bp
 from portal.blueprints.open311 import bp as open311_bp
 from portal.blueprints.reminders import bp as reminders_bp
 from portal.blueprints.reports import bp as reports_bp
+from portal.blueprints.sterilisation import bp as sterilisation_bp
 from portal.blueprints.workspace import bp as workspace_bp
 
 api_bp = api_with_routes()  # the API's route modules, one per domain
@@ -42,4 +43,5 @@ BLUEPRINTS = [
     licences_bp,
     enforcement_bp,
     impound_bp,
+    sterilisation_bp,
 ]

@@ -107,12 +107,22 @@ from portal.models.report import (
     ReportState,
 )
 from portal.models.settings import MunicipalHoliday, OutboxMessage, UnitValue
+from portal.models.sterilisation import (
+    BookingStatus,
+    SterilisationBooking,
+    SterilisationSite,
+    SterilisationSlot,
+)
 from portal.models.twofactor import RecoveryCode, TotpSecret
 from portal.models.upload import StoredFile
 from portal.models.user import STAFF_ROLES, ContactSuggestion, Role, User, UserRole
 from portal.models.workspace import QueueSnapshot
 
 __all__ = [
+    "BookingStatus",
+    "SterilisationBooking",
+    "SterilisationSite",
+    "SterilisationSlot",
     "Capture",
     "CaptureCertificate",
     "CaptureCounter",

@@ -7,7 +7,7 @@ Re-exported by :mod:`portal.profiles.schema`; the conventions are in :mod:`porta
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -295,3 +295,29 @@ class AdoptionRule(_Rule):
 class EuthanasiaRule(_Rule):
     text: str  # pt-BR summary of when and how
     requires_vet_report: bool
+
+
+# Who runs the programme's surgeries with the CCZ (VV 9 §ú; GRU 8; BJP 32).
+PartnerKind = Literal["ccz", "university", "vet_establishment", "ngo", "professional_body"]
+
+
+class SterilisationRule(_Rule):
+    """The municipal sterilisation programme (VV 7-10; GRU 8; BJP 32): surgical castration of
+    dogs and cats, booked by their owners or carers at the CCZ's and its partners' sites.
+
+    ``free``: the law makes it free of charge (VV 9 "gratuita"); where it is silent the portal
+    charges nothing for the booking and says nothing about the partner's price.
+    ``clinical_exam``: the surgery follows a clinical exam of the animal's fitness (VV 9), so a
+    booking can end "not fit for surgery now" and be booked again.
+    ``community_animals``: community animals with a named carer are included (VV 10 §4).
+    ``annual_target_percent``: the share of the estimated dogs and cats to sterilise each year of
+    the intensive programme (VV 10 §1: at least 10 % a year in the first three years).
+    """
+
+    free: bool
+    clinical_exam: bool = True
+    community_animals: bool = True
+    partner_kinds: list[PartnerKind] = Field(min_length=1)
+    annual_target_percent: int | None = Field(default=None, ge=1, le=100)
+    # "surgeon": who must operate (VV 10 §4), cited where the law says it.
+    CITE_ONLY: ClassVar[frozenset[str]] = frozenset({"surgeon"})

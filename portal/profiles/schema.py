@@ -51,6 +51,7 @@ from portal.profiles.animal_rules import (
     ReclaimCharge,
     ReclaimRule,
     RegistrationRule,
+    SterilisationRule,
     _every_leaflet_section,
 )
 from portal.profiles.base import (
@@ -131,6 +132,7 @@ __all__ = [
     "ReclaimCharge",
     "ReclaimRule",
     "RegistrationRule",
+    "SterilisationRule",
     "RepeatGrowth",
     "ReportCategory",
     "ReportRule",
@@ -189,6 +191,7 @@ class Profile(_Frozen):
     notices: NoticeRule
     reports: ReportRule
     establishments: EstablishmentRule | None = None  # None: the law keeps no register
+    sterilisation: SterilisationRule | None = None  # None: the law has no programme
     prices: dict[PriceKey, Price] = Field(default_factory=dict)
     unit_values: list[UnitValueDefault] = Field(default_factory=list)
     expenses: list[ExpenseRule] = Field(default_factory=list)

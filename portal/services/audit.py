@@ -88,6 +88,7 @@ ACTION_LABELS: dict[str, Any] = {
     "animal.proof_refused": _l("Recusou comprovante de vacinação"),
     "animal.registered_by_api": _l("Registrou animal pela API"),
     "animal.searched": _l("Buscou animais"),
+    "animal.sterilised": _l("Registrou no RGA a castração feita no programa"),
     "animal.vaccinated": _l("Registrou vacinação"),
     "animal.viewed": _l("Consultou registro de animal"),
     "establishment.viewed": _l("Consultou cadastro de estabelecimento"),
@@ -171,6 +172,15 @@ ACTION_LABELS: dict[str, Any] = {
     "report.reply": _l("Respondeu a quem denunciou"),
     "report.reporter_viewed": _l("Consultou a identidade de quem denunciou"),
     "report.state": _l("Mudou a situação de denúncia"),
+    "sterilisation.cancelled": _l("Cancelou castração agendada ou pedido na fila"),
+    "sterilisation.day_viewed": _l("Consultou a lista de um dia de castrações"),
+    "sterilisation.from_waitlist": _l("Vaga de castração dada ao próximo da fila"),
+    "sterilisation.outcome": _l("Registrou o resultado de uma castração"),
+    "sterilisation.requested": _l("Pediu castração (agendada ou na fila)"),
+    "sterilisation.site_active": _l("Ativou ou desativou local de castração"),
+    "sterilisation.site_saved": _l("Cadastrou ou alterou local de castração"),
+    "sterilisation.slot_capacity": _l("Alterou as vagas de um dia de castrações"),
+    "sterilisation.slot_opened": _l("Abriu um dia de castrações"),
     "unit_value.created": _l("Cadastrou valor de unidade fiscal"),
     "workspace.bulk_action": _l("Ação em lote numa fila de trabalho"),
     "workspace.queue_exported": _l("Exportou fila de trabalho"),
@@ -200,6 +210,9 @@ SUBJECT_TYPE_LABELS: dict[str, Any] = {
     "CaptureCertificate": _l("Certidão de captura"),
     "LostAnimalAlert": _l("Aviso de animal perdido"),
     "ContactSuggestion": _l("Sugestão de contato de estabelecimento"),
+    "SterilisationBooking": _l("Pedido de castração"),
+    "SterilisationSite": _l("Local de castração"),
+    "SterilisationSlot": _l("Dia de castrações"),
 }
 
 
