@@ -16,6 +16,8 @@ PY=.venv/bin/python
 LINT=${LINT:-1}
 TEST_WORKERS=${TEST_WORKERS:-2}
 XDIST=()
+# The slowest tests of each run, so a run that grows past the 15-minute target says where to look.
+DURATIONS=(--durations=15 --durations-min=5)
 if [ "$TEST_WORKERS" != 0 ]; then XDIST=(-n "$TEST_WORKERS" --dist worksteal); fi
 PG_ADMIN_URL=${PG_ADMIN_URL:-postgresql://postgres@127.0.0.1:5432/postgres}
 
@@ -70,7 +72,7 @@ took() { echo "== $1 took $(( (SECONDS - $2) / 60 )) min $(( (SECONDS - $2) % 60
 
 echo "== Test suite on SQLite"
 start=$SECONDS
-TEST_DATABASE_URL="sqlite:///$(mktemp -d)/ccz_test.db" $PY -m pytest "${XDIST[@]}" "$@" || status=1
+TEST_DATABASE_URL="sqlite:///$(mktemp -d)/ccz_test.db" $PY -m pytest "${XDIST[@]}" "${DURATIONS[@]}" "$@" || status=1
 took SQLite "$start"
 
 ensure_postgres
@@ -94,7 +96,7 @@ trap drop_db EXIT
 
 echo "== Test suite on PostgreSQL (database $DB)"
 start=$SECONDS
-TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$DB" $PY -m pytest "${XDIST[@]}" "$@" \
+TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$DB" $PY -m pytest "${XDIST[@]}" "${DURATIONS[@]}" "$@" \
   || status=1
 took PostgreSQL "$start"
 exit $status
