@@ -21,14 +21,14 @@ def in_profile(app: App) -> bool:
 
 
 def init_app(app: Flask) -> None:
-    """Menu entry, staff tile, LGPD section, to-do, queues and demo data where the law has the
-    programme."""
+    """Menu entry, staff tile, LGPD section, queues, the day-before reminder and demo data where
+    the law has the programme."""
     if not in_profile(app):
         return
     from flask_babel import lazy_gettext as _l
 
     from portal.access import STAFF
-    from portal.blueprints.sterilisation import demo, queues
+    from portal.blueprints.sterilisation import demo, queues, reminders
     from portal.wiring import wiring
 
     wired = wiring(app)
@@ -36,6 +36,7 @@ def init_app(app: Flask) -> None:
     wired.admin_link(_l("Programa de castração"), "sterilisation.staff_overview", STAFF)
     wired.exporter("castracao", _export)
     wired.queues(queues.declare_queues)
+    wired.reminders(reminders.declare_reminders)
     wired.demo_seeder(demo.seed_sterilisation_demo)
 
 

@@ -10,7 +10,7 @@ from portal.services.mail import send_email
 from portal.urls import absolute_url
 
 
-def _where(slot: SterilisationSlot) -> str:
+def where(slot: SterilisationSlot) -> str:
     site = slot.site
     text = _(
         "Dia: %(day)s\nLocal: %(site)s — %(address)s, %(district)s",
@@ -31,7 +31,7 @@ def _link() -> str:
 def mail_requested(booking: SterilisationBooking) -> None:
     if booking.slot is not None:
         subject = _("Castração agendada: %(name)s", name=booking.animal_name)
-        body = _where(booking.slot)
+        body = where(booking.slot)
     else:
         subject = _("Fila de espera da castração: %(name)s", name=booking.animal_name)
         body = _(
@@ -47,7 +47,7 @@ def mail_booked_from_waitlist(booking: SterilisationBooking) -> None:
         booking,
         _("Vaga de castração para %(name)s", name=booking.animal_name),
         _("Abriu uma vaga e ela foi reservada para você.")
-        + f"\n{_where(booking.slot)}\n\n"
+        + f"\n{where(booking.slot)}\n\n"
         + _("Se não puder ir, cancele para a vaga passar ao próximo da fila:")
         + f" {_link()}",
     )

@@ -354,3 +354,36 @@ def test_vv_12_3_an_animal_sterilised_without_rga_is_sent_to_register(make_app) 
         )
         last = _mails_to(person.email)[-1]
         assert "/animais/cadastrar" in last.body and "Mingau" in last.body
+
+
+def test_the_day_before_the_person_is_reminded_with_the_sites_instructions(profile, staff) -> None:
+    from portal.reminders import run_reminders
+
+    site = services.save_site(
+        None,
+        services.SiteData(
+            name="CCZ",
+            partner_kind="ccz",
+            address="Rua A, 1",
+            district="Centro",
+            instructions="Jejum de 8 horas.",
+        ),
+        staff,
+        profile=profile,
+    )
+    slot = _slot(site, staff, days=3)
+    person = factories.user()
+    booking = _book(person, profile, slot)
+    cancelled_person = factories.user()
+    cancelled = _book(cancelled_person, profile, slot)
+    services.cancel_booking(cancelled, cancelled_person, today=TODAY)
+    before = len(_mails_to(person.email))
+    run_reminders(TODAY + timedelta(days=1))  # two days before: nothing yet
+    assert len(_mails_to(person.email)) == before
+    eve = slot.day - timedelta(days=1)
+    run_reminders(eve)
+    run_reminders(eve)  # run twice the same day: sent once
+    mails = _mails_to(person.email)[before:]
+    assert len(mails) == 1 and "Jejum de 8 horas." in mails[0].body
+    assert booking.animal_name in mails[0].subject
+    assert all("Amanhã" not in m.subject for m in _mails_to(cancelled_person.email))
