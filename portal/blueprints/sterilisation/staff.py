@@ -19,7 +19,7 @@ from portal.blueprints.sterilisation.forms import (
     SlotForm,
 )
 from portal.extensions import db
-from portal.forms import choices
+from portal.forms import EmptyForm, choices
 from portal.models import (
     BookingStatus,
     SterilisationBooking,
@@ -108,7 +108,8 @@ def _overview(site_form: SiteForm | None = None, slot_form: SlotForm | None = No
         year_count=services.year_count(today.year),
         site_form=site_form or _site_form(),
         slot_form=slot_form or _slot_form(),
-        toggle_form=CancelForm(),
+        cancel_form=CancelForm(),
+        toggle_form=EmptyForm(),
         partner_label=services.partner_label,
         managers=MANAGERS,
     )
@@ -165,7 +166,7 @@ def staff_site(site_id: int):
 @roles_required(*MANAGERS)
 def staff_site_active(site_id: int):
     site = _get(SterilisationSite, site_id)
-    if CancelForm().validate_on_submit():
+    if EmptyForm().validate_on_submit():
         run_service(
             lambda: services.set_site_active(site, not site.active, today=local_today()),
             success=_("Local reativado.") if not site.active else _("Local desativado."),

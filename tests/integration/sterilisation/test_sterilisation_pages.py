@@ -242,3 +242,46 @@ def test_lgpd_export_has_the_persons_bookings(app, client, auth) -> None:
 
     exported = wiring(app).exporters["castracao"](person)
     assert exported[0]["animal"] == "Mingau" and exported[0]["situacao"] == "waitlisted"
+
+
+def test_coordinator_registers_edits_and_closes_a_site(app, client, auth) -> None:
+    site, slot = _site_and_day(app.extensions["portal_profile"])
+    owner = factories.user()
+    booking = services.request_booking(
+        owner,
+        services.BookingRequest(animal=factories.animal(owner), slot=slot),
+        profile=app.extensions["portal_profile"],
+        today=local_today(),
+    )
+    db.session.commit()
+    auth.login(roles=("coordinator",))
+    page = client.post(f"/ccz/castracao/locais/{site.id}/situacao", follow_redirects=True).get_data(
+        as_text=True
+    )
+    assert "cancele-as antes de desativar o local" in page and site.active
+    response = client.post(
+        "/ccz/castracao/locais",
+        data={"name": "", "partner_kind": "ngo", "address": "Praça B", "district": "Vila"},
+    )
+    page = response.get_data(as_text=True)
+    assert "Campo obrigatório." in page and 'value="Praça B"' in page
+    client.post(
+        "/ccz/castracao/locais",
+        data={"name": "ONG Patas", "partner_kind": "ngo", "address": "Praça B", "district": "Vila"},
+    )
+    client.post(
+        f"/ccz/castracao/locais/{site.id}",
+        data={
+            "name": "CCZ Sede",
+            "partner_kind": "ccz",
+            "address": "Rua X, 2",
+            "district": "Centro",
+        },
+    )
+    assert site.name == "CCZ Sede"
+    client.post(f"/ccz/castracao/agendamentos/{booking.id}/cancelar", data={"reason": ""})
+    assert booking.status == BookingStatus.CANCELLED and booking.note == "Cancelado pelo CCZ."
+    client.post(f"/ccz/castracao/locais/{site.id}/situacao")
+    assert site.active is False
+    page = client.get("/castracao").get_data(as_text=True)
+    assert "ONG Patas" in page and "CCZ Sede" not in page
