@@ -43,6 +43,11 @@ EMPTY = "O arquivo está vazio."  # the upload service's refusal of an empty fil
 CODE = re.compile(r"^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$")
 
 
+def _names(text: str, day: str) -> bool:
+    """``day`` (dd/mm/yyyy) stands in ``text`` as a date of its own, not inside other characters."""
+    return re.search(rf"(?<![\w/]){re.escape(day)}(?![\w/])", text) is not None
+
+
 def _problems(call, *args, **kwargs) -> list[services.LicenceError]:  # type: ignore[no-untyped-def]
     """Every problem of a refused request (a single LicenceError is a list of one)."""
     error = _error(call, *args, **kwargs)
@@ -434,7 +439,7 @@ def test_bjp_17_par6_requests_accepted_to_17_12_2010_and_renewed_after_it(make_a
         late, pets = _household(bjp, 11)
         problem = _error(_ask, late, bjp, request_data(bjp, pets, asked=11), last + timedelta(1))
         assert (problem.field, problem.code) == (None, "requests_closed")
-        assert "17/12/2010" in problem.message and "(BJP 17 §6)" in problem.message
+        assert _names(problem.message, "17/12/2010") and "(BJP 17 §6)" in problem.message
         assert " 10 " in problem.message  # the limit everyone must fit after it
         covered = [link.animal for link in licence.covered]
         _shots(covered, date(2011, 11, 1))
@@ -479,7 +484,7 @@ def test_gru_37_par1_iv_a_valid_licence_is_renewed_not_asked_again(gru) -> None:
     for day in (TODAY, date(2027, 6, 10)):
         problem = _error(_ask, owner, gru, request_data(gru, pets, asked=6), day)
         assert (problem.field, problem.code) == (None, "already_licensed")
-        assert "10/06/2027" in problem.message
+        assert _names(problem.message, "10/06/2027")
     fresh = _ask(owner, gru, request_data(gru, pets, asked=6), date(2027, 6, 11))
     assert fresh.renews_id is None and fresh.requested_on == date(2027, 6, 11)
     assert _event(fresh, "requested").detail == {"animals": 6, "asked": 6}
@@ -496,7 +501,7 @@ def test_gru_37_par1_v_renewal_inside_the_30_days_before_expiry(gru) -> None:
     for day in (date(2027, 5, 10), date(2027, 6, 11)):
         problem = _error(_ask, owner, gru, request_data(gru, pets, asked=6), day, licence)
         assert (problem.field, problem.code) == (None, "outside_renewal_window")
-        assert "11/05/2027" in problem.message and "10/06/2027" in problem.message
+        assert _names(problem.message, "11/05/2027") and _names(problem.message, "10/06/2027")
         assert "(GRU 37 §1 V)" in problem.message
     first = _ask(owner, gru, request_data(gru, pets, asked=6), date(2027, 5, 11), licence)
     services.refuse(first, staff, "Faltou o laudo.", today=date(2027, 5, 12))

@@ -387,3 +387,57 @@ def test_the_day_before_the_person_is_reminded_with_the_sites_instructions(profi
     assert len(mails) == 1 and "Jejum de 8 horas." in mails[0].body
     assert booking.animal_name in mails[0].subject
     assert all("Amanhã" not in m.subject for m in _mails_to(cancelled_person.email))
+
+
+def test_days_are_offered_soonest_first_then_by_site_name(profile, staff) -> None:
+    zebra, alpha = _site(profile, staff, "Zebra", "ngo"), _site(profile, staff, "Alfa", "ccz")
+    late_alpha = _slot(alpha, staff, days=9)
+    soon_zebra = _slot(zebra, staff, days=5)
+    late_zebra = _slot(zebra, staff, days=9)
+    assert services.open_slots(TODAY) == [soon_zebra, late_alpha, late_zebra]
+
+
+def test_sites_are_listed_by_district_then_name(profile, staff) -> None:
+    def site(name: str, district: str) -> SterilisationSite:
+        return services.save_site(
+            None,
+            services.SiteData(name=name, partner_kind="ccz", address="Rua", district=district),
+            staff,
+            profile=profile,
+        )
+
+    b_centro, a_vila, a_centro = site("B", "Centro"), site("A", "Vila"), site("A", "Centro")
+    assert services.active_sites() == [a_centro, b_centro, a_vila]
+    services.set_site_active(a_centro, False, today=TODAY)
+    assert services.active_sites() == [b_centro, a_vila]
+
+
+def test_bookable_animals_by_name(profile, staff) -> None:
+    person = factories.user()
+    rex, bia = factories.animal(person, name="Rex"), factories.animal(person, name="Bia")
+    assert services.bookable_animals(person) == [bia, rex]
+
+
+def test_labels_in_portuguese() -> None:
+    assert services.partner_label("university") == "Universidade"
+    assert services.partner_label("unknown") == "unknown"
+    assert services.status_label("unfit") == "Não apto à cirurgia no exame clínico"
+    assert services.status_label("other") == "other"
+
+
+def test_cancel_records_who_cancelled_and_keeps_the_reason(profile, staff) -> None:
+    from portal.models import AuditEvent
+
+    slot = _slot(_site(profile, staff), staff)
+    person = factories.user()
+    mine, theirs = _book(person, profile, slot), _book(factories.user(), profile, slot)
+    services.cancel_booking(mine, person, today=TODAY, reason="Viagem")
+    services.cancel_booking(theirs, staff, today=TODAY)
+    events = db.session.scalars(
+        select(AuditEvent)
+        .where(AuditEvent.action == "sterilisation.cancelled")
+        .order_by(AuditEvent.id)
+    ).all()
+    assert [e.detail for e in events] == [{"by_requester": True}, {"by_requester": False}]
+    assert (mine.note, theirs.note) == ("Viagem", None)
+    assert mine.closed_at is not None and theirs.status == BookingStatus.CANCELLED
