@@ -34,6 +34,7 @@ from portal.models import (
 )
 from portal.models.animal import Species
 from portal.models.sterilisation import OPEN_BOOKING
+from portal.profiles.base import is_silent
 from portal.profiles.schema import Profile, SterilisationRule
 from portal.services import audit, locks
 
@@ -474,12 +475,13 @@ def record_outcome(
             booking.animal.sterilized = True
             audit.record("animal.sterilised", booking.animal, detail={"booking": booking.id})
     elif outcome == BookingStatus.UNFIT and rule.clinical_exam and not (note or "").strip():
-        raise SterilisationError(
-            "note",
-            "finding_required",
-            _("Descreva o que o exame clínico encontrou (%(article)s).")
-            % {"article": rule.cite("clinical_exam")},
-        )
+        exam = rule.cite("clinical_exam")  # VV 9; the CCZ's practice where the law is silent
+        message = _("Descreva o que o exame clínico encontrou.")
+        if not is_silent(exam):
+            message = _("Descreva o que o exame clínico encontrou (%(article)s).") % {
+                "article": exam
+            }
+        raise SterilisationError("note", "finding_required", message)
     booking.status = outcome
     booking.note = (note or "").strip() or None
     booking.outcome_on = today
