@@ -82,10 +82,14 @@ def init_commands(app: Flask) -> None:
         email: str, name: str, password: str, roles: tuple[str, ...], cpf: str | None
     ) -> None:
         """Create a user (staff, usually) with one or more roles."""
+        from portal.blueprints.auth.passwords import password_problem
         from portal.services.identity import clean_cpf
 
         if cpf and not clean_cpf(cpf):
             raise click.BadParameter("CPF inválido", param_hint="--cpf")
+        problem = password_problem(password, full_name=name, email=email, cpf=cpf)
+        if problem:  # the same rule as every form that sets a password
+            raise click.BadParameter(problem, param_hint="--password")
         user = ensure_user(name, email, password, list(roles), clean_cpf(cpf) if cpf else None)
         db.session.commit()
         click.echo(
@@ -94,7 +98,13 @@ def init_commands(app: Flask) -> None:
 
     @app.cli.command("seed-demo")
     def seed_demo() -> None:
-        """Load demo accounts and data. Safe to run again."""
+        """Load demo accounts and data. Safe to run again. Refused in production."""
+        if current_app.config.get("PRODUCTION"):
+            # Issue 26 L11: the demo accounts share a published password (admin included).
+            raise click.ClickException(
+                "seed-demo cria contas de demonstração com senha conhecida (inclusive um "
+                "administrador) e não roda em produção (PORTAL_ENV=production)."
+            )
         seed_unit_values()
         for name, email, cpf, roles in DEMO_USERS:
             ensure_user(name, email, DEMO_PASSWORD, roles, cpf)

@@ -122,8 +122,13 @@ class User(UserMixin, Model):
     def add_role(self, role: str) -> None:
         if role not in self.roles:
             self.role_links.append(UserRole(role=Role(role).value))
+            if self.id is not None:
+                # Issue 26 M3: a session opened with other roles (say, with a password alone,
+                # as a citizen) must not carry new ones: every session of the person ends.
+                self.bump_session_version()
 
-    def get_id(self) -> str:  # Flask-Login: id and session version (see portal.load_user)
+    def get_id(self) -> str:  # Flask-Login: id and session version; auth.sessions adds the
+        # sign-in's token to what the session and the remember cookie keep
         return f"{self.id}:{self.session_version}"
 
     def bump_session_version(self) -> None:

@@ -64,3 +64,13 @@ def test_ensure_database_creates_a_missing_postgresql_database() -> None:
     finally:
         with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
             c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_seed_demo_refuses_to_run_in_production(make_app) -> None:
+    """Issue 26, Low 11: the demo accounts (admin@demo.ccz included) share a published password."""
+    production = make_app(PRODUCTION=True)
+    with production.app_context():
+        result = production.test_cli_runner().invoke(args=["seed-demo"])
+        assert result.exit_code != 0
+        assert "não roda em produção" in result.output
+        assert db.session.scalar(select(User).where(User.email == "admin@demo.ccz")) is None

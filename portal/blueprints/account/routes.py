@@ -6,12 +6,13 @@ import json
 
 from flask import Response, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_login import current_user, login_user
+from flask_login import current_user
 
 from portal.access import signed_in
 from portal.blueprints.account import bp
 from portal.blueprints.account import services as account_services
 from portal.blueprints.account.forms import ChangePasswordForm, ProfileForm, SuggestionForm
+from portal.blueprints.auth import sessions
 from portal.blueprints.auth.services import (
     check_password,
     find_by_email,
@@ -53,7 +54,7 @@ def _keep_this_session(user) -> None:  # type: ignore[no-untyped-def]
         request.cookies.get(current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token"))
         is not None
     )
-    login_user(user, remember=remember)
+    sessions.renew(user, remember=remember)
 
 
 @bp.route("/", methods=["GET", "POST"])
@@ -94,6 +95,7 @@ def change_password():
     """Current password first; every other session is signed out and the address is told."""
     user = current_user._get_current_object()
     password_form = ChangePasswordForm(prefix="senha")  # its ids differ from the profile form's
+    password_form.person = user
     if password_form.validate_on_submit():
         try:
             account_services.change_password(
@@ -103,8 +105,8 @@ def change_password():
             db.session.rollback()
             password_form.current_password.errors.append(err.message)
         else:
-            db.session.commit()
             _keep_this_session(user)
+            db.session.commit()
             flash(_("Senha alterada. As sessões em outros aparelhos foram encerradas."), "success")
             return redirect(url_for("account.profile"))
     form = ProfileForm(formdata=None, obj=user)

@@ -10,6 +10,7 @@ from datetime import date
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from portal.blueprints.auth import sessions
 from portal.domain import DomainError
 from portal.extensions import db
 from portal.models import MunicipalHoliday, Role, UnitValue, User
@@ -33,10 +34,15 @@ def change_roles(person: User, actor: User, wanted: set[str], *, active: bool) -
             _("Você não pode retirar seu próprio papel de administrador."),
         )
     before = sorted(person.roles)
+    was_active = person.active
     person.role_links = [link for link in person.role_links if link.role in wanted]
     for role in wanted:
         person.add_role(role)
     person.active = active
+    if sorted(person.roles) != before or person.active != was_active:
+        # Issue 26 M3: sessions opened under the old roles end; the person signs in again (a
+        # new staff role: with the second factor).
+        sessions.end_all(person)
     audit.record(
         "admin.roles_changed",
         person,
@@ -50,6 +56,9 @@ def reset_second_factor(person: User) -> None:
     from portal.services import twofactor
 
     twofactor.reset(person)
+    # A lost phone may be a stolen one: every session it had signed in ends with it, so the
+    # person enrols again at the next login on every device.
+    sessions.end_all(person)
     audit.record("admin.second_factor_reset", person)
 
 

@@ -21,15 +21,26 @@ def validate_cpf_field(form: FlaskForm, field: StringField) -> None:
 
 
 def validate_password_strength(form: FlaskForm, field: PasswordField) -> None:
-    value = field.data or ""
-    if len(value) < 8 or value.isdigit() or value.isalpha():
-        raise ValidationError(_l("Use ao menos 8 caracteres, com letras e números."))
-    from portal.blueprints.auth.services import is_common_password
+    """The one password rule (auth.passwords), against the person's own name, e-mail and CPF:
+    typed in the same form (sign-up) or those of ``form.person`` (set by the view)."""
+    from portal.blueprints.auth.passwords import password_problem
 
-    if is_common_password(value):
-        raise ValidationError(
-            _l("Esta senha está entre as mais usadas e é fácil de adivinhar. Escolha outra.")
-        )
+    person = getattr(form, "person", None)
+
+    def typed_or_known(name: str) -> str | None:
+        typed = getattr(form, name, None)
+        if typed is not None and typed.data:
+            return str(typed.data)
+        return getattr(person, name, None)
+
+    problem = password_problem(
+        field.data or "",
+        full_name=typed_or_known("full_name"),
+        email=typed_or_known("email"),
+        cpf=typed_or_known("cpf"),
+    )
+    if problem:
+        raise ValidationError(problem)
 
 
 # Invisible characters that reorder text (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI, LRM, RLM):
@@ -116,6 +127,7 @@ class ResetRequestForm(FlaskForm):
 
 
 class ResetPasswordForm(FlaskForm):
+    person: Any = None  # whose password it is: the view sets it (see validate_password_strength)
     password = new_password(_l("Nova senha"))
     password_confirm = repeat_password(_l("Repita a nova senha"))
 
@@ -123,6 +135,7 @@ class ResetPasswordForm(FlaskForm):
 class ClaimForm(FlaskForm):
     """The reader of the e-mail on file activates a record a clinic created."""
 
+    person: Any = None  # the record being claimed: the view sets it
     password = new_password(_l("Crie uma senha"))
     password_confirm = repeat_password(_l("Repita a senha"))
     accept_privacy = BooleanField(
@@ -134,6 +147,7 @@ class ClaimForm(FlaskForm):
 
 
 class ChangePasswordForm(FlaskForm):
+    person: Any = None  # the signed-in person: the view sets it
     current_password = PasswordField(
         _l("Senha atual"),
         validators=[DataRequired(REQUIRED)],

@@ -55,6 +55,11 @@ def sign_out_idle_staff():  # type: ignore[no-untyped-def]
     ):
         return None
     if "seen_at" in session and _older_than("seen_at", minutes):
+        from portal.blueprints.auth import sessions
+        from portal.extensions import db
+
+        sessions.end_current()  # a copy of this idle session's cookies ends with it
+        db.session.commit()
         logout_user()
         session.clear()
         flash(

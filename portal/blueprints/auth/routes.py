@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_user, logout_user
 
 from portal.access import local_target, public, signed_in
-from portal.blueprints.auth import bp, freshness, second_factor, services
+from portal.blueprints.auth import bp, freshness, second_factor, services, sessions
 from portal.blueprints.auth.forms import (
     ClaimForm,
     LoginForm,
@@ -45,15 +45,20 @@ def _fresh_session() -> None:
         session["lang"] = lang
 
 
-def sign_in(user: User, remember: bool = False) -> None:
-    """A fresh session (no fixation) carrying the user's session version (see User.get_id)."""
+def sign_in(user: User, remember: bool = False, *, second_factor: bool = False) -> None:
+    """A fresh session (no fixation) bound to a new sign-in row (see auth.sessions), which
+    records whether this sign-in passed the second factor; the caller commits."""
     _fresh_session()
     login_user(user, remember=remember)
+    # The sign-in's token joins the id Flask-Login keeps (session and remember cookie alike).
+    session["_user_id"] = sessions.open_session(user, second_factor=second_factor)
     freshness.password_entered()
 
 
 def _forget_browser() -> None:
-    """Drop the session and have Flask-Login delete the remember cookie in this response."""
+    """End this sign-in server-side (copied cookies die with it), drop the session and have
+    Flask-Login delete the remember cookie in this response."""
+    sessions.end_current()
     logout_user()
     _fresh_session()
     session["_remember"] = "clear"
@@ -143,8 +148,8 @@ def login():
                 )
             )
         else:
-            db.session.commit()
             sign_in(user, remember=bool(form.remember.data))
+            db.session.commit()
             flash(_("Bem-vindo(a), %(name)s.", name=user.short_name), "success")
             return redirect(_safe_next(request.args.get("next"), user))
     return render_template("auth/login.html", form=form)
@@ -156,6 +161,7 @@ def logout():
     form = EmptyForm()
     if form.validate_on_submit():
         _forget_browser()
+        db.session.commit()
         flash(_("Você saiu da sua conta."), "info")
     return redirect(url_for("main.home"))
 
@@ -165,9 +171,9 @@ def logout():
 def logout_everywhere():
     """Every session and remember cookie of the account stops working, this one included."""
     if EmptyForm().validate_on_submit():
-        current_user.bump_session_version()
-        db.session.commit()
+        sessions.end_all(current_user._get_current_object())
         _forget_browser()
+        db.session.commit()
         flash(_("Você saiu da sua conta em todos os aparelhos."), "info")
         return redirect(url_for("auth.login"))
     return redirect(url_for("account.profile"))
@@ -189,10 +195,11 @@ def claim_account(token: str):
         )
         return redirect(url_for("auth.login"))
     form = ClaimForm()
+    form.person = user
     if form.validate_on_submit():
         services.claim_record(user, form.password.data)
-        db.session.commit()
         sign_in(user)
+        db.session.commit()
         flash(_("Conta ativada. Bem-vindo(a), %(name)s.", name=user.short_name), "success")
         return redirect(url_for("main.home"))
     return render_template("auth/claim.html", form=form)
@@ -253,11 +260,12 @@ def reset_password(token: str):
         flash(_("Link inválido ou expirado. Peça um novo."), "danger")
         return redirect(url_for("auth.forgot_password"))
     form = ResetPasswordForm()
+    form.person = user
     if form.validate_on_submit():
         services.set_password(user, form.password.data)  # every open session is signed out
-        db.session.commit()
         if current_user.is_authenticated:
             _forget_browser()
+        db.session.commit()
         flash(_("Senha alterada. Entre com a nova senha."), "success")
         return redirect(url_for("auth.login"))
     return render_template("auth/reset.html", form=form)

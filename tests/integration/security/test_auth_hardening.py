@@ -77,8 +77,11 @@ def test_login_starts_a_fresh_session(client):
         assert "planted" not in session
         assert session.get("_csrf_token") != "known-token"
         assert session.get("lang") == "en"
-        # "<id>:<session version>" (issue 8: the version signs out old sessions)
-        assert session.get("_user_id") == f"{person.id}:{person.session_version}"
+        # "<id>:<session version>:<sign-in token>" (issue 8: the version signs out old sessions;
+        # issue 26: the token's row ends at logout)
+        user_id, version, token = session.get("_user_id").split(":")
+        assert (user_id, version) == (str(person.id), str(person.session_version))
+        assert len(token) >= 40
 
 
 def test_logout_clears_the_whole_session(client, auth):
