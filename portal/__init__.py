@@ -54,9 +54,12 @@ def harden_request_parsing(app: Flask) -> None:
     from werkzeug.routing import IntegerConverter
 
     class DatabaseIntegerConverter(IntegerConverter):
-        def __init__(self, map, *args, **kwargs):  # noqa: A002
-            kwargs.setdefault("max", 2**31 - 1)  # PostgreSQL integer
-            super().__init__(map, *args, **kwargs)
+        def to_python(self, value: str) -> int:
+            # Beyond a PostgreSQL integer no row can match: id 0 (never issued) makes it the
+            # view's 404. Refusing the match instead (``max=``) let werkzeug answer 405 for a
+            # URL another method's rule also had (issue 26 #12).
+            number = int(value)
+            return number if number <= 2**31 - 1 else 0
 
     class PortalRequest(Request):
         def get_json(
@@ -199,18 +202,11 @@ def register_extensions(app: Flask) -> None:
 
     @login_manager.user_loader
     def load_user(user_id: str):
-        """``user_id`` is "<id>:<session version>" (User.get_id), from the session or the
-        remember cookie: a session or cookie issued before the version was bumped (sign out of
-        every device, password change or reset) no longer signs anyone in."""
-        from portal.models import User
+        """``user_id`` is "<id>:<session version>:<sign-in token>", from the session or the
+        remember cookie; the sign-in's row decides (portal.blueprints.auth.sessions)."""
+        from portal.blueprints.auth.sessions import load_user as load_signed_in
 
-        key, _sep, version = str(user_id).partition(":")
-        if not key.isdigit() or not version.isdigit() or int(key) > 2**31 - 1:
-            return None
-        user = db.session.get(User, int(key))
-        if user is None or user.session_version != int(version):
-            return None
-        return user
+        return load_signed_in(user_id)
 
     @login_manager.unauthorized_handler
     def unauthorized():

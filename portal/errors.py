@@ -17,6 +17,17 @@ def _json_error(status: int, code: str, message: str):
     return jsonify(errors=[{"field": None, "code": code, "message": message}]), status
 
 
+def with_allow(result: Any, error: HTTPException) -> Any:
+    """The answer to ``error`` keeps the exception's ``Allow`` header: a 405 says which methods
+    the URL accepts (RFC 9110 §15.5.6; issue 26 #12)."""
+    allow = dict(error.get_headers()).get("Allow")
+    if not allow:
+        return result
+    response = current_app.make_response(result)
+    response.headers["Allow"] = allow
+    return response
+
+
 def _restore_session(before: dict) -> None:
     """Put the session back as it was before a CSRF retry. Two keys keep their new value: the CSRF
     secret the re-rendered form was signed with (else its next, honest submission would fail
@@ -75,6 +86,10 @@ def init_errorhandlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
+        if request.path.startswith("/open311/"):  # a routing error (404, 405) before the
+            from portal.blueprints.open311 import _http_error  # blueprint: the spec's body
+
+            return _http_error(error)
         status = error.code or 500
         messages = {
             400: _("Pedido inválido."),
@@ -87,9 +102,13 @@ def init_errorhandlers(app: Flask) -> None:
         }
         message = messages.get(status, error.description or _("Erro."))
         if wants_json():
-            return _json_error(status, error.name.lower().replace(" ", "_"), message)
+            return with_allow(
+                _json_error(status, error.name.lower().replace(" ", "_"), message), error
+            )
         template = f"errors/{status}.html" if status in (403, 404, 429) else "errors/400.html"
-        return render_template(template, message=message, status=status), status
+        return with_allow(
+            (render_template(template, message=message, status=status), status), error
+        )
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):

@@ -68,6 +68,14 @@ class PetitionStatus(enum.StrEnum):
     REFUSED = "refused"  # indeferido sem análise do mérito (GRU 107 §2)
 
 
+class RepresentationStatus(enum.StrEnum):
+    """Staff's reading of the power of attorney a representative filed (GRU 107 §2 III)."""
+
+    PENDING = "pending"
+    ACCEPTED = "accepted"  # the representative becomes an addressee (issue 26 High #2)
+    REFUSED = "refused"
+
+
 class ConsequenceKind(enum.StrEnum):
     # Same codes as ``portal.models.adoption.BarKind`` so the adoption rules read both alike.
     COMMITMENT_NEVER_KEEP = "commitment_never_keep"  # VV 23 V
@@ -196,6 +204,11 @@ class Petition(Model):
     filed_by_id: Mapped[int] = mapped_column(ForeignKey("user_account.id"), index=True)
     as_representative: Mapped[bool] = mapped_column(default=False)
     power_of_attorney_id: Mapped[int | None] = mapped_column(ForeignKey("stored_file.id"))
+    # a representative's power of attorney: pending until staff accept or refuse it; None when
+    # the addressee filed it themselves
+    representation_status: Mapped[str | None] = mapped_column(String(10))
+    representation_decided_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
+    representation_decided_at: Mapped[datetime | None]
     attachment_ids: Mapped[list[int]] = mapped_column(JSON, default=list)
     text: Mapped[str] = mapped_column(Text)
     filed_at: Mapped[datetime] = mapped_column(default=utcnow)

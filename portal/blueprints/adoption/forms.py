@@ -34,6 +34,7 @@ from portal.blueprints.adoption.services import (
     SPECIES,
 )
 from portal.forms import UF_CHOICES, not_future
+from portal.services.ids import db_int
 
 REQUIRED = _l("Campo obrigatório.")
 IMAGE_ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif"
@@ -321,7 +322,7 @@ class BarForm(FlaskForm):
     )
     listing_id = IntegerField(
         _l("Número do anúncio do animal (apreensão definitiva)"),
-        validators=[Optional()],
+        validators=[Optional(), db_int],
         render_kw={"inputmode": "numeric"},
     )
     rga = StringField(

@@ -27,6 +27,7 @@ from portal.models import (
     User,
 )
 from portal.services import audit
+from portal.services.ids import parse_id
 from portal.views import run_service
 
 
@@ -119,7 +120,8 @@ def _record_bar(form: BarForm) -> bool:
 
 
 def _record(form: BarForm) -> PersonBar:
-    listing = db.session.get(Listing, form.listing_id.data) if form.listing_id.data else None
+    listing_id = parse_id(form.listing_id.data)  # an IntegerField is unbounded
+    listing = db.session.get(Listing, listing_id) if listing_id else None
     if form.listing_id.data and listing is None:
         raise svc.AdoptionError("listing_id", "invalid", _("Anúncio não encontrado."))
     animal_id = svc.animal_id_for_rga(form.rga.data) if form.rga.data else None

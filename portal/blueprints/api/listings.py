@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from portal.access import public
 from portal.blueprints.adoption import services as svc
 from portal.blueprints.adoption.search import (
+    MAX_AGE_YEARS,
     MAX_PAGE_SIZE,
     PAGE_SIZE,
     SearchError,
@@ -147,19 +148,33 @@ class PhotoCreated(ResponseModel):
 
 
 class ListingSearchQuery(BaseModel):
-    species: str | None = Field(None, description="dog | cat")
-    sex: str | None = Field(None, description="male | female")
-    size: str | None = Field(None, description="small | medium | large")
-    age_min: str | None = Field(None, description="anos completos")
-    age_max: str | None = Field(None, description="anos completos")
+    """The query of ``GET /listings``, typed as the server reads it (issue 26 #12: a schema-valid
+    query is never refused)."""
+
+    species: Literal["dog", "cat"] | None = None
+    sex: Literal["male", "female"] | None = None
+    size: Literal["small", "medium", "large"] | None = None
+    age_min: int | None = Field(None, ge=0, le=MAX_AGE_YEARS, description="anos completos")
+    age_max: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_AGE_YEARS,
+        description="anos completos; menor que age_min: nenhum resultado",
+    )
     children: str | None = Field(None, description="1: convive com crianças")
-    dogs: str | None = None
-    cats: str | None = None
-    owner: str | None = Field(None, description="ccz | ngo | id da ONG")
+    dogs: str | None = Field(None, description="1: convive com cães")
+    cats: str | None = Field(None, description="1: convive com gatos")
+    owner: str | None = Field(
+        None, pattern=r"^(ccz|ngo|[0-9]{1,9})$", description="ccz | ngo | id da ONG"
+    )
     district: str | None = Field(None, description="bairro")
-    sort: str | None = Field(None, description="newest | oldest")
-    cursor: str | None = Field(None, description="valor de next da página anterior")
-    limit: str | None = Field(None, description="1 a 100 (padrão 24)")
+    sort: Literal["newest", "oldest"] | None = None
+    cursor: str | None = Field(
+        None,
+        description="valor de next da página anterior (opaco)",
+        json_schema_extra={"format": "listing-cursor"},
+    )
+    limit: int | None = Field(None, ge=1, le=MAX_PAGE_SIZE, description="padrão 24")
 
 
 def _absolute(path: str) -> str:
@@ -346,12 +361,25 @@ def listings_update(listing_id: int):
     return jsonify(dump(ListingDetail, listing_json(listing, full=True)))
 
 
+def _empty_age_range(args: Any) -> bool:
+    """age_min above age_max, both in range: the API answers no animal, not an error (the web
+    form says which to fix); each value alone is still checked by ``parse_filters``."""
+    ages = [(args.get(name) or "").strip() for name in ("age_min", "age_max")]
+    if not all(a.isascii() and a.isdigit() and len(a) <= 2 for a in ages):
+        return False
+    low, high = (int(a) for a in ages)
+    return high < low <= MAX_AGE_YEARS
+
+
 @bp.get("/listings")
 @public
 def listings_search():
     """Published listings, newest first (``sort=oldest`` for the longest waiting), by cursor."""
+    # no animal is that old and that young: every other filter is still checked, the page empty
+    empty = _empty_age_range(request.args)
+    args = {k: v for k, v in request.args.items() if not (empty and k == "age_max")}
     try:
-        filters = parse_filters(request.args)
+        filters = parse_filters(args)
         limit = request.args.get("limit", PAGE_SIZE)
         if not str(limit).isdigit() or not 1 <= int(limit) <= MAX_PAGE_SIZE:
             raise SearchError(
@@ -362,6 +390,8 @@ def listings_search():
         )
     except SearchError as err:
         raise ApiError([err.as_api()]) from err
+    if empty:
+        return jsonify(dump(ListingPage, {"items": [], "next": None}))
     return jsonify(
         dump(
             ListingPage,
@@ -426,6 +456,7 @@ declare_endpoint(
     responses={
         200: (ListingDetail, "O anúncio"),
         401: "Token ausente ou inválido",
+        403: "Token não ligado a uma ONG aprovada",
         404: "Anúncio não encontrado",
         422: "Dados inválidos",
     },
@@ -448,6 +479,7 @@ declare_endpoint(
     responses={
         201: (PhotoCreated, "Foto guardada"),
         401: "Token ausente ou inválido",
+        403: "Token não ligado a uma ONG aprovada",
         404: "Anúncio não encontrado",
         413: "Arquivo grande demais",
         422: "Foto ausente ou inválida",

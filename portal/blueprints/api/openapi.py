@@ -29,8 +29,15 @@ from pydantic.json_schema import models_json_schema
 from portal.access import public
 from portal.blueprints.api import bp
 from portal.blueprints.api.errors import ApiError, error_response
-from portal.blueprints.api.schema import DocumentSchema, Error
+from portal.blueprints.api.schema import (
+    ANY_JSON_WITHOUT_NUL,
+    NO_NUL,
+    DocumentSchema,
+    Error,
+    without_nul,
+)
 from portal.services.clock import current_profile
+from portal.services.ids import DB_INT_MAX
 
 Auth = Literal["public", "bearer", "bearer_or_staff"]
 _REF = "#/components/schemas/{model}"
@@ -76,6 +83,10 @@ _DESCRIPTIONS = {
     404: "Não encontrado",
     413: "Corpo grande demais",
     422: "Dados inválidos",
+}
+_COMMON = {
+    400: "Pedido mal formado (corpo que não é JSON, caractere NUL)",
+    429: "Muitas tentativas: aguarde e tente de novo",
 }
 
 
@@ -171,7 +182,7 @@ def _operation(ep: _Endpoint) -> dict[str, Any]:
             "name": name,
             "in": "path",
             "required": True,
-            "schema": ep.path_params.get(name, {"type": "string"}),
+            "schema": _path_schema(ep.path_params.get(name, {"type": "string"})),
         }
         for name in re.findall(r"\{(\w+)\}", ep.path)
     ]
@@ -199,8 +210,60 @@ def _operation(ep: _Endpoint) -> dict[str, Any]:
                 "description": _DESCRIPTIONS.get(status, "OK"),
                 "content": _json(answer),
             }
-    op["responses"] = responses
+    # issue 26 #12: what any operation may answer, said once for all of them: a malformed
+    # request (not JSON, a NUL character), the rate limits and, with a token, a refused token
+    for status, text in _COMMON.items():
+        responses.setdefault(str(status), {"description": text, "content": _json(Error)})
+    if ep.auth != "public":
+        responses.setdefault("401", {"description": _DESCRIPTIONS[401], "content": _json(Error)})
+    op["responses"] = dict(sorted(responses.items()))
     return op
+
+
+def _path_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """An integer id in the path is one the route's converter takes: digits, at most a
+    database integer (``portal.create_app``'s ``int`` converter); beyond it the URL is no route."""
+    if schema.get("type") == "integer":
+        return {"minimum": 0, "maximum": DB_INT_MAX, **schema}
+    return schema
+
+
+_ANY_JSON_WITHOUT_NUL = {
+    "description": "Qualquer valor JSON sem o caractere NUL (ignorado pelo servidor)",
+    "anyOf": [
+        {"type": "string", "pattern": NO_NUL},
+        {"type": ["number", "boolean", "null"]},
+        {"type": "array", "items": {"$ref": _REF.format(model=ANY_JSON_WITHOUT_NUL)}},
+        {
+            "type": "object",
+            "propertyNames": {"pattern": NO_NUL},
+            "additionalProperties": {"$ref": _REF.format(model=ANY_JSON_WITHOUT_NUL)},
+        },
+    ],
+}
+
+
+def _walk_without_nul(schema: Any) -> None:
+    """The no-NUL rule on a hand-written request schema (query parameters, multipart)."""
+    if isinstance(schema, list):
+        for item in schema:
+            _walk_without_nul(item)
+    elif isinstance(schema, dict):
+        without_nul(schema)
+        for key, value in schema.items():
+            if key not in ("additionalProperties", "propertyNames", "examples", "example"):
+                _walk_without_nul(value)
+
+
+def request_schema_names() -> set[str]:
+    """The components that describe what clients send (they get the no-NUL rule)."""
+    requests = [(ep.request, "validation") for ep in _ENDPOINTS.values() if ep.request]
+    _keys, defs = models_json_schema(
+        requests,  # type: ignore[arg-type]
+        ref_template=_REF,
+        schema_generator=DocumentSchema,
+    )
+    return set(defs.get("$defs", {}))
 
 
 def document() -> dict[str, Any]:
@@ -211,6 +274,15 @@ def document() -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {path: dict(item) for path, item in _LEGACY_PATHS.items()}
     for ep in _ENDPOINTS.values():
         paths.setdefault(ep.path, {})[ep.method] = _operation(ep)
+    for name in request_schema_names():
+        _walk_without_nul(schemas.get(name))
+    for item in paths.values():
+        for op in item.values():
+            _walk_without_nul(op.get("parameters", []))
+            for media in op.get("requestBody", {}).get("content", {}).values():
+                if "$ref" not in media.get("schema", {}):
+                    _walk_without_nul(media.get("schema"))
+    schemas[ANY_JSON_WITHOUT_NUL] = _ANY_JSON_WITHOUT_NUL
     return {
         "openapi": "3.1.0",
         "info": {"title": f"Portal do CCZ – {profile.municipality}", "version": "1.0.0"},

@@ -60,7 +60,8 @@ from portal.services.api_auth import api_client
 from portal.services.dates import add_months
 from portal.services.mail import send_email
 
-_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+_MONTH_PATTERN = r"^((?:19|20)[0-9]{2})-(0[1-9]|1[0-2])$"
+_MONTH = re.compile(_MONTH_PATTERN)
 
 
 # --- The bodies, as models (the rules are the services': these only read the JSON types) -------
@@ -218,7 +219,7 @@ class MonthlyReportQuery(RequestModel):
     month: Annotated[
         tuple[int, int],
         BeforeValidator(_year_month),
-        WithJsonSchema({"type": "string", "pattern": r"^\d{4}-\d{2}$", "examples": ["2026-03"]}),
+        WithJsonSchema({"type": "string", "pattern": _MONTH_PATTERN, "examples": ["2026-03"]}),
     ] = Field(None, validate_default=True)  # absent: answered by the validator as "required"
     format: TextChoice("json", "csv") = None  # type: ignore[valid-type]
 
@@ -554,6 +555,14 @@ declare_endpoint(
         422: "Mês ausente ou inválido",
     },
 )
+# Issue 26 #12: a wrong check digit (Damm) is a 400, a valid number never issued a 404.
+_RGA_PARAM = {
+    "type": "string",
+    "format": "rga",
+    "pattern": r"^[CG]-[0-9]{4}-[0-9]{6,9}-[0-9]$",
+    "description": "C (cão) ou G (gato), ano, sequência e dígito verificador (Damm)",
+    "examples": ["C-2026-000123-0"],
+}
 for _doc, _summary, _op in (
     (
         "card.pdf",
@@ -568,6 +577,7 @@ for _doc, _summary, _op in (
         operation_id=_op,
         auth="bearer",
         summary=_summary,
+        path_params={"rga": _RGA_PARAM},
         responses={
             200: _PDF,
             400: "Número mal digitado",
@@ -581,7 +591,7 @@ declare_endpoint(
     operation_id="rgaLookup",
     auth="public",
     summary="Consulta pública de um RGA (sem dados do proprietário)",
-    path_params={"number": {"type": "string", "examples": ["C-2026-000123-0"]}},
+    path_params={"number": _RGA_PARAM},
     responses={
         200: (PublicRga, "Registro"),
         400: "Número mal digitado (dígito verificador)",

@@ -161,9 +161,37 @@ Months = Annotated[
 Kilos = Annotated[Decimal | None, BeforeValidator(_kilos), WithJsonSchema({"type": "number"})]
 
 
+# No text the API reads may hold a NUL character (PostgreSQL cannot store it): the server answers
+# 400 for one anywhere in a body, so a request schema says so for every string, every property
+# name and whatever an object carries besides its properties (issue 26 #12).
+NO_NUL = "^[^\\u0000]*$"
+ANY_JSON_WITHOUT_NUL = "AnyJsonWithoutNul"
+
+
+def without_nul(schema: Any) -> Any:
+    """One schema node of a request with the no-NUL rule (changed in place and returned)."""
+    if not isinstance(schema, dict):
+        return schema
+    kinds = schema.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    if (
+        "string" in kinds
+        and not {"pattern", "enum", "const"} & schema.keys()
+        and schema.get("format") != "binary"
+    ):
+        schema["pattern"] = NO_NUL
+    if "object" in kinds and "properties" in schema:
+        schema.setdefault("propertyNames", {"pattern": NO_NUL})
+        schema.setdefault(
+            "additionalProperties", {"$ref": f"#/components/schemas/{ANY_JSON_WITHOUT_NUL}"}
+        )
+    return schema
+
+
 class DocumentSchema(GenerateJsonSchema):
     """JSON Schema for the OpenAPI document: an absent optional field is simply absent, so
-    ``"default": null`` is not written (it would contradict an ``enum``)."""
+    ``"default": null`` is not written (it would contradict an ``enum``). The document adds the
+    no-NUL rule to the request models' schemas (:func:`without_nul`)."""
 
     def default_schema(self, schema: Any) -> JsonSchemaValue:
         json_schema = super().default_schema(schema)

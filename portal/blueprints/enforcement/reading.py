@@ -7,6 +7,7 @@ from datetime import date
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from portal.blueprints.enforcement.addressees import addressee_filter
 from portal.blueprints.enforcement.codes import code_matches, printed_code  # noqa: F401
 from portal.blueprints.enforcement.petitions import petition_option
 from portal.extensions import db
@@ -14,7 +15,6 @@ from portal.models import (
     EnforcementDocument,
     EnforcementKind,
     EnforcementStatus,
-    Establishment,
     PetitionKind,
     User,
 )
@@ -24,25 +24,12 @@ from portal.services.clock import local_date
 
 
 def documents_for(user: User) -> list[EnforcementDocument]:
-    """ "Minhas notificações": by CPF, and by the CNPJ of establishments the user keeps."""
-    conditions = []
-    if user.cpf:
-        conditions.append(EnforcementDocument.addressee_cpf == user.cpf)
-    cnpjs = list(
-        db.session.scalars(
-            select(Establishment.cnpj).where(Establishment.requested_by_id == user.id)
-        )
-    )
-    if cnpjs:
-        conditions.append(EnforcementDocument.addressee_cnpj.in_(cnpjs))
-    if not conditions:
-        return []
-    from sqlalchemy import or_
-
+    """ "Minhas notificações": by CPF, by the CNPJ of the person's active cadastros, and by an
+    accepted representation (``addressees``)."""
     return list(
         db.session.scalars(
             select(EnforcementDocument)
-            .where(or_(*conditions), EnforcementDocument.knowledge_on.is_not(None))
+            .where(addressee_filter(user), EnforcementDocument.knowledge_on.is_not(None))
             .order_by(EnforcementDocument.issued_at.desc())
         )
     )

@@ -10,8 +10,9 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
+from portal.blueprints.enforcement.addressees import responsible_for_cnpj
 from portal.extensions import db
-from portal.models import EnforcementDocument, Establishment, User
+from portal.models import EnforcementDocument, User
 from portal.reminders import Reminder, ReminderMessage, ReminderRegistry
 from portal.services.clock import current_profile
 from portal.urls import absolute_url
@@ -23,13 +24,8 @@ def _recipient(doc: EnforcementDocument) -> User | None:
     if doc.person is not None:
         return doc.person
     if doc.addressee_cnpj:
-        est = db.session.scalar(
-            select(Establishment)
-            .where(Establishment.cnpj == doc.addressee_cnpj)
-            .order_by(Establishment.id.desc())
-            .limit(1)
-        )
-        return est.requested_by if est else None
+        # only the responsible of the active cadastro, never a mere requester (issue 26 #2)
+        return responsible_for_cnpj(doc.addressee_cnpj)
     if doc.addressee_cpf:
         return db.session.scalar(select(User).where(User.cpf == doc.addressee_cpf))
     return None

@@ -18,6 +18,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 
 from portal.forms import choices
 from portal.models.animal import SEX_LABELS, SPECIES_LABELS
+from portal.services.ids import db_int
 
 REQUIRED = _l("Campo obrigatório.")
 # The animal chosen: an RGA animal's id, or "other" for one described here.
@@ -90,6 +91,7 @@ class SlotForm(FlaskForm):
         validators=[
             InputRequired(REQUIRED),
             NumberRange(min=1, message=_l("Informe ao menos 1 vaga.")),
+            db_int,
         ],
     )
 
@@ -100,6 +102,7 @@ class CapacityForm(FlaskForm):
         validators=[
             InputRequired(REQUIRED),
             NumberRange(min=1, message=_l("Informe ao menos 1 vaga.")),
+            db_int,
         ],
     )
 

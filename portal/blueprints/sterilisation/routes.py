@@ -16,6 +16,7 @@ from portal.extensions import db
 from portal.forms import choices
 from portal.models import Animal, SterilisationBooking, SterilisationSite, SterilisationSlot
 from portal.services.clock import current_profile, local_today
+from portal.services.ids import parse_id
 from portal.views import run_service
 
 
@@ -64,21 +65,21 @@ def _request_from(form: BookingForm) -> services.BookingRequest:
     )
     animal_choice, choice = form.animal.data or "", form.slot.data or ""
     if animal_choice != OTHER_ANIMAL:
-        wanted.animal = (
-            db.session.get(Animal, int(animal_choice)) if animal_choice.isdigit() else None
-        )
+        animal_id = parse_id(animal_choice)
+        wanted.animal = db.session.get(Animal, animal_id) if animal_id else None
         if wanted.animal is None:
             raise services.SterilisationError(
                 "animal", "not_yours", _("Escolha um dos seus animais com RGA ativo.")
             )
-    if choice.isdigit():
-        wanted.slot = db.session.get(SterilisationSlot, int(choice))
+    if choice.isascii() and choice.isdigit():
+        slot_id = parse_id(choice)  # "99999999999999999999" is no slot, not a 500
+        wanted.slot = db.session.get(SterilisationSlot, slot_id) if slot_id else None
         if wanted.slot is None:
             raise services.SterilisationError(
                 "slot", "slot_closed", _("Este dia não está mais aberto. Escolha outro.")
             )
-    elif choice.startswith(f"{WAITLIST}-") and choice[len(WAITLIST) + 1 :].isdigit():
-        wanted.preferred_site = db.session.get(SterilisationSite, int(choice[len(WAITLIST) + 1 :]))
+    elif choice.startswith(f"{WAITLIST}-") and (site_id := parse_id(choice[len(WAITLIST) + 1 :])):
+        wanted.preferred_site = db.session.get(SterilisationSite, site_id)
     elif choice != WAITLIST:
         raise services.SterilisationError("slot", "slot", _("Escolha um dia ou a fila de espera."))
     return wanted

@@ -47,6 +47,7 @@ def test_schemas_come_from_the_models(client) -> None:
         schema_generator=openapi.DocumentSchema,
     )
     for name, schema in defs["$defs"].items():
+        openapi._walk_without_nul(schema)  # plus: no text holds a NUL character (issue 26 #12)
         assert schemas[name] == schema
     request = schemas["RegistrationRequest"]
     assert set(request["required"]) == {"animal", "owner"}
@@ -98,9 +99,8 @@ def test_a_domain_declares_an_endpoint_with_its_models(app, declared) -> None:
         doc = openapi.document()
     op = doc["paths"]["/probes/{code}"]["get"]
     assert op["security"] == [{"bearer": []}]
-    assert op["parameters"] == [
-        {"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}
-    ]
+    no_nul = {"type": "string", "pattern": "^[^\\u0000]*$"}  # issue 26 #12: no NUL in text
+    assert op["parameters"] == [{"name": "code", "in": "path", "required": True, "schema": no_nul}]
     assert op["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/_Probe"
     }

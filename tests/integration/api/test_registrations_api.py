@@ -428,7 +428,7 @@ def test_openapi_document_matches_the_registration_routes(app, client) -> None:
     }
     assert routes == mine
     create = doc["paths"]["/registrations"]["post"]
-    assert set(create["responses"]) == {"201", "400", "401", "422"}
+    assert set(create["responses"]) == {"201", "400", "401", "422", "429"}  # 429: issue 26 #12
     assert doc["paths"]["/rga/{number}"]["get"]["responses"].keys() >= {"200", "400", "404"}
     for name in ("RegistrationRequest", "RegistrationCreated", "PublicRga"):
         assert name in doc["components"]["schemas"]

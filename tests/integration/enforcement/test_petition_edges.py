@@ -343,6 +343,9 @@ def test_gru_107_2_iii_an_establishment_is_answered_for_by_who_keeps_its_cadastr
         today=TODAY,
     )  # fmt: skip
     _serve_on(profile, doc, agent, THU_5_NOV)
+    # issue 26 #2: a cadastro only requested is no verified link to the CNPJ; the approved one is
+    assert services.is_addressee(doc, keeper) is False
+    place.status = "active"
     assert services.is_addressee(doc, keeper) is True
     assert services.is_addressee(doc, other_keeper) is False  # keeps another CNPJ's cadastro
     assert services.is_addressee(doc, stranger) is False

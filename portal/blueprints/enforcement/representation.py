@@ -1,0 +1,42 @@
+"""Staff accept or refuse a representative's power of attorney (GRU 107 §2 III). Accepted, the
+representative becomes an addressee of the represented CPF's or CNPJ's notices ("Minhas
+notificações"); refused or pending, they keep only what the printed access code opens."""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from portal.access import roles_required
+from portal.blueprints.enforcement import bp
+from portal.blueprints.enforcement.addressees import decide_representation
+from portal.blueprints.enforcement.common import EnforcementError
+from portal.extensions import db
+from portal.forms import EmptyForm
+from portal.models import Petition
+
+JUDGES = ("coordinator", "admin")
+
+
+@bp.post("/ccz/fiscalizacao/peticoes/<int:petition_id>/representacao")
+@roles_required(*JUDGES)
+def representation(petition_id: int):
+    answer = request.form.get("answer")
+    petition = db.session.get(Petition, petition_id)
+    if petition is None:
+        abort(404)
+    if not EmptyForm().validate_on_submit() or answer not in ("aceitar", "recusar"):
+        abort(400)
+    try:
+        decide_representation(petition, current_user, accept=answer == "aceitar")
+    except EnforcementError as err:
+        db.session.rollback()
+        flash(err.message, "danger")
+    else:
+        db.session.commit()
+        flash(
+            _("Representação aceita.") if answer == "aceitar" else _("Representação recusada."),
+            "success",
+        )
+    return redirect(url_for("enforcement.staff_detail", doc_id=petition.document_id))
