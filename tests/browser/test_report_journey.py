@@ -1,6 +1,8 @@
 """The maus-tratos journey in a real browser at 360 px: a neighbour reports with a photo, gets a
-protocol and a code → the coordinator triages and assigns → the agent records the inspection on a
-phone → the neighbour sees the new status with the code (issue 12)."""
+protocol and a code and reads the next step → someone reports the same address and learns nothing
+of the first report → the coordinator merges the duplicate, triages and assigns → the neighbour
+reads who comes and by when → the agent records the inspection on a phone → the neighbour sees the
+new status with the code (issues 12, 25, 26)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,14 @@ def _no_sideways_scroll(page: Page) -> None:
     assert page_width(page) <= page.evaluate("window.innerWidth") + 1
 
 
+def _fill_report(page: Page) -> None:
+    _tick(page, "Sem abrigo, luz, água, comida ou higiene; lugar impróprio")
+    page.get_by_label("Conte o que você viu").fill("Cachorro preso sem água nem sombra há dias.")
+    page.get_by_label("Rua, avenida").fill("Rua das Flores")
+    page.get_by_label("Número").fill("10")
+    page.get_by_label("Bairro").fill("Centro")
+
+
 def _jpeg(tmp_path) -> str:  # type: ignore[no-untyped-def]
     path = tmp_path / "cachorro.jpg"
     buffer = io.BytesIO()
@@ -55,11 +65,7 @@ def test_report_triage_inspect_and_follow(live_server, page: Page, browser, tmp_
     expect(page.get_by_role("link", name="190")).to_be_visible()
     _no_sideways_scroll(page)
     assert run_axe(page) == []
-    _tick(page, "Sem abrigo, luz, água, comida ou higiene; lugar impróprio")
-    page.get_by_label("Conte o que você viu").fill("Cachorro preso sem água nem sombra há dias.")
-    page.get_by_label("Rua, avenida").fill("Rua das Flores")
-    page.get_by_label("Número").fill("10")
-    page.get_by_label("Bairro").fill("Centro")
+    _fill_report(page)
     page.get_by_label("Fotos (até 6)").set_input_files(_jpeg(tmp_path))
     page.get_by_role("button", name="Enviar denúncia").click()
 
@@ -69,10 +75,36 @@ def test_report_triage_inspect_and_follow(live_server, page: Page, browser, tmp_
     assert re.fullmatch(r"DEN-\d{4}-\d{6}", protocol) and len(code) == 14
     _no_sideways_scroll(page)
     assert run_axe(page) == []
+    # Issue 25: the status page names the next step, who takes it and by when.
+    page.get_by_role("link", name="Ver a situação da denúncia").click()
+    expect(page.locator("#proximo-passo-quem")).to_have_text("Coordenação do CCZ")
+    expect(page.locator("#proximo-passo-prazo")).to_contain_text("até ")
+    _no_sideways_scroll(page)
+    assert run_axe(page) == []
+
+    # 1b. Someone else (the reported neighbour, say) reports the same address: an ordinary receipt,
+    # and not a word about the report already there (issue 26).
+    other = browser.new_page(viewport=PHONE, locale="pt-BR")
+    other.goto(f"{base}/denuncias/nova")
+    _fill_report(other)
+    other.get_by_role("button", name="Enviar denúncia").click()
+    expect(other.get_by_role("heading", name="Denúncia recebida")).to_be_visible()
+    second = other.locator("#protocolo").inner_text()
+    assert second != protocol and protocol not in other.content()
+    other.get_by_role("link", name="Ver a situação da denúncia").click()
+    assert protocol not in other.content()
+    other.close()
 
     # 2. The coordinator triages it as valid and schedules the agent for today.
     staff = browser.new_page(viewport=PHONE, locale="pt-BR")
     _login(staff, base, coordinator_email)
+    # The duplicate is the staff's to see and merge.
+    staff.goto(f"{base}/ccz/denuncias")
+    staff.get_by_role("link", name=second).click()
+    expect(staff.locator("#possiveis-duplicadas")).to_contain_text(protocol)
+    assert run_axe(staff) == []
+    staff.get_by_role("button", name=f"Juntar esta denúncia à {protocol}").click()
+    expect(staff.locator("#situacao")).to_contain_text("Juntada")
     staff.goto(f"{base}/ccz/denuncias")
     staff.get_by_role("link", name=protocol).click()
     expect(staff.locator("#denunciante")).to_contain_text("Anônimo")
@@ -84,6 +116,14 @@ def test_report_triage_inspect_and_follow(live_server, page: Page, browser, tmp_
     staff.get_by_role("button", name="Programar vistoria").click()
     expect(staff.locator("#situacao")).to_have_text("Atribuída")
     staff.get_by_role("button", name="Sair").click()
+
+    # 2b. The neighbour reads who comes next and by when, never the agent's day or name.
+    page.reload()
+    expect(page.locator("#situacao")).to_have_text("Vistoria programada")
+    expect(page.locator("#proximo-passo-quem")).to_have_text("Agente do CCZ")
+    expect(page.locator("#proximo-passo-prazo")).to_contain_text("até ")
+    assert "Vistoria programada: Vistoria programada" not in page.content()
+    expect(page.get_by_text("Agente Armando")).to_have_count(0)
 
     # 3. The agent, on a phone, records the inspection from "today's inspections".
     _login(staff, base, agent_email)

@@ -1,14 +1,20 @@
-"""Open311 GeoReport v2 for maus-tratos reports, JSON only.
+"""Open311 GeoReport v2 for maus-tratos reports, JSON only (documented in docs/open311.md).
 
+* ``GET /open311/v2/discovery.json``: the endpoints and the documentation (GeoReport v2 discovery).
 * ``GET /open311/v2/services.json``: the profile's categories (the law's list of conducts).
 * ``POST /open311/v2/requests.json``: form-encoded, as the spec says. ``media_url`` is ignored
   (photos only through the portal's own upload, which strips EXIF/GPS). An optional ``api_key`` is
   a token from ``flask --app portal create-api-client --kind open311``; without one the public rate
   limits of the web form apply. A contact (``email``, names, ``phone``) makes the report
-  confidential; none makes it anonymous.
-* ``GET /open311/v2/requests/<protocol>.json``: status and dates only, unless a signed-in CCZ staff
-  member asks — a maus-tratos report names somebody's home. 404 for an unknown protocol.
-* ``GET /open311/v2/requests.json``: lists nothing without staff rights.
+  confidential; none makes it anonymous. Every field has the web form's length limit (the same
+  ``reports.intake.validate``): longer input is a 400, never a database error.
+* ``GET /open311/v2/requests/<protocol>.json`` and ``GET /open311/v2/requests.json``: what anyone
+  but CCZ staff reads is decided per category by the profile (``reports.open311_public`` and each
+  category's ``open311``): ``none`` answers 404 exactly as for an unknown protocol and leaves the
+  report out of the list (a maus-tratos report usually names somebody's home); ``status`` gives the
+  category, dates and open/closed only. Signed-in CCZ staff also get the place and the facts (never
+  the reporter). Both GETs are rate-limited per address (``OPEN311_READ_RATE_LIMIT``); staff are
+  exempt.
 
 Errors are the spec's ``[{"code": ..., "description": ...}]``: HTTP 400 for bad input, 403 for an
 invalid ``api_key``, 404 and 429 likewise. The blueprint is CSRF-exempt: it changes nothing for a
@@ -21,7 +27,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.exceptions import HTTPException
@@ -31,10 +37,12 @@ from portal.blueprints.reports import STAFF_ROLES
 from portal.blueprints.reports import services as svc
 from portal.blueprints.reports.labels import category_label
 from portal.blueprints.reports.routes import report_rate_limit
+from portal.errors import with_allow
 from portal.extensions import csrf, limiter
 from portal.models import MaltreatmentReport
 from portal.models.report import OPEN_STATES
 from portal.services.api_auth import client_for_token
+from portal.urls import absolute_url
 from portal.views import problems, run_service
 
 bp = Blueprint("open311", __name__, url_prefix="/open311/v2")
@@ -56,11 +64,28 @@ def _http_error(error: HTTPException):  # type: ignore[no-untyped-def]
         413: _("Conteúdo grande demais."),
         429: _("Muitas tentativas. Aguarde um pouco e tente de novo."),
     }
-    return _errors(status, [(status, messages.get(status, _("Pedido inválido.")))])
+    answer = _errors(status, [(status, messages.get(status, _("Pedido inválido.")))])
+    return with_allow(answer, error)  # a 405 names the accepted methods
 
 
 def _is_staff() -> bool:
     return bool(current_user.is_authenticated and current_user.has_role(*STAFF_ROLES))
+
+
+def read_rate_limit() -> str:
+    """The GETs' limit per address: enough for an app polling its own requests, too little to
+    walk the protocol numbers (issue 26 #5)."""
+    return str(current_app.config.get("OPEN311_READ_RATE_LIMIT", "30/minute;300/hour"))
+
+
+# One budget for both GETs (the list and one request): alternating them does not double it.
+_read_limit = limiter.shared_limit(read_rate_limit, scope="open311-read", exempt_when=_is_staff)
+
+
+def _public(report: MaltreatmentReport) -> bool:
+    """Whether the profile lets Open311 show this report's status to anyone (see the docstring)."""
+    profile = svc.current_profile()
+    return profile.reports.open311_visibility(report.category) == "status"
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -148,6 +173,8 @@ _OPEN311_FIELDS = {
     "lat": "lat",
     "email": "email",
     "name": "first_name",
+    "phone": "phone",
+    "description": "description",
 }
 
 
@@ -211,31 +238,71 @@ def _report_data():  # type: ignore[no-untyped-def]
         lat=lat,
         lng=lng,
         identity="confidential" if confidential else "anonymous",
-        name=(name or email or phone) if confidential else None,
+        # Without a name, the contact's e-mail or phone names it (cut to the name's width: the
+        # e-mail or phone itself is still checked against its own limit).
+        name=(name or (email or phone or "")[: svc.TEXT_LIMITS["name"]]) if confidential else None,
         email=email,
         phone=phone,
     )
 
 
 @bp.get("/requests.json")
-@public  # the list is empty without staff rights (a report names somebody's home)
+@public  # staff: every report; anyone else: the categories the profile makes public, status only
+@_read_limit
 def list_requests():  # type: ignore[no-untyped-def]
-    if not _is_staff():
-        return jsonify([])
+    staff = _is_staff()
     profile = svc.current_profile()
     filters = svc.Filters(category=request.args.get("service_code") or None)
     reports = svc.queue("all", current_user, filters, profile, svc.local_today(profile), limit=100)
     status = request.args.get("status")
-    items = [_request_json(r, staff=True) for r in reports]
+    items = [_request_json(r, staff=staff) for r in reports if staff or _public(r)]
     if status in ("open", "closed"):
         items = [i for i in items if i["status"] == status]
     return jsonify(items)
 
 
 @bp.get("/requests/<protocol>.json")
-@public  # status and dates for anyone; the facts only for CCZ staff
+@public  # what the profile makes public of its category; the facts only for CCZ staff
+@_read_limit
 def show_request(protocol: str):  # type: ignore[no-untyped-def]
     report = svc.by_protocol(protocol)
-    if report is None:
+    staff = _is_staff()
+    # A category the profile keeps private answers exactly like a protocol that does not exist.
+    if report is None or not (staff or _public(report)):
         return _errors(404, [(404, _("Pedido não encontrado."))])
-    return jsonify([_request_json(report, staff=_is_staff())])
+    return jsonify([_request_json(report, staff=staff)])
+
+
+@bp.get("/discovery.json")
+@public
+def discovery():  # type: ignore[no-untyped-def]
+    """GeoReport v2 discovery: where the endpoints are and where they are documented."""
+    profile = svc.current_profile()
+    return jsonify(
+        {
+            "changeset": "2026-12-03T00:00:00Z",
+            "contact": _("Centro de Controle de Zoonoses de %(city)s", city=profile.municipality),
+            "key_service": _(
+                "Chaves (api_key) são emitidas pelo CCZ; sem chave valem os limites do "
+                "formulário público."
+            ),
+            "endpoints": [
+                {
+                    "specification": "http://wiki.open311.org/GeoReport_v2",
+                    "url": absolute_url("open311.services").rsplit("/", 1)[0],
+                    "changeset": "2026-12-03T00:00:00Z",
+                    "type": "production",
+                    "formats": ["application/json"],
+                }
+            ],
+            "documentation": _(
+                "Denúncias de maus-tratos. Um pedido de categoria reservada responde 404 a "
+                "quem não é da equipe do CCZ; as categorias públicas mostram só categoria, "
+                "datas e situação. Consultas limitadas por endereço."
+            ),
+        }
+    )
+
+
+# the OpenAPI document of these endpoints (issue 26 #12)
+from portal.blueprints.open311 import spec  # noqa: E402,F401

@@ -25,6 +25,7 @@ from portal.blueprints.reports.common import (
 )
 from portal.blueprints.reports.intake import store_photos
 from portal.blueprints.reports.labels import STATE_LABELS
+from portal.blueprints.reports.progress import next_step
 from portal.extensions import db
 from portal.models import (
     Inspection,
@@ -37,6 +38,7 @@ from portal.models import (
 )
 from portal.profiles.schema import Profile
 from portal.services import audit
+from portal.services.clock import current_profile, local_today
 from portal.services.mail import send_email
 from portal.urls import absolute_url
 
@@ -146,15 +148,20 @@ def move(
         notify_reporter(report, public_text)
 
 
-def notify_reporter(report: MaltreatmentReport, public_text: str | None = None) -> None:
-    """E-mail the reporters (confidential, with e-mail) of this report and of those joined to it
-    about a public change: the new state and the CCZ's public reply only; never an agent's name
-    or an internal note."""
+def notify_reporter(
+    report: MaltreatmentReport, public_text: str | None = None, *, state_changed: bool = True
+) -> None:
+    """E-mail the reporter (confidential, with e-mail) of this report about a public change: the
+    new state and the CCZ's public reply only; never an agent's name or an internal note.
+
+    The reporters of reports the staff merged into this one hear of a state change with the state
+    only: the reply was written to this report's reporter, not to them (issue 26). They hear
+    nothing of a reply that changes no state."""
     joined = db.session.scalars(
         select(MaltreatmentReport).where(MaltreatmentReport.merged_into_id == report.id)
     ).all()
     state = STATE_LABELS[report.state]
-    for item in [report, *joined]:
+    for item in [report, *(joined if state_changed else [])]:
         contact = item.contact
         if contact is None or not contact.email:
             continue
@@ -163,14 +170,27 @@ def notify_reporter(report: MaltreatmentReport, public_text: str | None = None) 
             protocol=item.protocol,
             state=state,
         )
-        if public_text:
+        if public_text and item is report:
             body += "\n\n" + _("Resposta do CCZ: %(text)s", text=public_text)
+        body += "\n\n" + _step_line(item)
         body += "\n\n" + _(
             "Acompanhe com o seu código em %(url)s", url=absolute_url("reports.track")
         )
         send_email(
             contact.email, _("Denúncia %(p)s: %(state)s", p=item.protocol, state=state), body
         )
+
+
+def _step_line(report: MaltreatmentReport) -> str:
+    """The next step as one sentence of an e-mail (issue 25: what, who and by when)."""
+    profile = current_profile()
+    step = next_step(report, profile, local_today(profile))
+    line = _("Próximo passo: %(what)s", what=step.what)
+    if step.who and step.by:
+        line += " " + _(
+            "Quem faz: %(who)s, até %(day)s.", who=step.who, day=step.by.strftime("%d/%m/%Y")
+        )
+    return line
 
 
 def triage_valid(
@@ -188,7 +208,9 @@ def triage_valid(
         report,
         ReportState.ASSIGNED,
         actor,
-        public_text=_("Vistoria programada.") if report.state == ReportState.TRIAGE else None,
+        # No text: the state's own label already says "Vistoria programada" (issue 25: the history
+        # read "Vistoria programada: Vistoria programada.").
+        public_text=None,
         note=_(
             "Atribuída a %(name)s para %(day)s.",
             name=agent.full_name,
@@ -249,7 +271,8 @@ def merge(report: MaltreatmentReport, target: MaltreatmentReport | None, actor: 
         report,
         ReportState.MERGED,
         actor,
-        public_text=_("Denúncia do mesmo local já em andamento; as duas seguem juntas."),
+        # No protocol, no word of the other report: its reporter and content stay theirs.
+        public_text=_("O CCZ já acompanha este caso por outra denúncia e segue as duas juntas."),
     )
     for photo in list(report.photos):
         photo.report = target
@@ -297,7 +320,7 @@ def add_reply(report: MaltreatmentReport, actor: User, text: str, public: bool) 
     )
     db.session.flush()
     if public:
-        notify_reporter(report, text)
+        notify_reporter(report, text, state_changed=False)
 
 
 # ---------------------------------------------------------------------------------------------

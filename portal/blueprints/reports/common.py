@@ -30,6 +30,19 @@ MAX_PHOTOS = 6
 MAX_DESCRIPTION = 4000
 MAX_INFO = 2000
 MAX_ANIMALS = 500
+# The longest text each field of a report takes: the web form, Open311 and the clinic API all go
+# through ``intake.validate``, which refuses longer input (the columns are this wide; PostgreSQL
+# would otherwise answer StringDataRightTruncation, issue 26 #7).
+TEXT_LIMITS = {
+    "street": 200,
+    "number": 20,
+    "complement": 100,
+    "district": 100,
+    "reference": 300,
+    "name": 200,
+    "email": 254,
+    "phone": 30,
+}
 DUPLICATE_DAYS = 30
 DUPLICATE_METRES = 50
 PHOTO_PURPOSE = "report_photo"

@@ -18,7 +18,7 @@ from portal.blueprints.reports.labels import STAFF_STATE_LABELS, category_label
 from portal.extensions import db
 from portal.models import MaltreatmentReport, ReportState, User
 from portal.models.base import utcnow
-from portal.services.clock import local_day_start, tz
+from portal.services.clock import local_day_start, local_today, tz
 from portal.workspace import Chart, ChartData, Period, SearchHit, SearchProvider, month_key, monthly
 
 
@@ -93,6 +93,19 @@ def _triage_overdue():  # type: ignore[no-untyped-def]
     return MaltreatmentReport.created_at < utcnow() - timedelta(days=days)
 
 
+def _my_inspections_today():  # type: ignore[no-untyped-def]
+    """Reports assigned to the signed-in agent whose inspection is due today or earlier."""
+    from flask_login import current_user
+
+    # Outside a request (the nightly queue snapshot) there is no "me": the queue is empty.
+    me = getattr(current_user, "id", None) if current_user else None
+    return select(MaltreatmentReport).where(
+        MaltreatmentReport.state == ReportState.ASSIGNED,
+        MaltreatmentReport.assigned_agent_id == me,
+        MaltreatmentReport.inspection_on <= local_today(),
+    )
+
+
 def declare_queues(registry) -> None:  # type: ignore[no-untyped-def]
     from portal.workspace import Column, Queue
 
@@ -117,6 +130,27 @@ def declare_queues(registry) -> None:  # type: ignore[no-untyped-def]
             link=lambda r: url_for("reports.staff_detail", protocol=r.protocol),
             columns=columns,
             personal_data=False,  # the list shows no reporter
+            # triage (assign, out of scope, merge) is the coordination's: routes in staff.py
+            acted_by=("coordinator", "admin"),
+            acted_by_note=_l("A triagem das denúncias é feita pela coordenação."),
+        )
+    )
+    registry.declare(
+        Queue(
+            # issue 25: the agent's first screen shows the inspections assigned to them for today
+            # (and any left from earlier days)
+            key="minhas-vistorias-hoje",
+            title=_l("Minhas vistorias de hoje"),
+            roles=("agent",),
+            entity=MaltreatmentReport,
+            rows=_my_inspections_today,
+            since=MaltreatmentReport.updated_at,
+            order=MaltreatmentReport.inspection_on,
+            overdue=lambda: MaltreatmentReport.inspection_on < local_today(),
+            due=lambda r: r.inspection_on,
+            link=lambda r: url_for("reports.staff_inspection", protocol=r.protocol),
+            columns=columns,
+            personal_data=False,
         )
     )
     registry.declare(

@@ -28,6 +28,7 @@ from portal.blueprints.reports.labels import (
     STAFF_STATE_LABELS,
 )
 from portal.blueprints.reports.services import MAX_DESCRIPTION, MAX_INFO, ReportData
+from portal.blueprints.reports.services import TEXT_LIMITS as LIMITS
 from portal.forms import choices
 
 REQUIRED = _l("Campo obrigatório.")
@@ -66,11 +67,15 @@ class ReportForm(FlaskForm):
         validators=[Optional(), Length(max=9)],
         render_kw={"inputmode": "numeric", "autocomplete": "off"},
     )
-    street = StringField(_l("Rua, avenida"), validators=[Optional(), Length(max=200)])
-    number = StringField(_l("Número"), validators=[Optional(), Length(max=20)])
-    complement = StringField(_l("Complemento"), validators=[Optional(), Length(max=100)])
-    district = StringField(_l("Bairro"), validators=[Optional(), Length(max=100)])
-    reference = StringField(_l("Ponto de referência"), validators=[Optional(), Length(max=300)])
+    street = StringField(_l("Rua, avenida"), validators=[Optional(), Length(max=LIMITS["street"])])
+    number = StringField(_l("Número"), validators=[Optional(), Length(max=LIMITS["number"])])
+    complement = StringField(
+        _l("Complemento"), validators=[Optional(), Length(max=LIMITS["complement"])]
+    )
+    district = StringField(_l("Bairro"), validators=[Optional(), Length(max=LIMITS["district"])])
+    reference = StringField(
+        _l("Ponto de referência"), validators=[Optional(), Length(max=LIMITS["reference"])]
+    )
     lat = HiddenField()
     lng = HiddenField()
     photos = MultipleFileField(_l("Fotos (até 6)"), render_kw={"accept": IMAGE_ACCEPT})
@@ -82,16 +87,18 @@ class ReportForm(FlaskForm):
         validators=[DataRequired(REQUIRED)],
     )
     name = StringField(
-        _l("Seu nome"), validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "name"}
+        _l("Seu nome"),
+        validators=[Optional(), Length(max=LIMITS["name"])],
+        render_kw={"autocomplete": "name"},
     )
     email = EmailField(
         _l("Seu e-mail"),
-        validators=[Optional(), Length(max=254)],
+        validators=[Optional(), Length(max=LIMITS["email"])],
         render_kw={"autocomplete": "email"},
     )
     phone = TelField(
         _l("Seu telefone"),
-        validators=[Optional(), Length(max=30)],
+        validators=[Optional(), Length(max=LIMITS["phone"])],
         render_kw={"autocomplete": "tel"},
     )
     # Honeypot: hidden from people by CSS and from screen readers; bots fill every field.
@@ -100,8 +107,6 @@ class ReportForm(FlaskForm):
         validators=[Optional()],
         render_kw={"autocomplete": "off", "tabindex": "-1"},
     )
-    join_protocol = HiddenField()
-    ignore_duplicate = HiddenField()
 
     def prefill_contact(self, user: Any) -> None:
         """Pre-filled for a confidential report; still anonymous unless the person chooses."""

@@ -6,9 +6,11 @@ a file name, no audit event with the signed-in account, no IP."""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import io
-from datetime import date, datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 
 from flask_babel import gettext as _
 from sqlalchemy import select
@@ -22,6 +24,7 @@ from portal.blueprints.reports.common import (
     MAX_PHOTOS,
     PHOTO_PURPOSE,
     SPECIES,
+    TEXT_LIMITS,
     PhotoUpload,
     ReportData,
     ReportErrors,
@@ -50,6 +53,8 @@ from portal.services.identity import clean_cep, residence_key
 from portal.services.mail import send_email
 from portal.services.uploads import UploadError, store_image
 from portal.urls import absolute_url
+
+RESIDENCE_KEY_WIDTH = 200  # MaltreatmentReport.residence_key's column
 
 # ---------------------------------------------------------------------------------------------
 # Intake
@@ -109,6 +114,11 @@ def validate(profile: Profile, data: ReportData, today: date) -> list[tuple[str,
                 ),
             )
         )
+    for name, limit in TEXT_LIMITS.items():
+        if len(getattr(data, name) or "") > limit:
+            errors.append(
+                (name, "long", _("Texto longo demais: o limite é %(n)d caracteres.", n=limit))
+            )
     if len(data.photos) > MAX_PHOTOS:
         errors.append(("photos", "too_many", _("Envie no máximo %(n)d fotos.", n=MAX_PHOTOS)))
     if data.identity not in (IdentityMode.ANONYMOUS, IdentityMode.CONFIDENTIAL):
@@ -132,10 +142,15 @@ def _address_key(
 ) -> str | None:
     if not clean_text(street):
         return None
-    return residence_key(cep, street, number, complement)
+    key = residence_key(cep, street, number, complement)
+    if len(key) > RESIDENCE_KEY_WIDTH:
+        # Street, number and complement at their limits make a longer key than the column: a
+        # digest compares the same way (same address, same key) and fits.
+        key = "sha256:" + hashlib.sha256(key.encode()).hexdigest()
+    return key
 
 
-def find_duplicate(
+def find_same_place(
     category: str,
     key: str | None,
     lat: float | None,
@@ -143,10 +158,13 @@ def find_duplicate(
     now: datetime,
     *,
     exclude_id: int | None = None,
-) -> MaltreatmentReport | None:
-    """An open report of the same category at the same place within 30 days, if any.
+) -> list[MaltreatmentReport]:
+    """Open reports of the same category at the same place within 30 days, oldest first.
 
-    Same place = the same normalised address, or map points at most 50 m apart.
+    Same place = the same normalised address, or map points at most 50 m apart. For the staff
+    only: a reporter is never told that another report exists (issue 26: the offer to "join" an
+    existing protocol told anyone, the reported neighbour included, that a report existed at an
+    address, and gave its protocol and history).
     """
     since = now - timedelta(days=DUPLICATE_DAYS)
     candidates = db.session.scalars(
@@ -158,20 +176,54 @@ def find_duplicate(
         )
         .order_by(MaltreatmentReport.created_at)
     ).all()
+    found = []
     for report in candidates:
         if report.id == exclude_id:
             continue
-        if key and report.residence_key == key:
-            return report
-        if (
+        same_key = bool(key) and report.residence_key == key
+        near = (
             lat is not None
             and lng is not None
             and report.lat is not None
             and report.lng is not None
             and distance_metres(lat, lng, report.lat, report.lng) <= DUPLICATE_METRES
-        ):
-            return report
-    return None
+        )
+        if same_key or near:
+            found.append(report)
+    return found
+
+
+def find_duplicate(
+    category: str,
+    key: str | None,
+    lat: float | None,
+    lng: float | None,
+    now: datetime,
+    *,
+    exclude_id: int | None = None,
+) -> MaltreatmentReport | None:
+    """The oldest open report of the same category at the same place, if any (staff only)."""
+    found = find_same_place(category, key, lat, lng, now, exclude_id=exclude_id)
+    return found[0] if found else None
+
+
+def possible_duplicates(report: MaltreatmentReport) -> list[MaltreatmentReport]:
+    """What the staff page offers to merge this report into: the other open reports of the same
+    category and place, received from 30 days before it onwards. Merging is the staff's decision
+    (``casework.merge``)."""
+    if not report.is_open:
+        return []
+    created = report.created_at
+    if created.tzinfo is None:
+        created = created.replace(tzinfo=UTC)
+    return find_same_place(
+        report.category,
+        report.residence_key,
+        report.lat,
+        report.lng,
+        created,
+        exclude_id=report.id,
+    )
 
 
 def store_photos(
@@ -198,26 +250,20 @@ def store_photos(
     return point
 
 
-def duplicate_for(profile: Profile, data: ReportData, now: datetime) -> MaltreatmentReport | None:
-    """The open report this one would duplicate (for the "join it instead?" offer)."""
-    key = _address_key(data.cep, data.street, data.number, data.complement)
-    return find_duplicate(data.category, key, data.lat, data.lng, now)
-
-
 def create_report(
     profile: Profile,
     data: ReportData,
     *,
     today: date,
     user: User | None = None,
-    join: MaltreatmentReport | None = None,
     api_client: ApiClient | None = None,
     source: str = "web",
 ) -> tuple[MaltreatmentReport, str]:
     """Record a report; return it with its tracking code (shown once, only its hash is kept).
 
-    ``join``: the reporter accepted to join an open report of the same place; the new protocol
-    is born merged into it (the reporter follows it through their own code). ``user`` is kept only
+    Every report is born on its own, in triage, even at a place that already has an open one: the
+    reporter is never told about another report, and merging duplicates is the staff's decision
+    (``possible_duplicates`` on the staff page, then ``casework.merge``). ``user`` is kept only
     for a confidential report ("Minhas denúncias"). Raises ReportErrors.
     """
     errors = validate(profile, data, today)
@@ -262,28 +308,6 @@ def create_report(
             kind="state", to_state=ReportState.TRIAGE, public=True, text=None, actor_id=None
         )
     )
-    if join is not None and join.is_open and join.category == report.category:
-        report.state = ReportState.MERGED
-        report.merged_into = join
-        report.events.append(
-            ReportEvent(
-                kind="state",
-                from_state=ReportState.TRIAGE,
-                to_state=ReportState.MERGED,
-                public=True,
-                text=_(
-                    "Juntada pelo próprio denunciante ao protocolo %(p)s, do mesmo local.",
-                    p=join.protocol,
-                ),
-            )
-        )
-        join.events.append(
-            ReportEvent(
-                kind="note",
-                public=False,
-                text=_("Nova denúncia %(p)s juntada a esta.", p=report.protocol),
-            )
-        )
     db.session.flush()
     if report.contact is not None and report.contact.email:
         _send_code(report, code)
@@ -324,19 +348,49 @@ def find_tracked(protocol: str, code: str) -> MaltreatmentReport | None:
     return None
 
 
-def public_history(report: MaltreatmentReport) -> list[ReportEvent]:
-    """What the reporter may read: public events of this report and, once merged, of the main one.
+@dataclass(frozen=True)
+class PublicEvent:
+    """One line of the history a reporter reads: a date, a kind, a state and a text, no more."""
 
-    No internal notes, no agent; the template shows only the date, the state label and the text.
+    at: datetime
+    kind: str
+    to_state: str | None
+    text: str | None
+
+
+def _merged_at(report: MaltreatmentReport) -> datetime | None:
+    moves = [e.at for e in report.events if e.kind == "state" and e.to_state == ReportState.MERGED]
+    return max(moves) if moves else None
+
+
+def public_history(report: MaltreatmentReport) -> list[PublicEvent]:
+    """What the reporter may read: the public events of this report only.
+
+    Once the staff merged it into another protocol, the case's later state changes are added as
+    bare state labels (no text, no date before the merge): the other report's replies, reasons and
+    messages were written to its own reporter and never reach this one (issue 26). No internal
+    notes, no agent.
     """
-    events = [e for e in report.events if e.public]
-    if report.merged_into is not None:
-        events += [e for e in report.merged_into.events if e.public and e.kind != "reporter_info"]
-    return sorted(events, key=lambda e: (e.at, e.id))
+    events = [PublicEvent(e.at, e.kind, e.to_state, e.text) for e in report.events if e.public]
+    main = report.merged_into
+    since = _merged_at(report)
+    if main is not None and since is not None:
+        events += [
+            PublicEvent(e.at, "state", e.to_state, None)
+            for e in main.events
+            if e.public and e.kind == "state" and e.from_state != e.to_state and e.at > since
+        ]
+    order = {id(e): i for i, e in enumerate(events)}
+    return sorted(events, key=lambda e: (_aware(e.at), order[id(e)]))
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def public_state(report: MaltreatmentReport) -> str:
-    """The state the reporter sees: a merged report shows the state of the one it joined."""
+    """The state the reporter sees: a report the staff merged into another shows the state of that
+    case (the same place, handled once), never its protocol or content."""
     target = report.merged_into if report.merged_into is not None else report
     return target.state
 

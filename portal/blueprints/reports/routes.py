@@ -7,7 +7,6 @@ once, and the session remembers which protocols this browser proved it may follo
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from flask import (
@@ -34,10 +33,10 @@ from portal.blueprints.reports.labels import (
     STATE_LABELS,
     category_label,
 )
+from portal.blueprints.reports.progress import next_step
 from portal.extensions import limiter
 from portal.forms import choices
 from portal.models import MaltreatmentReport
-from portal.profiles.schema import Profile
 from portal.views import run_service
 
 _TRACKED = "tracked_reports"  # session key: protocols this browser proved it may follow
@@ -105,48 +104,28 @@ def _remember(protocol: str) -> None:
 @public
 @limiter.limit(report_rate_limit, methods=["POST"])
 def new():  # type: ignore[no-untyped-def]
+    """The form. Whether the place already has a report is never said here (issue 26): every
+    report gets its own protocol and the staff merge duplicates."""
     profile = svc.current_profile()
     form = ReportForm()
     form.category.choices = choices(svc.category_choices(profile))
     if request.method == "GET" and current_user.is_authenticated:
         form.prefill_contact(current_user)
-    duplicate = None
     if form.validate_on_submit():
         if form.website.data:  # the honeypot: a bot, or an autofill gone wrong; nothing stored
             form.website.errors = [_("Não foi possível enviar. Deixe em branco o último campo.")]
-            return render_template("reports/new.html", form=form, duplicate=None), 400
+            return render_template("reports/new.html", form=form), 400
         photos = _photos(request.files.getlist(form.photos.name), bool(form.use_photo_gps.data))
         data = form.report_data(photos)
-        join, duplicate = _join_or_duplicate(form, profile, data)
-        if duplicate is None:
-            user = current_user if current_user.is_authenticated else None
-            done = run_service(
-                lambda: svc.create_report(
-                    profile, data, today=svc.local_today(profile), join=join, user=user
-                ),
-                form=form,
-                fallback="description",
-            )
-            if done.value is not None:
-                return _received(*done.value)
-    status = 400 if form.errors else 200
-    return render_template("reports/new.html", form=form, duplicate=duplicate), status
-
-
-def _join_or_duplicate(
-    form: ReportForm, profile: Profile, data: svc.ReportData
-) -> tuple[MaltreatmentReport | None, MaltreatmentReport | None]:
-    """The open report the reporter chose to join, or the one to offer joining (or neither)."""
-    now = datetime.now(UTC)
-    if form.join_protocol.data:
-        # Only the report the duplicate check itself offers: a typed protocol joins nothing.
-        offered = svc.duplicate_for(profile, data, now)
-        if offered is not None and offered.protocol == form.join_protocol.data:
-            return offered, None
-        return None, None
-    if form.ignore_duplicate.data:
-        return None, None
-    return None, svc.duplicate_for(profile, data, now)
+        user = current_user if current_user.is_authenticated else None
+        done = run_service(
+            lambda: svc.create_report(profile, data, today=svc.local_today(profile), user=user),
+            form=form,
+            fallback="description",
+        )
+        if done.value is not None:
+            return _received(*done.value)
+    return render_template("reports/new.html", form=form), 400 if form.errors else 200
 
 
 def _received(report: MaltreatmentReport, code: str):  # type: ignore[no-untyped-def]
@@ -226,6 +205,7 @@ def tracked(protocol: str):  # type: ignore[no-untyped-def]
         form=form,
         history=svc.public_history(report),
         state=svc.public_state(report),
+        step=next_step(report, svc.current_profile(), svc.local_today()),
         can_add=report.is_open or report.merged_into is not None,
     ), 400 if form.errors else 200
 

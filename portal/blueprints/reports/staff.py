@@ -32,6 +32,7 @@ from portal.extensions import db
 from portal.forms import choices
 from portal.models import Inspection, MaltreatmentReport, User
 from portal.profiles.schema import Profile
+from portal.services.ids import parse_id
 from portal.views import Outcome, run_service, show_error
 
 
@@ -148,6 +149,7 @@ def staff_detail(protocol: str):  # type: ignore[no-untyped-def]
         FINDING_LABELS=FINDING_LABELS,
         is_assigned_agent=report.assigned_agent_id == current_user.id,
         category=profile.reports.category(report.category),
+        duplicates=svc.possible_duplicates(report),
     )
 
 
@@ -171,7 +173,8 @@ def staff_assign(protocol: str):  # type: ignore[no-untyped-def]
     form = AssignForm()
     if not form.validate_on_submit():
         return _form_problem(form, report)
-    agent = db.session.get(User, form.agent_id.data) if form.agent_id.data else None
+    agent_id = parse_id(form.agent_id.data)  # coerce=int lets 99999999999999999999 through
+    agent = db.session.get(User, agent_id) if agent_id else None
     if agent is None:
         flash(_("Escolha um agente da lista."), "danger")
         return redirect(url_for("reports.staff_detail", protocol=report.protocol))

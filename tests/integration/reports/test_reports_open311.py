@@ -116,8 +116,10 @@ def test_csrf_does_not_apply(make_app) -> None:
 
 
 def test_get_one_shows_only_status_and_dates_without_staff_rights(client) -> None:
+    # "transport" is a category the Guarulhos profile makes public (open311 = "status").
     [answer] = client.post(
-        "/open311/v2/requests.json", data={**GOOD, "lat": "-23.45", "long": "-46.53"}
+        "/open311/v2/requests.json",
+        data={**GOOD, "service_code": "transport", "lat": "-23.45", "long": "-46.53"},
     ).get_json()
     [item] = client.get(f"/open311/v2/requests/{answer['service_request_id']}.json").get_json()
     assert set(item) == {
@@ -150,3 +152,128 @@ def test_list_is_empty_without_staff_rights(client, auth) -> None:
 def test_unknown_protocol_is_404(client) -> None:
     response = client.get("/open311/v2/requests/DEN-2026-999999.json")
     assert response.status_code == 404 and response.get_json()[0]["code"] == 404
+
+
+# -- issue 26 #5: what Open311 shows the public is decided per category by the profile -----------
+
+
+def test_a_private_category_answers_exactly_like_an_unknown_protocol(client) -> None:
+    [answer] = client.post("/open311/v2/requests.json", data=GOOD).get_json()
+    hidden = client.get(f"/open311/v2/requests/{answer['service_request_id']}.json")
+    unknown = client.get("/open311/v2/requests/DEN-2026-999999.json")
+    assert hidden.status_code == unknown.status_code == 404
+    assert hidden.get_json() == unknown.get_json()
+
+
+def test_the_public_list_holds_only_the_public_categories_status_only(client, auth) -> None:
+    client.post("/open311/v2/requests.json", data=GOOD)
+    [public] = client.post(
+        "/open311/v2/requests.json", data={**GOOD, "service_code": "transport"}
+    ).get_json()
+    listing = client.get("/open311/v2/requests.json").get_json()
+    assert [i["service_request_id"] for i in listing] == [public["service_request_id"]]
+    assert "description" not in listing[0] and "address" not in listing[0]
+    auth.login(roles=("agent",))
+    assert len(client.get("/open311/v2/requests.json").get_json()) == 2
+
+
+def test_visibility_comes_from_the_profile(app) -> None:
+    rules = app.extensions["portal_profile"].reports
+    assert rules.open311_public == "none"
+    assert rules.open311_visibility("no_shelter") == "none"
+    assert rules.open311_visibility("transport") == "status"
+    assert rules.open311_visibility("unknown_code") == "none"
+
+
+def test_every_profile_keeps_private_homes_out_of_open311() -> None:
+    for key in ("guarulhos", "bjp", "cabeceira", "cabo", "vilavelha"):
+        rules = load_profile(key).reports
+        for code in ("no_shelter", "small_space", "poisoning", "no_food", "chain_or_small_space"):
+            if rules.category(code) is not None:
+                assert rules.open311_visibility(code) == "none", (key, code)
+
+
+def test_the_gets_share_one_rate_limit(make_app) -> None:
+    app = make_app(OPEN311_READ_RATE_LIMIT="3/minute")
+    with app.app_context():
+        client = app.test_client()
+        statuses = [
+            client.get("/open311/v2/requests/DEN-2026-000001.json").status_code for _ in range(4)
+        ]
+        assert statuses == [404, 404, 404, 429]
+        limited = client.get("/open311/v2/requests.json")
+        assert limited.status_code == 429 and limited.get_json()[0]["code"] == 429
+
+
+def test_staff_are_not_rate_limited(make_app) -> None:
+    from tests.conftest import AuthActions
+
+    app = make_app(OPEN311_READ_RATE_LIMIT="2/minute")
+    with app.app_context():
+        client = app.test_client()
+        AuthActions(client).login(roles=("coordinator",))
+        statuses = [client.get("/open311/v2/requests.json").status_code for _ in range(4)]
+        assert statuses == [200] * 4
+
+
+def test_discovery_names_the_endpoints_and_the_rule(client) -> None:
+    document = client.get("/open311/v2/discovery.json").get_json()
+    [endpoint] = document["endpoints"]
+    assert endpoint["url"].endswith("/open311/v2") and "application/json" in endpoint["formats"]
+    assert "404" in document["documentation"]
+
+
+# -- issue 26 #7: the web form's length limits, a 400 and never a database error ------------------
+
+LONG = [
+    ("address_string", 201, "address_string"),
+    ("email", 255, "email"),
+    ("first_name", 201, "first_name"),
+    ("phone", 31, "phone"),
+    ("description", 4001, "description"),
+]
+
+
+def test_long_fields_answer_400_with_the_field_named(client) -> None:
+    for field, length, name in LONG:
+        value = ("a" * (length - 12) + "@example.com") if field == "email" else "x" * length
+        response = client.post("/open311/v2/requests.json", data={**GOOD, field: value})
+        assert response.status_code == 400, field
+        errors = response.get_json()
+        assert any(e["description"].startswith(f"{name}:") for e in errors), errors
+        assert all(set(e) == {"code", "description"} for e in errors)
+    assert db.session.scalars(select(MaltreatmentReport)).all() == []
+
+
+def test_the_attackers_sizes_answer_400(client) -> None:
+    for data in (
+        {**GOOD, "address_string": "R" * 100_000},
+        {**GOOD, "email": "a" * 5_000 + "@example.com"},
+        {**GOOD, "last_name": "S" * 5_000, "first_name": "Ana"},
+    ):
+        response = client.post("/open311/v2/requests.json", data=data)
+        assert response.status_code == 400
+    assert db.session.scalars(select(MaltreatmentReport)).all() == []
+
+
+def test_fields_at_the_limit_are_accepted(client) -> None:
+    data = {
+        **GOOD,
+        "address_string": "R" * 200,
+        "email": "a" * 242 + "@example.com",
+        "first_name": "A" * 200,
+        "phone": "1" * 30,
+    }
+    response = client.post("/open311/v2/requests.json", data=data)
+    assert response.status_code == 200, response.get_json()
+    contact = db.session.scalars(select(ReporterContact)).one()
+    assert contact.email is not None and len(contact.email) == 254
+    assert len(contact.name) == 200
+
+
+def test_a_long_email_without_a_name_is_refused_for_the_email_only(client) -> None:
+    response = client.post(
+        "/open311/v2/requests.json", data={**GOOD, "email": "a" * 300 + "@example.com"}
+    )
+    assert response.status_code == 400
+    assert [e["description"].split(":")[0] for e in response.get_json()] == ["email"]

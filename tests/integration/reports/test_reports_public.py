@@ -12,6 +12,7 @@ from pathlib import Path
 from PIL import Image
 from sqlalchemy import select
 
+from portal.blueprints.reports import services as svc
 from portal.extensions import db
 from portal.models import (
     AuditEvent,
@@ -176,65 +177,77 @@ def test_protocol_numbers_count_up_per_year(client) -> None:
     assert first.protocol == f"DEN-{year}-000001" and second.protocol == f"DEN-{year}-000002"
 
 
-# -- duplicates ----------------------------------------------------------------------------------
+# -- duplicates: the staff's to see and merge, never the reporter's (issue 26) --------------------
 
 
-def test_same_address_typed_differently_is_offered_to_join(client) -> None:
+def test_same_address_typed_differently_is_a_new_report_the_staff_see_as_duplicate(
+    client,
+) -> None:
     _r, first, _c = submit(client)
-    response, report, _c = submit(client, street="R. das Flores", number="nº 10", cep="07000000")
-    assert response.status_code == 200 and report is None
-    html = response.get_data(as_text=True)
-    assert first.protocol in html and "Juntar à denúncia" in html
-    assert "Cachorro preso no quintal" in html  # the text is kept for the second try
+    response, second, _c = submit(client, street="R. das Flores", number="nº 10", cep="07000000")
+    assert response.status_code == 302 and second is not None
+    assert second.state == "triage" and second.merged_into_id is None
+    page = client.get(f"/denuncias/acompanhar/{second.protocol}").get_data(as_text=True)
+    assert first.protocol not in page
+    assert svc.possible_duplicates(second) == [first]
+    assert svc.possible_duplicates(first) == [second]
 
 
-def test_joining_creates_a_merged_protocol_followed_with_its_own_code(client) -> None:
-    _r, first, _c = submit(client)
-    response, joined, code = submit(
-        client,
-        join_protocol=first.protocol,
-        description="Vi de novo hoje: o cachorro continua sem água.",
-    )
-    assert joined is not None and joined.state == "merged" and joined.merged_into_id == first.id
-    assert code
-    page = client.get(f"/denuncias/acompanhar/{joined.protocol}").get_data(as_text=True)
-    assert first.protocol in page
-
-
-def test_a_typed_join_protocol_cannot_join_an_unrelated_report(client) -> None:
+def test_a_posted_join_protocol_joins_nothing(client) -> None:
     _r, first, _c = submit(client)
     _r, other, _c = submit(
         client,
-        category="poisoning",
-        street="Avenida Brasil",
-        number="500",
         join_protocol=first.protocol,
+        description="Vi de novo hoje: o cachorro continua sem água.",
     )
     assert other.state == "triage" and other.merged_into_id is None
 
 
 def test_within_50_metres_is_a_duplicate_but_100_metres_is_not(client) -> None:
     _r, first, _c = submit(client, street="", number="", cep="", lat="-23.450000", lng="-46.530000")
-    near = submit(client, street="", number="", cep="", lat="-23.450300", lng="-46.530000")
-    assert near[1] is None and first.protocol in near[0].get_data(as_text=True)  # ~33 m
+    _r, near, _c = submit(client, street="", number="", cep="", lat="-23.450300", lng="-46.530000")
+    assert svc.possible_duplicates(near) == [first]  # ~33 m
     _r, far, _c = submit(
         client, street="", number="", cep="", lat="-23.451000", lng="-46.530000"
     )  # ~111 m
     assert far is not None and far.state == "triage"
+    assert svc.possible_duplicates(far) == []  # ~78 m from near, ~111 m from first
 
 
 def test_other_category_or_older_than_30_days_is_not_a_duplicate(client) -> None:
     _r, first, _c = submit(client)
     _r, other, _c = submit(client, category="poisoning")
-    assert other is not None
+    assert svc.possible_duplicates(other) == []
     first.created_at = utcnow() - timedelta(days=31)
-    other.created_at = utcnow() - timedelta(days=31)
     db.session.commit()
     _r, again, _c = submit(client)
-    assert again is not None
+    assert svc.possible_duplicates(again) == []
 
 
-def test_the_duplicate_can_still_be_sent_as_new(client) -> None:
-    _r, first, _c = submit(client)
-    _r, second, _c = submit(client, ignore_duplicate="1")
-    assert second is not None and second.state == "triage"
+def test_an_address_at_every_limit_is_stored_and_still_matched(client) -> None:
+    """Issue 26 #7: street, number and complement at their limits made a duplicate key longer
+    than its column (PostgreSQL: StringDataRightTruncation, a 500)."""
+    place = {"street": "R" * 200, "number": "9" * 20, "complement": "C" * 100}
+    response, first, _c = submit(client, **place)
+    assert response.status_code == 302 and first is not None
+    assert len(first.residence_key) <= 200
+    _r, second, _c = submit(client, **place)
+    assert svc.possible_duplicates(second) == [first]
+
+
+def test_the_service_refuses_what_the_form_would(app) -> None:
+    """The same limits for every entry (web form, Open311, clinic API): intake.validate."""
+    profile = svc.current_profile()
+    today = svc.local_today()
+    for name, limit in svc.TEXT_LIMITS.items():
+        data = svc.ReportData(
+            category="no_shelter",
+            description="Cachorro preso no quintal sem água.",
+            street="Rua das Flores",
+            identity="confidential",
+            name="Ana",
+            email="ana@example.com",
+        )
+        setattr(data, name, "x" * (limit + 1))
+        fields = [field for field, _code, _m in svc.validate(profile, data, today)]
+        assert name in fields, name

@@ -326,14 +326,12 @@ def test_reporters_of_joined_reports_hear_of_the_main_ones_progress(
         app.test_client(), identity="confidential", name="Ana", email="ana@example.com"
     )
     _r, joined, _c = submit(
-        app.test_client(),
-        identity="confidential",
-        name="Bia",
-        email="bia@example.com",
-        join_protocol=main.protocol,
+        app.test_client(), identity="confidential", name="Bia", email="bia@example.com"
     )
-    assert joined.merged_into_id == main.id
     auth.login(coordinator)
+    client.post(f"/ccz/denuncias/{joined.protocol}/juntar", data={"target": main.protocol})
+    db.session.refresh(joined)
+    assert joined.merged_into_id == main.id  # the staff's decision
     _assign(client, main, agent)
     for address, protocol in (
         ("ana@example.com", main.protocol),
@@ -347,3 +345,53 @@ def test_reporters_of_joined_reports_hear_of_the_main_ones_progress(
         assert last is not None
         assert protocol in last.subject and "Vistoria programada" in last.body
         assert agent.full_name not in last.body
+
+
+def test_a_public_reply_reaches_only_its_own_reporter(app, client, auth, coordinator) -> None:
+    """Issue 26: Bia's report was merged into Ana's; the CCZ's reply to Ana never reaches Bia."""
+    _r, main, _c = submit(
+        app.test_client(), identity="confidential", name="Ana", email="ana@example.com"
+    )
+    _r, joined, _c = submit(
+        app.test_client(), identity="confidential", name="Bia", email="bia@example.com"
+    )
+    auth.login(coordinator)
+    client.post(f"/ccz/denuncias/{joined.protocol}/juntar", data={"target": main.protocol})
+    client.post(
+        f"/ccz/denuncias/{main.protocol}/mensagem",
+        data={"text": "Obrigado, Sra. Ana. A vistoria será amanhã.", "public": "y"},
+    )
+    to_bia = db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == "bia@example.com"))
+    for message in to_bia:
+        assert "Sra. Ana" not in message.body and main.protocol not in message.body
+    to_ana = db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == "ana@example.com"))
+    assert any("Sra. Ana" in m.body for m in to_ana)
+
+
+def test_staff_page_lists_possible_duplicates_with_a_merge_button(
+    client, auth, coordinator
+) -> None:
+    _r, first, _c = submit(client)
+    _r, second, _c = submit(client, street="R. das Flores", number="nº 10")
+    assert second.state == ReportState.TRIAGE and second.merged_into_id is None
+    auth.login(coordinator)
+    html = client.get(f"/ccz/denuncias/{second.protocol}").get_data(as_text=True)
+    assert 'id="possiveis-duplicadas"' in html and first.protocol in html
+    assert f"Juntar esta denúncia à {first.protocol}" in html
+    response = client.post(
+        f"/ccz/denuncias/{second.protocol}/juntar", data={"target": first.protocol}
+    )
+    assert response.status_code == 302
+    db.session.refresh(second)
+    assert second.state == ReportState.MERGED and second.merged_into_id == first.id
+    # Once merged, nothing more to offer on either page.
+    assert 'id="possiveis-duplicadas"' not in client.get(
+        f"/ccz/denuncias/{first.protocol}"
+    ).get_data(as_text=True)
+
+
+def test_staff_page_of_a_report_alone_offers_no_duplicate(client, auth, coordinator) -> None:
+    _r, report, _c = submit(client)
+    auth.login(coordinator)
+    html = client.get(f"/ccz/denuncias/{report.protocol}").get_data(as_text=True)
+    assert 'id="possiveis-duplicadas"' not in html

@@ -3,10 +3,14 @@ history, information and photos added by the reporter (issue 12)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlalchemy import select
 
+from portal.blueprints.reports import services as svc
 from portal.extensions import db
-from portal.models import MaltreatmentReport, ReportEvent
+from portal.models import MaltreatmentReport, OutboxMessage, ReportEvent
+from portal.models.base import utcnow
 from tests.factories import photo, submit
 
 
@@ -86,3 +90,112 @@ def test_tracking_page_is_rate_limited(client) -> None:
     statuses = [_track(client, "DEN-2026-000001", "AAAA-BBBB-CCCC").status_code for _ in range(11)]
     assert statuses[-1] == 429 and statuses[0] == 400
     assert db.session.scalars(select(MaltreatmentReport)).all() == []
+
+
+# -- issue 25: the reporter reads the next step, who takes it and by when -----------------------
+
+
+def _page(client, report) -> str:  # type: ignore[no-untyped-def]
+    response = client.get(f"/denuncias/acompanhar/{report.protocol}")
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def _day(value) -> str:  # type: ignore[no-untyped-def]
+    return value.strftime("%d/%m/%Y")
+
+
+def test_in_triage_the_page_names_the_coordination_and_the_triage_deadline(client) -> None:
+    _r, report, _code = submit(client)
+    profile = svc.current_profile()
+    html = _page(client, report)
+    assert "Próximo passo" in html and "Coordenação do CCZ" in html
+    by = svc.local_today() + timedelta(days=profile.reports.triage_days)
+    assert f'id="proximo-passo-prazo">até {_day(by)}<' in html
+    # The law is silent on the deadline: the page says it is the CCZ's own.
+    assert "a lei não fixa um prazo" in html
+    assert 'id="proximo-passo-atraso"' not in html
+
+
+def test_once_assigned_the_page_names_the_agent_and_the_inspection_deadline_not_the_day(
+    client, coordinator, agent
+) -> None:
+    _r, report, _code = submit(client)
+    today = svc.local_today()
+    visit = today + timedelta(days=4)
+    svc.triage_valid(report, coordinator, agent, visit, today)
+    db.session.commit()
+    html = _page(client, report)
+    by = today + timedelta(days=svc.current_profile().reports.inspection_days)
+    assert "Agente do CCZ" in html and f"até {_day(by)}" in html
+    # The reported person must not learn the day of the visit from a report they filed.
+    assert _day(visit) not in html and agent.full_name not in html
+
+
+def test_history_does_not_repeat_the_state_label(client, coordinator, agent) -> None:
+    _r, report, _code = submit(client)
+    today = svc.local_today()
+    svc.triage_valid(report, coordinator, agent, today, today)
+    db.session.commit()
+    html = _page(client, report)
+    assert "Vistoria programada: Vistoria programada" not in html
+    assert html.count("Vistoria programada") == 2  # the state line and the history line
+
+
+def test_a_late_step_says_so(client) -> None:
+    _r, report, _code = submit(client)
+    report.created_at = utcnow() - timedelta(days=svc.current_profile().reports.triage_days + 2)
+    db.session.commit()
+    assert 'id="proximo-passo-atraso"' in _page(client, report)
+
+
+def test_after_the_inspection_and_at_the_end_the_page_says_what_follows(
+    client, coordinator, agent
+) -> None:
+    _r, report, _code = submit(client)
+    today = svc.local_today()
+    svc.triage_valid(report, coordinator, agent, today, today)
+    svc.record_inspection(
+        svc.current_profile(),
+        report,
+        agent,
+        visited_on=today,
+        findings={},
+        notes=None,
+        people_present=None,
+        outcome="notice_needed",
+        photos=[],
+        today=today,
+    )
+    db.session.commit()
+    html = _page(client, report)
+    assert "providências previstas em lei" in html and 'id="proximo-passo-prazo"' not in html
+    svc.close_after_handover(report, coordinator, "O responsável foi notificado.")
+    db.session.commit()
+    assert "não há próximo passo" in _page(client, report)
+
+
+def test_forwarded_to_the_police_names_the_police(client, coordinator) -> None:
+    _r, report, _code = submit(client)
+    svc.forward_to_police(report, coordinator)
+    db.session.commit()
+    html = _page(client, report)
+    assert 'id="proximo-passo-quem">Polícia<' in html
+
+
+def test_the_status_email_names_the_next_step_and_its_deadline(client, coordinator, agent) -> None:
+    _r, report, _code = submit(
+        client, identity="confidential", name="Ana", email="ana.passo@example.com"
+    )
+    today = svc.local_today()
+    svc.triage_valid(report, coordinator, agent, today + timedelta(days=2), today)
+    db.session.commit()
+    mail = db.session.scalars(
+        select(OutboxMessage)
+        .where(OutboxMessage.to == "ana.passo@example.com")
+        .order_by(OutboxMessage.id.desc())
+    ).first()
+    by = today + timedelta(days=svc.current_profile().reports.inspection_days)
+    assert mail is not None and "Próximo passo" in mail.body
+    assert f"Agente do CCZ, até {_day(by)}" in mail.body
+    assert _day(today + timedelta(days=2)) not in mail.body

@@ -15,7 +15,8 @@ from tests import factories
 from tests.factories import make_org, object_urls
 
 # Object routes open to anyone by design (listing pages and the applying form for a listing). A
-# maus-tratos protocol is public by design too: Open311 answers its status and nothing else, and
+# maus-tratos protocol is public by design too: Open311 answers its status and nothing else (and
+# only for the categories the profile makes public: 404 otherwise, issue 26 #5), and
 # the tracking pages send whoever lacks the private code back to the code form; a licence's public
 # check page shows its validity and nothing about the holder. A capture of the last 30 days is on
 # the public "Animais recolhidos" page by design (issue 14), without the owner or the exact place.
