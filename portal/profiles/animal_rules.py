@@ -125,9 +125,22 @@ class HoldDays(_Frozen):
 
 ImpoundDestination = Literal["adoption", "ngo_donation", "community_return", "auction"]
 # What an animal must have before it goes back to its community (BJP 25 §3 II; VV 19 §1).
+# "earlier_priorities_failed": BJP 25 §3 ranks community return second, after adoption or
+# donation to an NGO (I): the staff confirm priority I was not possible.
 CommunityCondition = Literal[
-    "registered", "sterilised", "vaccinated", "dewormed", "ectoparasites", "carer_term"
+    "registered",
+    "sterilised",
+    "vaccinated",
+    "dewormed",
+    "ectoparasites",
+    "carer_term",
+    "earlier_priorities_failed",
 ]
+
+
+# The species a capture records by name (the capture form's "Outro animal" has no species of
+# its own: its class is the agent's).
+LegalSizeSpecies = Literal["dog", "cat"]
 
 
 class CaptureCountRule(_Rule):
@@ -170,6 +183,9 @@ class ImpoundRule(_Rule):
     release_requires_cause_ended: bool = False
     # Rabies observation custody (CAB 14, 30; GRU 61): days observed, then hours to reclaim.
     observation_days: int | None = Field(default=None, ge=1)
+    # GRU 61: the authority "determina o período de observação": the law has no number, so the
+    # days are the programme's (``programme.observation_days``), shown as the CCZ's choice.
+    observation_by_authority: bool = False
     observation_reclaim_hours: int | None = Field(default=None, ge=1)
     # A vet may decide the destination of a seriously ill/injured animal before the deadline
     # (BJP 25 §4; GRU 86 II and CAB 11 V: destinations "a critério" of the health authority).
@@ -184,6 +200,23 @@ class ImpoundRule(_Rule):
     laudo_supervision: bool = False
     # Public auction only for these size classes (CAB 11 II, 20: medium and large).
     auction_sizes: list[SizeClass] = Field(default_factory=_every_size)
+    # Destinations the law allows only some days after the hold ended, once the earlier ones
+    # failed (CAB 15-16: ten days available for adoption, then donation to an NGO). Cited as
+    # ``destination_after_days``.
+    destination_after_days: dict[ImpoundDestination, int] = Field(default_factory=dict)
+    # The legal size class of a species where the law defines the classes by species (GRU 10 XV:
+    # dogs and cats are "pequeno porte" whatever they weigh; CAB 12, 19: dogs and cats apart from
+    # the "grande e médio porte" of bovines, equines, swine...). A species not listed, or a law
+    # that defines nothing, keeps the class the agent gives ("outros animais da mesma proporção").
+    # Cited as ``legal_size_by_species``.
+    legal_size_by_species: dict[LegalSizeSpecies, SizeClass] = Field(default_factory=dict)
+
+    def legal_size(self, species: str, weight_class: str) -> SizeClass:
+        """The size class the law counts for ``species`` (GRU 10 XV-XVII); ``weight_class`` is
+        the agent's description (Pequeno / Médio / Grande), used where the law has no class."""
+        if species in self.legal_size_by_species:
+            return self.legal_size_by_species[species]  # type: ignore[index]
+        return weight_class  # type: ignore[return-value]
 
     def days_for(self, size: SizeClass, tagged: bool) -> int:
         """Hold days for one animal: tagged means it carries its RGA tag."""
@@ -204,7 +237,8 @@ class ReclaimCharge(_Rule):
     * ``per == "day"``: base x charged days, where the charged days are the days held minus the
       ``free_days`` (counted with ``free_days_counting`` from the apprehension) or, when
       ``only_beyond_hold``, the days held after the hold deadline; ``per == "animal"``: base once;
-    * ``repeat_growth == "double_each"``: x 2^(n-1) (CAB 17 §ú, 19 §2);
+    * ``repeat_growth == "double_each"``: x 2^(n-1) (CAB 17 §ú, 19 §2); with
+      ``repeat_counts_owner`` n is the higher of the animal's and the owner's count (CAB 19 §2);
     * ``only_away_from_home``: skipped unless the capture was away from the owner's home (VV 22 §6);
     * exemptions: :meth:`Profile.exemptions_for` ``("reclaim")``.
     """
@@ -220,6 +254,10 @@ class ReclaimCharge(_Rule):
     only_beyond_hold: bool = False
     # VV 22 §6: only for a repeat capture "longe do domicílio" (the input ``away_from_home``).
     only_away_from_home: bool = False
+    # CAB 19 §2: "reincidência, com relação ao animal ou com relação ao proprietário": the repeat
+    # is the higher of the animal's count and the owner's (input ``owner_captures``: the legal
+    # size classes of the owner's earlier captures; only those this charge applies to count).
+    repeat_counts_owner: bool = False
 
 
 class ReclaimRule(_Rule):

@@ -64,6 +64,25 @@ class SpecificFine(_Rule):
     comply_days: int | None = Field(default=None, ge=1)
     # After each fine a new term runs before the next one (BJP 17 §2 II: "novo prazo de 30 dias").
     renewed_comply_days: int | None = Field(default=None, ge=1)
+    # A fine the law prices by a federal decree's range (BJP 30 II: Decreto 3.179/1999 art. 17,
+    # replaced by Decreto 6.514/2008 art. 29, R$ 500 to R$ 3.000 per animal): ``amount`` is the
+    # minimum and ``range_max`` the maximum; the authority sets the amount (input
+    # ``amount_cents``, per animal) within them and says why. ``decree`` names the federal source.
+    range_max: Amount | None = None
+    decree: str | None = None
+
+    @model_validator(mode="after")
+    def _range_in_cents(self) -> SpecificFine:
+        if self.range_max is not None and (
+            self.amount.cents is None
+            or self.range_max.cents is None
+            or self.range_max.cents < self.amount.cents
+            or not self.decree
+        ):
+            raise ValueError(
+                "range_max: the range is in cents, not below amount, with the decree named"
+            )
+        return self
 
 
 class DefinitiveConsequence(_Frozen):
@@ -145,6 +164,12 @@ class NoticeRule(_Rule):
     # GRU 95 I, 96 I: "Quando se tratar de pessoa jurídica, especificar o seu ramo de atividade e
     # endereço" — a document to a CNPJ states both.
     entity_activity_address: bool = False
+    # Who decides, named to the addressee and to staff (pt-BR, "o Diretor de Departamento"):
+    # GRU 102 the first instance; GRU 103 §1 I the second for a warning or a fine, II for any other
+    # penalty. None where the law names nobody (the pages then say "a coordenação do CCZ").
+    first_instance_authority: str | None = None
+    second_instance_authority: str | None = None
+    second_instance_other_authority: str | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -195,12 +220,22 @@ KNOWN_CHECKLIST_ITEMS = frozenset(
 _Code = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
 
 
+# What Open311's public GET (``/open311/v2/requests``) tells anyone who is not CCZ staff about a
+# report of a category (issue 26 #5): "none" answers 404, exactly as for a protocol that does not
+# exist, and leaves it out of the list (a maus-tratos report usually names a private home: even
+# its category, dates and status tell the neighbourhood that somebody reported it); "status"
+# gives its category, dates and open/closed only (never a place, a text or a reporter), for
+# conducts seen in public places. Not law: the city's choice, per category.
+Open311Visibility = Literal["none", "status"]
+
+
 class ReportCategory(_Frozen):
     """One maus-tratos conduct the law lists (e.g. ``GRU 10 V a``: sem abrigo)."""
 
     code: _Code
     article: Citation
     label: str | None = None  # pt-BR; required for a code outside KNOWN_REPORT_CATEGORIES
+    open311: Open311Visibility | None = None  # None: the rule's ``open311_public``
 
     @model_validator(mode="after")
     def _labelled(self) -> ReportCategory:
@@ -244,6 +279,10 @@ class EstablishmentRule(_Rule):
     responsible_vet_required: bool = True
     sketch_required: bool = False  # a sketch of the animals' housing (GRU 11 §1 IV)
     accreditation: bool = False  # accredited establishments register animals (API token)
+    # What the law calls the yearly document: the cadastro zoossanitário (GRU 11) or the sanitary
+    # authority's laudo issued after the agent's inspection (CABO 34; CAB 33). The portal keeps
+    # either as the establishment's cadastro.
+    document: Literal["cadastro", "laudo"] = "cadastro"
 
 
 class ReportRule(_Rule):
@@ -259,6 +298,8 @@ class ReportRule(_Rule):
     inspection_days: int = Field(ge=1)  # calendar days from the triage to the inspection
     # Where the staff and public maps open (latitude, longitude): municipal data, not law.
     map_center: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    # Open311's public answer for categories that do not say (see ``Open311Visibility``).
+    open311_public: Open311Visibility = "none"
 
     @model_validator(mode="after")
     def _unique_codes(self) -> ReportRule:
@@ -270,3 +311,10 @@ class ReportRule(_Rule):
 
     def category(self, code: str) -> ReportCategory | None:
         return next((c for c in self.categories if c.code == code), None)
+
+    def open311_visibility(self, code: str) -> Open311Visibility:
+        """What Open311 shows the public about a report of category ``code``."""
+        category = self.category(code)
+        if category is not None and category.open311 is not None:
+            return category.open311
+        return self.open311_public

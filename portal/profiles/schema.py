@@ -95,6 +95,7 @@ __all__ = [
     "DefinitiveConsequence",
     "AdopterBars",
     "ProgrammePolicy",
+    "CczContact",
     "LeafletSectionKey",
     "BRL",
     "KNOWN_CHECKLIST_ITEMS",
@@ -165,6 +166,26 @@ class ProgrammePolicy(_Frozen):
     min_adopter_age: int = Field(default=18, ge=0)
     # The adopter's leaflet handed out everywhere: its sections, in order (adoption/leaflet.py).
     leaflet_sections: list[LeafletSectionKey] = Field(default_factory=_every_leaflet_section)
+    # Lei 14.228/2021 art. 2º §2º lets NGOs claim an animal a laudo destines to euthanasia, with no
+    # term: business days from the laudo — enough for an NGO's vet to read it and arrange
+    # transport (volunteers act on working days), short enough not to prolong the suffering.
+    ngo_claim_business_days: int = Field(default=3, ge=1)
+    # GRU 61 leaves the rabies observation period to the sanitary authority: the CCZ's days,
+    # used where the profile says so (``impound.observation_by_authority``).
+    observation_days: int = Field(default=10, ge=1)
+
+
+class CczContact(_Frozen):
+    """Where the citizen goes in person (reclaim, the certidão's exam, the counter guia): the
+    CCZ's address and opening hours. Not law: the city's own data, in its file's ``[ccz]`` table;
+    ``placeholder`` marks values the city has not confirmed yet (the pages say so)."""
+
+    name: str
+    address: str
+    district: str
+    hours: str
+    phone: str | None = None
+    placeholder: bool = False
 
 
 class Profile(_Frozen):
@@ -196,6 +217,7 @@ class Profile(_Frozen):
     unit_values: list[UnitValueDefault] = Field(default_factory=list)
     expenses: list[ExpenseRule] = Field(default_factory=list)
     programme: ProgrammePolicy = Field(default_factory=lambda: ProgrammePolicy())
+    ccz: CczContact | None = None  # None: the pages say "procure o CCZ" without an address
 
     @field_validator("timezone")
     @classmethod
@@ -264,6 +286,17 @@ class Profile(_Frozen):
         if months is not None:
             return months, self.registration.cite("revaccination_months")
         return self.programme.revaccination_months, None
+
+    def observation_days(self) -> tuple[int | None, str | None]:
+        """Days of rabies observation and the article setting them: None days where neither the
+        law nor the authority has one; None article where the CCZ programme sets them (GRU 61
+        leaves the period to the authority)."""
+        rule = self.impound
+        if rule.observation_days is not None:
+            return rule.observation_days, rule.cite("observation_days")  # CAB 14, 30
+        if rule.observation_by_authority:
+            return self.programme.observation_days, None  # GRU 61
+        return None, None
 
     def proof_of_address_max_age(self) -> tuple[int, str | None]:
         """Days a proof of address stays recent, and the article (None: programme policy)."""

@@ -34,13 +34,13 @@ def rule_sections(profile: Profile) -> list[RuleSection]:
     """The page content: one section per topic, topics with nothing to say left out."""
     sections = [
         RuleSection(_("Cães e gatos por residência"), _household(profile), "residencia"),
-        RuleSection(_("Registro do animal (RGA)"), _registration(profile)),
-        RuleSection(_("Apreensão e resgate"), _impound(profile)),
+        RuleSection(_("Registro do animal (RGA)"), _registration(profile), "registro"),
+        RuleSection(_("Apreensão e resgate"), _impound(profile), "apreensao"),
         RuleSection(_("Adoção"), _adoption(profile), "adocao"),
-        RuleSection(_("Eutanásia"), _euthanasia(profile)),
-        RuleSection(_("Multas"), _fines(profile)),
-        RuleSection(_("Notificações, defesa e recursos"), _notices(profile)),
-        RuleSection(_("Preços públicos"), _prices(profile)),
+        RuleSection(_("Eutanásia"), _euthanasia(profile), "eutanasia"),
+        RuleSection(_("Multas"), _fines(profile), "multas"),
+        RuleSection(_("Notificações, defesa e recursos"), _notices(profile), "notificacoes"),
+        RuleSection(_("Preços públicos"), _prices(profile), "precos"),
         RuleSection(
             _("Estabelecimentos que lidam com animais"),
             _establishments(profile),
@@ -112,7 +112,8 @@ def _household(p: Profile) -> list[RuleItem]:
     elif licence.validity_stated_in_law:
         text = _(
             "A licença vale %(period)s, até a mesma data do ano seguinte (uma licença de 29 "
-            "de fevereiro vence em 28 de fevereiro), e deve ser renovada.",
+            "de fevereiro vence em 1º de março, Código Civil art. 132 §3), e deve ser "
+            "renovada; cada renovação vai até o aniversário seguinte da primeira licença.",
             period=period,
         )
     else:
@@ -312,18 +313,49 @@ def _establishments(p: Profile) -> list[RuleItem]:
     rule, out = p.establishments, _Items()
     if rule is None:
         return out
-    out.add(
-        _(
-            "Pet shops, clínicas, canis, criadores, adestradores e outros estabelecimentos que "
-            "lidam com animais precisam de cadastro no CCZ, pedido pelo portal."
-        ),
-        rule.article,
-    )
-    if rule.validity_stated_in_law:
+    if rule.document == "laudo":
+        # CABO 34; CAB 33: businesses that sell live animals, a yearly laudo after inspection
+        text = _(
+            "Estabelecimentos que vendem animais vivos (pet shops, criadores) precisam de laudo "
+            "do órgão sanitário, renovado todo ano e concedido só depois da vistoria do agente "
+            "sanitário no alojamento dos animais. O pedido é feito pelo portal, como cadastro "
+            "do estabelecimento."
+        )
+        out.add(text, rule.article)
+        out.add(
+            _("A vistoria é feita antes de o laudo ser concedido."),
+            rule.cite("inspection_before_approval"),
+        )
+    elif rule.kinds and set(rule.kinds) <= {"pet_shop", "clinic", "breeder"}:
+        # VV 45: only businesses registered with the city sell dogs and cats
+        text = _(
+            "Cães e gatos só podem ser vendidos por empresas registradas no município (pet shops, "
+            "clínicas veterinárias), com canil e gatil próprios; nunca ao ar livre, em mercados "
+            "ou outros logradouros públicos. O registro é pedido pelo portal."
+        )
+        out.add(text, rule.article)
+    else:
+        out.add(
+            _(
+                "Pet shops, clínicas, canis, criadores, adestradores e outros estabelecimentos "
+                "que lidam com animais precisam de cadastro no CCZ, pedido pelo portal."
+            ),
+            rule.article,
+        )
+    if rule.validity_stated_in_law and rule.document == "laudo":
+        out.add(
+            _(
+                "O laudo vale um ano a partir da primeira emissão e é renovado no mesmo dia a "
+                "cada ano (de 29 de fevereiro, vale até 1º de março, Código Civil art. 132 §3)."
+            ),
+            rule.cite("validity_years"),
+        )
+    elif rule.validity_stated_in_law:
         out.add(
             _(
                 "O cadastro vale %(years)s a partir da primeira emissão e é renovado no mesmo "
-                "dia a cada ano (de 29 de fevereiro, vale até 28 de fevereiro).",
+                "dia a cada ano (de 29 de fevereiro, vale até 1º de março, Código Civil art. "
+                "132 §3).",
                 years=_("1 ano")
                 if rule.validity_years == 1
                 else _("%(n)s anos", n=rule.validity_years),
@@ -335,15 +367,17 @@ def _establishments(p: Profile) -> list[RuleItem]:
             _("A lei não fixa a validade do cadastro; o CCZ o revê a cada ano."),
             rule.cite("validity_years"),
         )
-    out.add(
-        _(
-            "A renovação é pedida nos %(days)s dias antes do vencimento e vale a partir do dia "
-            "seguinte a ele; se o último dia cair em fim de semana ou feriado, o pedido pode ser "
-            "feito no dia útil seguinte.",
-            days=rule.renewal_window_days,
-        ),
-        rule.cite("renewal_window_days"),
+    text = _(
+        "A renovação é pedida nos %(days)s dias antes do vencimento e vale a partir do dia "
+        "seguinte a ele; se o último dia cair em fim de semana ou feriado, o pedido pode ser "
+        "feito no dia útil seguinte.",
+        days=rule.renewal_window_days,
     )
+    article = rule.cite("renewal_window_days")
+    if is_silent(article):
+        text += " " + _("A lei não fixa esse prazo: é a prática do CCZ.")
+        article = ""
+    out.add(text, article)
     if rule.responsible_vet_required:
         out.add(
             _(

@@ -24,6 +24,54 @@ from portal.profiles.summary_wording import (
 )
 
 
+def _size_classes(p: Profile, out: _Items) -> None:
+    """Which size class a captured animal has, where the hold or a charge depends on it."""
+    rule = p.impound
+    by_size = any(
+        len({rule.days_for(s, tagged=t) for s in SIZE_CLASSES}) > 1 for t in (True, False)
+    )
+    charged = any(len({c.amount.for_size(s) for s in SIZE_CLASSES}) > 1 for c in p.reclaim.charges)
+    auction = "auction" in rule.destinations and len(rule.auction_sizes) < len(SIZE_CLASSES)
+    if not by_size and not charged and not auction:
+        return  # the size changes nothing in this city
+    if rule.legal_size_by_species:
+        # GRU 10 XV; CAB 12, 19: the class comes from the species, not from the weight
+        text = _(
+            "Cães e gatos são animais de pequeno porte para a lei, qualquer que seja o peso ou "
+            "o tamanho; o porte anotado na captura (pequeno, médio ou grande) só descreve o "
+            "animal. Para outras espécies, vale a classificação do agente pela proporção do "
+            "animal."
+        )
+        out.add(text, rule.cite("legal_size_by_species"))
+    else:
+        text = _(
+            "A lei não define o que é animal de pequeno, médio ou grande porte: vale a "
+            "classificação feita pelo agente na captura."
+        )
+        out.add(text, "")
+
+
+def _destination_order(p: Profile, out: _Items) -> None:
+    """The order the law gives the destinations of an animal nobody reclaimed (CAB 15-16;
+    BJP 25 §3)."""
+    rule = p.impound
+    days = rule.destination_after_days.get("ngo_donation")
+    if days is not None and "ngo_donation" in rule.destinations:
+        text = _(
+            "O animal não resgatado fica %(days)d dias disponível para adoção; só depois, se "
+            "ninguém o adotar, pode ser doado a uma entidade protetora dos animais.",
+            days=days,
+        )
+        out.add(text, rule.cite("destination_after_days"))
+    if "earlier_priorities_failed" in rule.community_return_conditions:
+        text = _(
+            "O animal não resgatado vai primeiro para adoção ou para uma entidade protetora "
+            "cadastrada; a devolução à comunidade, com um responsável identificado, só quando "
+            "isso não for possível."
+        )
+        out.add(text, rule.cite("community_return_conditions"))
+
+
 def _impound(p: Profile) -> list[RuleItem]:
     rule, out = p.impound, _Items()
     tagged = _terms({s: rule.days_for(s, tagged=True) for s in SIZE_CLASSES}, rule.counting)
@@ -39,6 +87,7 @@ def _impound(p: Profile) -> list[RuleItem]:
         out.add(text, rule.cite("hold_days"))
         text = _("Animal sem identificação: fica à disposição por %(term)s.", term=untagged)
         out.add(text, rule.cite("untagged_hold_days"))
+    _size_classes(p, out)
     if rule.untagged_may_be_extended:
         text = _("Para animais sem RGA, o CCZ pode estender esse prazo.")
         out.add(text, rule.cite("untagged_may_be_extended"))
@@ -56,17 +105,25 @@ def _impound(p: Profile) -> list[RuleItem]:
         out.add(
             _("O dia da captura não conta: o prazo começa no dia seguinte."), rule.cite("counting")
         )
-    if rule.observation_days:
+    observation_days, observation_article = p.observation_days()
+    if observation_days:
         text = _(
             "Animal em observação de raiva fica %(num)d dias em observação no CCZ.",
-            num=rule.observation_days,
+            num=observation_days,
         )
+        if observation_article is None:
+            # GRU 61: "cabendo a este último determinar o período de observação"
+            text += " " + _(
+                "A lei deixa o período à autoridade sanitária: os %(num)d dias são uma "
+                "escolha do CCZ (regra do programa).",
+                num=observation_days,
+            )
         if rule.observation_reclaim_hours:
             text += " " + _(
                 "Depois, o dono tem %(num)d horas para retirá-lo.",
                 num=rule.observation_reclaim_hours,
             )
-        out.add(text, rule.cite("observation_days"))
+        out.add(text, observation_article or rule.cite("observation_by_authority"))
     if rule.release_requires_cause_ended:
         out.add(
             _(
@@ -92,6 +149,7 @@ def _impound(p: Profile) -> list[RuleItem]:
             _("Quem vai adquirir um animal pede antes a certidão negativa de captura."),
             rule.cite("capture_certificate"),
         )
+    _destination_order(p, out)
     out.add(
         _(
             "Cães e gatos não são sacrificados por falta de resgate ou de adoção: a eutanásia "
@@ -166,6 +224,14 @@ def _fines(p: Profile) -> list[RuleItem]:
         out.add(text, rule.cite("default"))
     for fine in rule.specific:
         amount = _amount(p, fine.amount)
+        if fine.range_max is not None:
+            # BJP 30 II: the federal decree's range; the authority sets the amount within it
+            amount = _(
+                "de %(low)s a %(high)s, valor fixado pela autoridade dentro da faixa do %(decree)s",
+                low=amount,
+                high=_amount(p, fine.range_max),
+                decree=fine.decree,
+            )
         if fine.per_animal:
             amount = _("%(amount)s por animal", amount=amount)
         out.add(_("%(what)s: %(amount)s.", what=fine.label, amount=amount), fine.article)

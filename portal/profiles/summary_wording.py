@@ -61,6 +61,14 @@ def _charge(p: Profile, charge: ReclaimCharge) -> str:
         parts.append(_("só na reincidência"))
     if charge.repeat_growth == "double_each":
         parts.append(_("o valor dobra a cada nova apreensão"))
+    if charge.repeat_counts_owner:
+        # CAB 19 §2: "com relação ao animal ou com relação ao proprietário"
+        parts.append(
+            _(
+                "a reincidência conta pelo animal ou pelo dono: a captura anterior de outro "
+                "animal do mesmo dono sujeito a esta multa também conta"
+            )
+        )
     return "; ".join(parts) + "."
 
 

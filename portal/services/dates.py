@@ -175,6 +175,34 @@ def term_of_years_ends(start: date, years: int) -> date:
     return start.replace(year=start.year + years)
 
 
+def term_of_months_ends(start: date, months: int) -> date:
+    """The last day of a term of ``months`` months counted from ``start`` (the start day excluded).
+
+    Código Civil art. 132 §3 (and Lei 810/1949 art. 3 for years): "os prazos de meses e anos
+    expiram no dia de igual número do de início, ou no imediato, se faltar exata correspondência"
+    — a yearly term from 29 February ends on 1 March of a common year, and a month from 31
+    January on 1 March. The one rule for every term the portal counts in months or years.
+    """
+    if months < 0:
+        raise ValueError("months must not be negative")
+    index = start.year * 12 + (start.month - 1) + months
+    year, month0 = divmod(index, 12)
+    last = calendar.monthrange(year, month0 + 1)[1]
+    if start.day > last:  # no such day that month: the next one (the 1st of the month after)
+        return date(year, month0 + 1, last) + timedelta(days=1)
+    return date(year, month0 + 1, start.day)
+
+
+def next_anniversary(first: date, after: date, months: int) -> date:
+    """The end of the current term of a document renewed every ``months`` months and counted from
+    its first issue ``first`` (no drift: every end is ``first`` plus a whole number of terms,
+    Código Civil art. 132 §3): the first such end after ``after``."""
+    k = 1
+    while (end := term_of_months_ends(first, months * k)) <= after:
+        k += 1
+    return end
+
+
 def age_in_days(birth: date, on: date) -> int:
     """Whole days lived on ``on``: the household limits count animals "older than N days"."""
     if on < birth:

@@ -6,7 +6,7 @@ the infraction, joint fines, repeat offences, prescription and intimation terms.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
@@ -29,7 +29,7 @@ from portal.services.fee_base import (
     _times,
     _units_text,
 )
-from portal.services.money import units_to_cents
+from portal.services.money import format_brl, units_to_cents
 
 
 def _fine(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
@@ -59,7 +59,7 @@ def _fine(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
         severity = rule.severities.get(severity_key)
         if severity is None:
             raise FeeError("severity", "unknown", _("Gravidade desconhecida nesta lei."))
-        label = _("Multa por infração %(level)s", level=severity.label.lower())
+        label = severity_fine_label(rule.severities, severity.label)
         if severity.amount is not None:
             _refuse_units(inputs, rule.article)
             cents = _amount_cents(profile, severity.amount, infraction_on)  # CAB 40 I-III
@@ -108,6 +108,18 @@ def _fine(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
     return lines + _expense_lines(profile, "fine", inputs, "offender")
 
 
+def severity_fine_label(severities: Mapping[str, Any], level: str) -> str:
+    """The fine's line as the citizen reads it (issue 25: not "Multa por infração médio").
+
+    GRU 77 classifies infractions in "níveis" (leve, médio, grave, gravíssimo: masculine, the
+    level's): "Multa por infração de nível médio". CAB 40 and CABO 39 grade the infraction itself
+    (leve, grave, gravíssima): "Multa por infração gravíssima"."""
+    by_level = any(s.label.lower().endswith("o") for s in severities.values())
+    if by_level:
+        return _("Multa por infração de nível %(level)s", level=level.lower())
+    return _("Multa por infração %(level)s", level=level.lower())
+
+
 def _specific(profile: Profile, code: Any, field_name: str) -> SpecificFine:
     fine = next((f for f in profile.fines.specific if f.code == code), None)
     if fine is None:
@@ -119,19 +131,38 @@ def _specific_fine(
     profile: Profile, fine: SpecificFine, inputs: dict[str, Any], infraction_on: date
 ) -> list[FeeLine]:
     """A fine the law writes next to the infraction, for the one person it names (``payer``)."""
-    _refuse_units(inputs, fine.article)  # the law fixed the amount: nothing for the agent to grade
+    if fine.range_max is None:
+        _refuse_units(inputs, fine.article)  # the law fixed the amount: nothing to grade
     previous = _previous_offences(profile, inputs, infraction_on)
     _check_comply_terms(profile, fine, inputs, infraction_on, previous.last)
-    per_unit = _amount_cents(profile, fine.amount, infraction_on)
+    note = None
+    if fine.range_max is not None:
+        # BJP 30 II: the decree's range per animal; the authority sets the amount within it
+        per_unit, note = _amount_in_range(fine, inputs)
+    else:
+        per_unit = _amount_cents(profile, fine.amount, infraction_on)
+        if inputs.get("amount_cents") not in (None, ""):
+            raise FeeError(
+                "amount_cents",
+                "fixed_by_law",
+                _(
+                    "O valor desta multa é fixado em lei (%(article)s): não há faixa para "
+                    "escolher.",
+                    article=fine.article,
+                ),
+            )
     animals = _positive_int(inputs, "animals", 1) if fine.per_animal else 1  # VV 33 §4, 43 §1
+    article = f"{fine.article}; {fine.decree}" if fine.decree else fine.article
     base = _times(
         _("Multa: %(what)s", what=fine.label),
         per_unit,
         animals,
-        fine.article,
+        article,
         kind="fine",
         payer=fine.payer,
     )
+    if note is not None:
+        base = replace(base, note=note)
     lines = [base]
     subtotal = base.amount_cents
     if _flag(inputs, "animal_died"):
@@ -201,6 +232,54 @@ def _joint_fines(
             )
         result.append((_specific(profile, code, "joint"), {**shared, **own}))
     return result
+
+
+def _amount_in_range(fine: SpecificFine, inputs: dict[str, Any]) -> tuple[int, str]:
+    """The amount per animal the authority set inside the decree's range, and why (BJP 30 II;
+    Decreto 6.514/2008 art. 29: R$ 500,00 to R$ 3.000,00 "por indivíduo")."""
+    assert fine.range_max is not None and fine.range_max.cents is not None
+    low, high = fine.amount.cents or 0, fine.range_max.cents
+    raw = inputs.get("amount_cents")
+    cents = raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+    if raw in (None, "") and inputs.get("units") not in (None, ""):
+        # the issue form's value field: the decree's range is in reais, so ``units`` are R$
+        try:
+            reais = Decimal(str(inputs["units"]))
+        except InvalidOperation:
+            reais = Decimal("NaN")
+        if reais.is_finite():
+            cents = int((reais * 100).quantize(Decimal("1"), ROUND_HALF_UP))
+    if cents is None:
+        raise FeeError(
+            "amount_cents",
+            "required",
+            _(
+                "Informe o valor da multa por animal, entre %(low)s e %(high)s (%(decree)s).",
+                low=format_brl(low),
+                high=format_brl(high),
+                decree=fine.decree,
+            ),
+        )
+    if not low <= cents <= high:
+        raise FeeError(
+            "amount_cents",
+            "out_of_range",
+            _(
+                "A multa por animal deve ficar entre %(low)s e %(high)s (%(decree)s).",
+                low=format_brl(low),
+                high=format_brl(high),
+                decree=fine.decree,
+            ),
+        )
+    reason = inputs.get("units_reason")
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise FeeError(
+            "units_reason",
+            "required",
+            _("Explique por que a multa tem este valor (gravidade e consequências)."),
+        )
+    return cents, reason
 
 
 def _refuse_units(inputs: dict[str, Any], article: str) -> None:

@@ -17,7 +17,8 @@ it the same way; dates may be ``date`` objects or ISO strings):
 ``reclaim``
     Every ``profile.reclaim.charges`` line (CABO 44, CAB 17/19, VV 22 §5-6, BJP 28, GRU 82).
     ``size`` (small/medium/large), ``apprehended_on``, ``reclaimed_on`` (default ``on``),
-    ``capture_number`` (1 = first capture, the default), ``tagged`` (default True), ``animals``
+    ``capture_number`` (1 = first capture, the default), ``owner_captures`` (the legal size
+    classes of the owner's earlier captures: CAB 19 §2), ``tagged`` (default True), ``animals``
     (default 1), ``away_from_home`` (required for a VV repeat capture: VV 22 §6),
     ``municipal_holidays`` (default: the ones staff entered), ``expenses``.
 ``fine``
@@ -217,9 +218,13 @@ def _reclaim_fee(profile: Profile, inputs: dict[str, Any], on: date) -> list[Fee
             continue  # CAB 19 §1: the per-head fine is for medium and large animals only
         base = _amount_cents(profile, amount, on)
         article = charge.article
-        if charge.repeat_growth == "double_each" and capture > 1:
+        repeat = capture
+        if charge.repeat_counts_owner:
+            # CAB 19 §2: "com relação ao animal ou com relação ao proprietário"
+            repeat = max(capture, 1 + _owner_repeats(inputs, charge))
+        if charge.repeat_growth == "double_each" and repeat > 1:
             # CAB 17 §ú, 19 §2: doubled at each recapture, relative to the last one
-            base *= 2 ** (capture - 1)
+            base *= 2 ** (repeat - 1)
             article = f"{charge.article}; {charge.cite('repeat_growth')}"
         if charge.per == "day":
             days = _charged_days(profile, charge, size, apprehended, reclaimed, tagged, holidays)
@@ -231,6 +236,17 @@ def _reclaim_fee(profile: Profile, inputs: dict[str, Any], on: date) -> list[Fee
         lines.append(_times_line(line, animals) if animals > 1 else line)
     # CABO 10 §ú f, 41; GRU 72 §1: the CCZ's expenses, paid back before the animal goes home
     return lines + _expense_lines(profile, "reclaim", inputs, None)
+
+
+def _owner_repeats(inputs: dict[str, Any], charge: ReclaimCharge) -> int:
+    """The owner's earlier captures this charge applies to (CAB 19 §2: the fine of §1, for
+    medium and large animals); ``owner_captures`` lists their legal size classes."""
+    sizes = inputs.get("owner_captures") or []
+    if not isinstance(sizes, list | tuple) or any(s not in SIZE_CLASSES for s in sizes):
+        raise FeeError(
+            "owner_captures", "invalid", _("Informe o porte de cada captura anterior do dono.")
+        )
+    return sum(1 for size in sizes if charge.amount.for_size(size) is not None)
 
 
 def _charged_days(

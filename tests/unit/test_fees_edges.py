@@ -1407,7 +1407,7 @@ def test_gru_69_graded_fine_line_keeps_the_agents_reason(profile_of) -> None:
         "offender",
         "risco à saúde",
     )
-    assert line.label == "Multa por infração médio (100 UFG)"
+    assert line.label == "Multa por infração de nível médio (100 UFG)"  # issue 25: GRU 77
     assert line.article.startswith("GRU 69")
 
 

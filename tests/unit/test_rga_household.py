@@ -96,7 +96,9 @@ def test_bjp_17_limit_is_10_older_than_90_days(make_app) -> None:
         factories.animal(owner, birth_date=TODAY - timedelta(days=91))
         with pytest.raises(services.HouseholdLimitExceeded) as err:
             services.check_household_limit(bjp, owner, on=TODAY)
-        assert err.value.article == "BJP 17" and "BJP 17 §3" in err.value.message
+        # BJP 17 §6: the licence requests closed on 17/12/2010: no link to a request page
+        assert err.value.article == "BJP 17" and "BJP 17 §6" in err.value.message
+        assert err.value.licence_url is None
 
 
 def test_vv_2_no_household_limit(make_app) -> None:

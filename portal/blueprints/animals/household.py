@@ -176,10 +176,23 @@ def check_household_limit(
         limit=limit,
         article=article,
     )
+    closed_on = profile.licence.requests_accepted_until if profile.licence else None
+    if rule.above_limit == "licence" and closed_on is not None and on > closed_on:
+        # BJP 17 §6: requests were open for 12 months from the law's publication; no link to a
+        # request page that would refuse everyone
+        message += " " + _(
+            "A lei deu prazo até %(day)s para pedir a licença especial; esse prazo terminou e "
+            "todos devem se enquadrar no limite (%(article)s).",
+            day=closed_on.strftime("%d/%m/%Y"),
+            article=profile.licence.cite("requests_accepted_until"),  # type: ignore[union-attr]
+        )
+        raise HouseholdLimitExceeded(message, article, None)
     if rule.above_limit == "licence":
+        # GRU 37 §1; BJP 17 §3: the licence's own article, not the limit's
         message += " " + _(
             "Para manter mais animais, é preciso pedir a licença especial (%(article)s).",
-            article=rule.cite("above_limit"),
+            article=rule.cites.get("above_limit")
+            or (profile.licence.article if profile.licence else article),
         )
     elif rule.above_limit == "kennel":
         message += " " + _(

@@ -1,5 +1,6 @@
 """Establishments in the staff workspace: requests to review, renewals asked for, and cadastros
-expiring within 60 days or already expired (GRU 11 §2-3)."""
+expiring within the profile's renewal window (GRU 11 §3: 60 days) or already expired (GRU 11
+§2-3)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from flask import url_for
+from flask import current_app, url_for
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import Select, func, or_, select
 
@@ -18,7 +19,12 @@ from portal.services.clock import local_today
 from portal.services.identity import clean_cnpj
 from portal.workspace import Column, Queue, QueueRegistry, SearchHit, SearchProvider
 
-EXPIRY_NOTICE_DAYS = 60  # GRU 11 §3: the renewal window
+
+def expiry_notice_days() -> int:
+    """The renewal window of the profile's law (GRU 11 §3: 60 days): cadastros expiring within it
+    are listed. Read from the profile, never a number here, so each city gets its own window."""
+    rule = current_app.extensions["portal_profile"].establishments
+    return rule.renewal_window_days if rule is not None else 0
 
 
 def _link(e: Establishment) -> str:
@@ -77,10 +83,10 @@ def declare_queues(registry: QueueRegistry) -> None:
     registry.declare(
         _queue(
             "estabelecimentos-vencendo",
-            _l("Estabelecimentos: cadastro vence em 60 dias ou venceu"),
+            _l("Estabelecimentos: cadastro no prazo de renovação ou vencido"),
             lambda: select(Establishment).where(
                 Establishment.status == EstablishmentStatus.ACTIVE,
-                Establishment.valid_until <= local_today() + timedelta(days=EXPIRY_NOTICE_DAYS),
+                Establishment.valid_until <= local_today() + timedelta(days=expiry_notice_days()),
             ),
             **_BY_EXPIRY,
         )

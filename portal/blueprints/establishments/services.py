@@ -34,7 +34,7 @@ from portal.models import (
 from portal.profiles.schema import EstablishmentRule, Profile
 from portal.services import audit
 from portal.services.api_auth import issue_client
-from portal.services.dates import add_months, business_days_calendar
+from portal.services.dates import business_days_calendar, term_of_months_ends
 from portal.services.identity import clean_cep, clean_cnpj
 from portal.services.mail import send_email
 from portal.urls import absolute_url
@@ -100,8 +100,9 @@ def event_label(action: str) -> str:
 
 
 def anniversary(first_issued_on: date, years: int) -> date:
-    """The same date ``years`` later; 29 February becomes 28 February in a common year."""
-    return add_months(first_issued_on, 12 * years)
+    """The same date ``years`` later; 29 February becomes 1 March in a common year (Código Civil
+    art. 132 §3, the one rule for terms in years: portal.services.dates)."""
+    return term_of_months_ends(first_issued_on, 12 * years)
 
 
 def next_term_end(first_issued_on: date, after: date, years: int) -> date:

@@ -16,13 +16,20 @@ from portal.models import (
     Capture,
     CustodyType,
 )
-from portal.profiles.schema import Profile
+from portal.profiles.schema import Profile, SizeClass
 from portal.services.dates import deadline, impound_release_date, term_of_years_ends
 from portal.services.municipal_holidays import municipal_holidays
 
 # ---------------------------------------------------------------------------------------------
 # Deadlines
 # ---------------------------------------------------------------------------------------------
+
+
+def legal_size(profile: Profile, capture: Capture) -> SizeClass:
+    """The size class the law counts for a captured animal: from its species where the law
+    defines the classes by species (GRU 10 XV; CAB 12, 19), else the agent's class. The capture's
+    own ``size`` stays the description the agent chose (Pequeno / Médio / Grande)."""
+    return profile.impound.legal_size(capture.species, capture.size)
 
 
 def hold_deadline(
@@ -33,18 +40,24 @@ def hold_deadline(
     tagged: bool,
     custody_type: str,
     holidays: Sequence[date] | None = None,
+    species: str | None = None,
 ) -> date:
     """The last day the owner can reclaim, through the one date engine.
 
+    ``species`` given: the hold is that of the species' legal size class (GRU 10 XV, 82 §4: a
+    dog of any weight is held 3 business days), ``size`` only where the law has no class.
     Observation custody (CAB 14, 30; GRU 61): the observation days run first, calendar days; then
     the owner has ``observation_reclaim_hours`` (CAB 14: 48 hours), or the ordinary hold.
     """
     rule = profile.impound
+    if species is not None:
+        size = rule.legal_size(species, size)  # GRU 10 XV-XVII
     days_off = list(holidays) if holidays is not None else municipal_holidays([captured_on])
-    if custody_type == CustodyType.OBSERVATION and rule.observation_days:
+    observation_days = profile.observation_days()[0]  # CAB 30; GRU 61 (the CCZ's days)
+    if custody_type == CustodyType.OBSERVATION and observation_days:
         observed = deadline(
             captured_on,
-            rule.observation_days,
+            observation_days,
             "calendar",
             state=profile.state,
             municipal_holidays=days_off,
@@ -67,11 +80,12 @@ def hold_deadline(
 def observation_ends(profile: Profile, capture: Capture) -> date | None:
     """The last day of a rabies observation (CAB 14, 30; GRU 61); None for other custody."""
     rule = profile.impound
-    if capture.custody_type != CustodyType.OBSERVATION or not rule.observation_days:
+    days = profile.observation_days()[0]  # CAB 30; GRU 61 (the CCZ's days)
+    if capture.custody_type != CustodyType.OBSERVATION or not days:
         return None
     return deadline(
         capture.captured_on,
-        rule.observation_days,
+        days,
         "calendar",
         state=profile.state,
         municipal_holidays=municipal_holidays([capture.captured_on]),

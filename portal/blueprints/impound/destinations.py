@@ -4,7 +4,7 @@ GRU 86, 88, 90), within federal Lei 14.228/2021 for dogs and cats."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from flask_babel import gettext as _
@@ -23,7 +23,13 @@ from portal.services import audit
 
 from .apprehension import definitive_upheld
 from .capture import active_reclaim
-from .labels import FEDERAL_EUTHANASIA, community_condition_label, condition_label
+from .deadlines import legal_size
+from .labels import (
+    FEDERAL_EUTHANASIA,
+    community_condition_label,
+    condition_label,
+    destination_label,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Destinations (CABO 13; CAB 9, 11, 15-16, 20; VV 19-21; BJP 25 §3-4; GRU 86, 88, 90)
@@ -31,24 +37,68 @@ from .labels import FEDERAL_EUTHANASIA, community_condition_label, condition_lab
 
 
 def destinations_offered(
-    profile: Profile, capture: Capture, *, incurable_laudo: bool = False
+    profile: Profile,
+    capture: Capture,
+    *,
+    incurable_laudo: bool = False,
+    today: date | None = None,
 ) -> list[str]:
-    """The destinations the law allows for this animal, in the profile's order of priority.
+    """The destinations the law allows for this animal today, in the profile's order of priority
+    (one the order does not allow yet is left out: :func:`destinations_withheld` says why).
 
     Lei 14.228/2021: euthanasia appears only when a vet's laudo states a serious incurable
     disease or infectious risk — never for a healthy dog or cat.
     """
     rule = profile.impound
+    withheld = {d for d, _why in destinations_withheld(profile, capture, today=today)}
     offered: list[str] = []
     for destination in rule.destinations:
-        if destination == "auction" and capture.size not in rule.auction_sizes:
-            continue  # CAB 11 II, 20: medium and large animals
+        if destination == "auction" and legal_size(profile, capture) not in rule.auction_sizes:
+            continue  # CAB 11 II, 20: medium and large animals (CAB 19: by species, not weight)
         if destination == "community_return" and capture.species not in ("dog", "cat"):
             continue
+        if destination in withheld:
+            continue  # CAB 15-16: the order of the law does not allow it yet
         offered.append(destination)
     if incurable_laudo:
         offered.append("euthanasia")
     return offered
+
+
+def destinations_withheld(
+    profile: Profile, capture: Capture, *, today: date | None = None
+) -> list[tuple[str, str]]:
+    """The destinations the law's order does not allow yet, each with why (pt-BR, cited).
+
+    CAB 15-16: the animal stays ten days available for adoption after the hold; only after that
+    failed attempt may it be donated to an NGO (on the 11th day after the hold's last day)."""
+    rule = profile.impound
+    if not rule.destination_after_days:
+        return []
+    if today is None:
+        from portal.services.clock import local_today
+
+        today = local_today(profile)
+    withheld: list[tuple[str, str]] = []
+    for destination, days in rule.destination_after_days.items():
+        if destination not in rule.destinations:
+            continue
+        opens = capture.deadline_on + timedelta(days=days + 1)
+        if today < opens:
+            withheld.append(
+                (
+                    destination,
+                    _(
+                        "%(what)s só a partir de %(day)s: antes, o animal fica %(days)d dias "
+                        "disponível para adoção (%(article)s).",
+                        what=destination_label(destination),
+                        day=opens.strftime("%d/%m/%Y"),
+                        days=days,
+                        article=rule.cite("destination_after_days"),
+                    ),
+                )
+            )
+    return withheld
 
 
 @dataclass
@@ -144,8 +194,11 @@ def decide_destination(
     if not data.reason.strip():
         raise DomainError("reason", "required", _("Explique o motivo da decisão."))
     incurable_laudo = data.incurable and laudo and is_vet
+    withheld = dict(destinations_withheld(profile, capture, today=today))
+    if data.destination in withheld:
+        raise DomainError("destination", "not_yet", withheld[data.destination])  # CAB 15-16
     if data.destination not in destinations_offered(
-        profile, capture, incurable_laudo=incurable_laudo
+        profile, capture, incurable_laudo=incurable_laudo, today=today
     ):
         if data.destination == "euthanasia":
             # Lei 14.228/2021, art. 1º-2º: never for a healthy dog or cat; the laudo is required.

@@ -13,8 +13,9 @@
   claim window, NGOs and owner told — only once the coordinating vet signs it off
   (``laudo_review``); a vet may withdraw a laudo with a reason (``laudo_review``).
 
-The law sets no window; the portal gives NGOs ``NGO_CLAIM_BUSINESS_DAYS`` business days from the
-day the laudo takes effect (see the constant). Services flush, never commit, and raise DomainError.
+The law sets no window; the portal gives NGOs the programme's ``ngo_claim_business_days`` business
+days from the day the laudo takes effect (``profile.programme``: a CCZ choice, never cited as
+law). Services flush, never commit, and raise DomainError.
 """
 
 from __future__ import annotations
@@ -55,11 +56,9 @@ if TYPE_CHECKING:
 FEDERAL_NGO_CLAIM = "Lei federal 14.228/2021, art. 2º §2º"
 FEDERAL_DOCUMENTS = "Lei federal 14.228/2021, art. 2º §1º e art. 3º"
 LAUDO_PURPOSE = "euthanasia_laudo"  # StoredFile purpose of a laudo's file
-# Lei 14.228/2021, art. 2º §2º gives NGOs the claim but no term. Three business days from the laudo:
-# enough for an NGO's vet to read the laudo and arrange transport (volunteer NGOs act on working
-# days, so a weekend does not eat the window), short enough not to prolong the suffering the laudo
-# describes. No profile sets its own.
-NGO_CLAIM_BUSINESS_DAYS = 3
+# Lei 14.228/2021, art. 2º §2º gives NGOs the claim but no term: the window is the CCZ programme's
+# own choice, ``profile.programme.ngo_claim_business_days`` (3 business days unless a city's file
+# says otherwise).
 
 
 @dataclass
@@ -171,10 +170,11 @@ def take_effect(profile: Profile, proposal: EuthanasiaProposal, today: date) -> 
 
 
 def claim_window_end(profile: Profile, today: date) -> date:
-    """Last day an NGO may claim (art. 2º §2º): three business days after the laudo's day."""
+    """Last day an NGO may claim (art. 2º §2º): the programme's business days after the laudo's
+    day (the law sets no term)."""
     return deadline(
         today,
-        NGO_CLAIM_BUSINESS_DAYS,
+        profile.programme.ngo_claim_business_days,
         "business",
         state=profile.state,
         municipal_holidays=municipal_holidays([today]),

@@ -16,7 +16,7 @@ from portal.blueprints.licences.common import (
     record_event,
     rule_of,
 )
-from portal.blueprints.licences.terms import term_end
+from portal.blueprints.licences.terms import first_issued_on, term_end
 from portal.extensions import db
 from portal.models import (
     ExcessLicence,
@@ -268,7 +268,9 @@ def approve(
     licence.max_animals = max_animals
     licence.reduction_reason = reason if max_animals < licence.animals_requested else None
     licence.valid_from = start
-    licence.valid_until = term_end(start, rule)
+    # GRU 37 §1 IV-V: every renewal's term counted from the first issue (no drift)
+    first = first_issued_on(licence.renews) if licence.renews is not None else None
+    licence.valid_until = term_end(start, rule, first_issued_on=first)
     licence.decided_at = utcnow()
     licence.decided_on = today
     licence.decided_by_id = staff.id

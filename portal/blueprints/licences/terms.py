@@ -14,16 +14,28 @@ from portal.models import (
     LicenceStatus,
 )
 from portal.profiles.schema import LicenceRule, Profile
-from portal.services.dates import add_months
+from portal.services.dates import next_anniversary
 
 # ---------------------------------------------------------------------------------------------
 # Terms
 # ---------------------------------------------------------------------------------------------
 
 
-def term_end(valid_from: date, rule: LicenceRule) -> date:
-    """GRU 37 §1 IV; CAB 31 §2: one year is the same date next year (29 Feb -> 28 Feb)."""
-    return add_months(valid_from, rule.validity_months)
+def term_end(valid_from: date, rule: LicenceRule, *, first_issued_on: date | None = None) -> date:
+    """GRU 37 §1 IV; CAB 31 §2: a year ends on the same date next year, 29 February on 1 March
+    (Código Civil art. 132 §3, the one rule for terms in years). A renewal's term is counted from
+    the first issue (``first_issued_on``), so the renewals never drift: 2026-12-01 ends
+    2027-12-01, its renewal 2028-12-01 (not 2028-12-02 from the day after the old end)."""
+    return next_anniversary(first_issued_on or valid_from, valid_from, rule.validity_months)
+
+
+def first_issued_on(licence: ExcessLicence) -> date | None:
+    """The first day of the first licence this one renews, through every renewal before it."""
+    first, seen = licence, {id(licence)}
+    while first.renews is not None and id(first.renews) not in seen:
+        seen.add(id(first.renews))
+        first = first.renews
+    return first.valid_from
 
 
 def is_valid(licence: ExcessLicence, on: date) -> bool:

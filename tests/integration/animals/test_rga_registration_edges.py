@@ -477,7 +477,8 @@ def test_bjp_17_ten_animals_older_than_90_days(make_app, born_days_ago, refused)
         assert (err.value.code, err.value.article) == ("household_limit", "BJP 17")
         assert "já tem 10 cães" in err.value.message and "90 dias" in err.value.message
         assert "limite por residência é 10" in err.value.message
-        assert err.value.licence_url is not None  # BJP 17 §3: the special licence
+        # BJP 17 §6: the requests for the special licence closed in 2010: no link, the article
+        assert err.value.licence_url is None and "(BJP 17 §6)" in err.value.message
 
 
 def test_bjp_17_the_tenth_animal_is_still_allowed(make_app) -> None:

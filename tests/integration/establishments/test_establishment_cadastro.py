@@ -125,9 +125,10 @@ def test_approval_needs_a_satisfactory_inspection_where_the_profile_asks(app, pr
 
 def test_gru_11_2_first_term_is_one_year_from_approval_leap_day(app, profile) -> None:
     e = _approved(profile, date(2028, 2, 29))
-    assert (e.valid_from, e.valid_until) == (date(2028, 2, 29), date(2029, 2, 28))
-    assert services.is_valid(e, date(2029, 2, 28))
-    assert not services.is_valid(e, date(2029, 3, 1))
+    # Código Civil art. 132 §3 (issue 27 #8): no 29 Feb in 2029, the year ends on 1 March
+    assert (e.valid_from, e.valid_until) == (date(2028, 2, 29), date(2029, 3, 1))
+    assert services.is_valid(e, date(2029, 3, 1))
+    assert not services.is_valid(e, date(2029, 3, 2))
 
 
 def test_gru_11_3_renewal_window_is_the_60_days_before_expiry(app, profile) -> None:
@@ -264,11 +265,12 @@ def test_staff_queue_shows_expiring_and_expired_cadastros(app, profile) -> None:
 def test_rules_page_explains_the_cadastro_where_the_law_has_one(app, client, make_app) -> None:
     html = client.get("/regras").get_data(as_text=True)
     assert "Estabelecimentos que lidam com animais" in html and "60 dias" in html
+    # CABO 34 (issue 27 #4): the yearly laudo of businesses that sell live animals
     other = make_app(PORTAL_PROFILE="cabo")
     with other.app_context():
-        assert "Estabelecimentos que lidam com animais" not in other.test_client().get(
-            "/regras"
-        ).get_data(as_text=True)
+        html = other.test_client().get("/regras").get_data(as_text=True)
+        assert "Estabelecimentos que lidam com animais" in html and "CABO 34" in html
+        assert "laudo do órgão sanitário" in html
 
 
 def test_web_request_with_the_sketch_reaches_the_staff_file(app, client, auth) -> None:

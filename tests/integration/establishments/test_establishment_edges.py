@@ -153,22 +153,23 @@ def test_gru_11_2_a_first_issue_before_the_request_counts_the_term_from_it(app, 
     )
 
 
-def test_gru_11_2_renewals_of_a_29_february_issue_never_drift_to_28_february(app, profile) -> None:
-    # first issue 2028-02-29: terms end on its anniversaries, 28 Feb in common years and 29 Feb
-    # again in 2032; a renewal anchored on the previous end (28 Feb) would end on 2032-02-28
+def test_gru_11_2_renewals_of_a_29_february_issue_never_drift_to_1_march(app, profile) -> None:
+    # first issue 2028-02-29: terms end on its anniversaries, 1 March in common years (Código
+    # Civil art. 132 §3, issue 27 #8) and 29 Feb again in 2032; a renewal anchored on the
+    # previous end (1 March) would end on 2032-03-01
     e = _approved(profile, date(2028, 2, 29))
     expected = [
-        ("2029-03-01", date(2030, 2, 28)),
-        ("2030-03-01", date(2031, 2, 28)),
-        ("2031-03-01", date(2032, 2, 29)),
-        ("2032-03-01", date(2033, 2, 28)),
+        ("2029-03-02", date(2030, 3, 1)),
+        ("2030-03-02", date(2031, 3, 1)),
+        ("2031-03-02", date(2032, 2, 29)),
+        ("2032-03-01", date(2033, 3, 1)),
     ]
     for start, until in expected:
         _renewed(e, profile, date(until.year - 1, 1, 15))  # inside each window (60 days before)
         assert e.valid_until == until
         assert e.events[-1].detail == {"valid_from": start, "valid_until": until.isoformat()}
     assert e.first_issued_on == date(2028, 2, 29)
-    assert services.is_valid(e, date(2033, 2, 28)) and not services.is_valid(e, date(2033, 3, 1))
+    assert services.is_valid(e, date(2033, 3, 1)) and not services.is_valid(e, date(2033, 3, 2))
 
 
 def test_gru_11_3_the_renewal_is_in_force_the_day_after_the_old_term_ends(app, profile) -> None:
@@ -872,7 +873,10 @@ def test_each_status_has_its_own_label(app, profile) -> None:
 
 @pytest.mark.parametrize("key", ["vilavelha", "cabo", "cabeceira"])
 def test_profiles_without_establishments_refuse_every_step(make_app, key: str) -> None:
-    with factories.profile_app(make_app, key) as other:
+    # Every shipped law now keeps a register (issue 27 #4: CABO 34, CAB 33, VV 45): a city whose
+    # profile has none is the profile without the table.
+    with factories.profile_app(make_app, key) as shipped:
+        other = shipped.model_copy(update={"establishments": None})
         err = _error(services.rule_of, other)
         assert (err.field, err.code) == (None, "not_in_profile")
         owner = factories.user()

@@ -35,7 +35,16 @@ from portal.models import (
 )
 from tests import factories
 from tests.integration.impound.test_impound_laudos import _mail_to
-from tests.integration.impound.test_impound_rules import BJP, CAB, CABO, GRU, VV, _data, _pay
+from tests.integration.impound.test_impound_rules import (
+    BJP,
+    CAB,
+    CABO,
+    GRU,
+    VV,
+    _data,
+    _home_again,
+    _pay,
+)
 from tests.integration.impound.test_reclaim_edges import _refused, _start
 
 MONDAY = date(2026, 3, 2)
@@ -49,7 +58,7 @@ def _agent():  # type: ignore[no-untyped-def]
 
 def _record(profile, day=MONDAY, *, agent=None, today=None, **fields):  # type: ignore[no-untyped-def]
     return services.record_capture(
-        profile, _data(day, **fields), agent=agent or _agent(), today=today or day
+        profile, _home_again(_data(day, **fields)), agent=agent or _agent(), today=today or day
     )
 
 
@@ -272,8 +281,15 @@ def test_capture_every_offered_choice_is_accepted(app, fields):
 DEADLINES = [
     # GRU 82 §4: 3 business days, start excluded (GRU 114): Tue 3, Wed 4, Thu 5 Mar.
     pytest.param(GRU, MONDAY, {}, date(2026, 3, 5), id="gru_82_4_small"),
-    # GRU 82 §4: medium and large 5 business days: Tue 3, Wed 4, Thu 5, Fri 6, Mon 9 Mar.
-    pytest.param(GRU, MONDAY, {"size": "medium"}, date(2026, 3, 9), id="gru_82_4_medium"),
+    # GRU 82 §4: medium and large 5 business days: Tue 3, Wed 4, Thu 5, Fri 6, Mon 9 Mar. A
+    # medium animal is a pig, goat or sheep (GRU 10 XVI), never a dog (10 XV; issue 27 #1).
+    pytest.param(
+        GRU,
+        MONDAY,
+        {"species": "other", "size": "medium"},
+        date(2026, 3, 9),
+        id="gru_82_4_medium",
+    ),
     # GRU 114 §ú: Sat 7 Mar; the start moves to Mon 9 (excluded): Tue 10, Wed 11, Thu 12 Mar.
     pytest.param(GRU, date(2026, 3, 7), {}, date(2026, 3, 12), id="gru_114_start_saturday"),
     # GRU 114: Thu 2 Apr; Good Friday and the weekend skipped: Mon 6, Tue 7, Wed 8 Apr.
@@ -438,7 +454,8 @@ def test_bjp_has_no_capture_count_article_every_capture_numbers_and_none_is_defi
         for day in (date(2015, 3, 2), date(2020, 3, 2), date(2026, 3, 2))
     ]
     assert [c.capture_number for c in numbers] == [1, 2, 3]
-    assert [c.status for c in numbers] == [CaptureStatus.IN_CUSTODY] * 3
+    # the earlier two went home before the next capture; none opened a definitive apprehension
+    assert [c.status for c in numbers] == [CaptureStatus.RELEASED] * 2 + [CaptureStatus.IN_CUSTODY]
     assert _events("impound.definitive_opened") == []
 
 

@@ -412,7 +412,7 @@ def test_an_organization_given_for_another_destination_is_not_stored(app):
 
 @pytest.mark.parametrize(
     ("profile", "day", "article"),
-    [(VV, date(2026, 3, 8), "VV 19 §1"), (BJP, date(2026, 3, 5), "BJP 25 §3 II")],
+    [(VV, date(2026, 3, 8), "VV 19 §1"), (BJP, date(2026, 3, 5), "BJP 25 §3 I-II")],
 )
 def test_vv_19_par_1_community_animal_returned_only_with_its_named_carer(
     app, profile, day, article
@@ -443,19 +443,22 @@ ALL_CONDITIONS = [
     "dewormed",
     "ectoparasites",
     "carer_term",
+    "earlier_priorities_failed",
 ]
 # BJP 25 §3 II: "registrado, esterilizados cirurgicamente, vacinados e iniciado o programa de
 # desverminação (com a primeira dose...)"; VV 19 §1: "esterilização, registro, vacinação,
 # vermifugação e controle de ectoparasitos ... após identificação e assinatura de termo de
 # compromisso de seu cuidador principal".
-BJP_CONDITIONS = ["registered", "sterilised", "vaccinated", "dewormed"]
-VV_CONDITIONS = BJP_CONDITIONS + ["ectoparasites", "carer_term"]
+# BJP 25 §3 also ranks the return second: priority I (adoption, NGO) was not possible (issue 27 #6).
+ANIMAL_CONDITIONS = ["registered", "sterilised", "vaccinated", "dewormed"]
+BJP_CONDITIONS = [*ANIMAL_CONDITIONS, "earlier_priorities_failed"]
+VV_CONDITIONS = ANIMAL_CONDITIONS + ["ectoparasites", "carer_term"]
 
 
 @pytest.mark.parametrize(
     ("profile", "day", "conditions", "article"),
     [
-        pytest.param(BJP, date(2026, 3, 5), BJP_CONDITIONS, "BJP 25 §3 II", id="bjp_25_3_ii"),
+        pytest.param(BJP, date(2026, 3, 5), BJP_CONDITIONS, "BJP 25 §3 I-II", id="bjp_25_3_ii"),
         pytest.param(VV, date(2026, 3, 8), VV_CONDITIONS, "VV 19 §1", id="vv_19_1"),
     ],
 )

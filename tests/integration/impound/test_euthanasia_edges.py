@@ -238,7 +238,7 @@ def test_vv_22_3_no_laudo_before_the_hold_ends_where_no_vet_decides_early(app):
     assert (err.field, err.code) == ("destination", "before_deadline")
 
 
-# -- 2. The claim window (art. 2º §2º): NGO_CLAIM_BUSINESS_DAYS = 3 business days ------------------
+# -- 2. The claim window (art. 2º §2º): programme.ngo_claim_business_days, 3 business days -----
 
 
 @pytest.mark.parametrize(

@@ -465,12 +465,13 @@ def test_gru_37_par1_iv_approved_licence_valid_to_the_same_day_next_year(gru) ->
     assert "de 10/06/2026 a 10/06/2027" in mail.body
 
 
-def test_gru_37_par1_iv_a_term_from_29_february_ends_on_28_february(gru) -> None:
-    # DOMAIN.md §10: 29/02/2028 + one year = 28/02/2029 (2029 has no 29 February)
+def test_gru_37_par1_iv_a_term_from_29_february_ends_on_1_march(gru) -> None:
+    # Código Civil art. 132 §3 (issue 27 #8; DOMAIN.md §10 said 28/02): 2029 has no 29 February,
+    # so the year ends "no imediato": 01/03/2029
     leap = date(2028, 2, 29)
     owner, licence, _staff = licensed_household(gru, base=6, on=leap)
-    assert (licence.valid_from, licence.valid_until) == (leap, date(2029, 2, 28))
-    assert "de 29/02/2028 a 28/02/2029" in _mail(owner)[-1].body
+    assert (licence.valid_from, licence.valid_until) == (leap, date(2029, 3, 1))
+    assert "de 29/02/2028 a 01/03/2029" in _mail(owner)[-1].body
 
 
 def _renewal(gru, *, asked_on: date):  # type: ignore[no-untyped-def]
@@ -483,18 +484,19 @@ def _renewal(gru, *, asked_on: date):  # type: ignore[no-untyped-def]
 
 
 def test_gru_37_par1_v_renewal_decided_on_the_last_day_starts_the_day_after(gru) -> None:
-    # old one valid to 10/06/2027; decided that very day: new term 11/06/2027 to 11/06/2028
+    # old one valid to 10/06/2027; decided that very day: new term 11/06/2027 to 10/06/2028, the
+    # second anniversary of the first issue (issue 27 #7: no drift of a day a year)
     renewal, staff = _renewal(gru, asked_on=date(2027, 6, 1))
     _approve(renewal, staff, gru, 6, today=date(2027, 6, 10))
-    assert (renewal.valid_from, renewal.valid_until) == (date(2027, 6, 11), date(2028, 6, 11))
+    assert (renewal.valid_from, renewal.valid_until) == (date(2027, 6, 11), date(2028, 6, 10))
     assert renewal.decided_on == date(2027, 6, 10)
 
 
 def test_gru_37_par1_v_renewal_decided_the_day_after_expiry_starts_that_day(gru) -> None:
-    # old one valid to 10/06/2027; decided 11/06/2027: new term 11/06/2027 to 11/06/2028
+    # old one valid to 10/06/2027; decided 11/06/2027: new term 11/06/2027 to 10/06/2028
     renewal, staff = _renewal(gru, asked_on=date(2027, 6, 1))
     _approve(renewal, staff, gru, 6, today=date(2027, 6, 11))
-    assert (renewal.valid_from, renewal.valid_until) == (date(2027, 6, 11), date(2028, 6, 11))
+    assert (renewal.valid_from, renewal.valid_until) == (date(2027, 6, 11), date(2028, 6, 10))
 
 
 # --------------------------------------------------------------------------------------------

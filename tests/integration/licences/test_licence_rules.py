@@ -261,7 +261,8 @@ def test_gru_37_par1_iii_cancelled_licence_returns_to_base_limit(gru) -> None:
 def test_gru_37_par1_iv_one_year_is_the_same_date_next_year_from_a_leap_day(gru) -> None:
     day = date(2028, 2, 29)
     _owner, licence, _staff = licensed_household(gru, base=6, on=day)
-    assert (licence.valid_from, licence.valid_until) == (day, date(2029, 2, 28))
+    # Código Civil art. 132 §3 (issue 27 #8): no 29 Feb in 2029, so the year ends on 1 March
+    assert (licence.valid_from, licence.valid_until) == (day, date(2029, 3, 1))
 
 
 def test_gru_37_par1_v_renewal_window_with_real_dates(gru) -> None:
@@ -280,13 +281,13 @@ def test_gru_37_par1_v_renewal_window_with_real_dates(gru) -> None:
             )
         )
     window = services.renewal_window(licence, gru)
-    assert (window.opens, window.closes) == (date(2029, 1, 29), date(2029, 2, 28))
+    assert (window.opens, window.closes) == (date(2029, 1, 30), date(2029, 3, 1))
     with pytest.raises(services.LicenceError) as err:
         services.request_licence(
             owner,
             request_data(gru, pets, asked=6),
             profile=gru,
-            today=date(2029, 1, 28),
+            today=date(2029, 1, 29),
             renews=licence,
         )
     assert err.value.code == "outside_renewal_window"
@@ -294,7 +295,7 @@ def test_gru_37_par1_v_renewal_window_with_real_dates(gru) -> None:
         owner,
         request_data(gru, pets, asked=6),
         profile=gru,
-        today=date(2029, 1, 29),
+        today=date(2029, 1, 30),
         renews=licence,
     )
     # decided before the old one ends: starts the day after it
@@ -307,7 +308,8 @@ def test_gru_37_par1_v_renewal_window_with_real_dates(gru) -> None:
         profile=gru,
         today=date(2029, 2, 20),
     )
-    assert (renewal.valid_from, renewal.valid_until) == (date(2029, 3, 1), date(2030, 3, 1))
+    # to the second anniversary of the first issue (issue 27 #7-8): 29 Feb 2030 is missing
+    assert (renewal.valid_from, renewal.valid_until) == (date(2029, 3, 2), date(2030, 3, 1))
 
 
 def test_gru_37_par1_v_renewal_decided_after_expiry_starts_on_the_decision_day(gru) -> None:
@@ -336,7 +338,9 @@ def test_gru_37_par1_v_renewal_decided_after_expiry_starts_on_the_decision_day(g
         profile=gru,
         today=date(2028, 3, 20),
     )
-    assert (renewal.valid_from, renewal.valid_until) == (date(2028, 3, 20), date(2029, 3, 20))
+    # to the next anniversary of the first issue, 10/03/2029 (issue 27 #7: terms counted from
+    # the first issue, never drifting with the decision day)
+    assert (renewal.valid_from, renewal.valid_until) == (date(2028, 3, 20), date(2029, 3, 10))
 
 
 # --------------------------------------------------------------------------------------------
@@ -520,7 +524,7 @@ def test_gru_37_par1_v_reminders_when_the_window_opens_and_7_days_before(gru) ->
 
 def test_rules_page_explains_the_licence_rules(client, make_app) -> None:
     html = client.get("/regras").get_data(as_text=True)
-    assert "28 de fevereiro" in html and "30 dias anteriores" in html
+    assert "1º de março" in html and "30 dias anteriores" in html
     app = make_app(PORTAL_PROFILE="bjp")
     html = app.test_client().get("/regras").get_data(as_text=True)
     assert "17/12/2010" in html and "BJP 17 §6" in html and "prática do CCZ" in html
