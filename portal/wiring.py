@@ -29,6 +29,7 @@ Exporter = Callable[["User"], Any]
 TodoProvider = Callable[["User"], Iterable["TodoItem"]]
 FileRule = Callable[["User", "StoredFile"], bool]
 SettlementListener = Callable[["PaymentItem"], None]
+PaymentHold = Callable[["PaymentItem"], bool]
 QueueDeclarer = Callable[["QueueRegistry"], None]
 ReminderDeclarer = Callable[["ReminderRegistry"], None]
 
@@ -63,6 +64,7 @@ class Wiring:
     todo_providers: dict[str, TodoProvider] = field(default_factory=dict)
     file_rules: dict[str, FileRule] = field(default_factory=dict)
     settlement_listeners: list[SettlementListener] = field(default_factory=list)
+    payment_holds: list[PaymentHold] = field(default_factory=list)
     queue_declarers: list[QueueDeclarer] = field(default_factory=list)
     reminder_declarers: list[ReminderDeclarer] = field(default_factory=list)
 
@@ -107,6 +109,12 @@ class Wiring:
         """Call ``listener(item)`` when a payment item becomes paid or exempt (same transaction)."""
         if listener not in self.settlement_listeners:
             self.settlement_listeners.append(listener)
+
+    def payment_hold(self, hold: PaymentHold) -> None:
+        """``hold(item)`` is True while an unpaid item may not be charged (a fine suspended by an
+        appeal, GRU 110): the billing to-do leaves it to the domain's own to-do entry."""
+        if hold not in self.payment_holds:
+            self.payment_holds.append(hold)
 
     def queues(self, declare: QueueDeclarer) -> None:
         """The domain's staff-workspace queues, search providers and charts."""

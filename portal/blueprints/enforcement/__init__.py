@@ -41,6 +41,10 @@ def init_app(app: Flask) -> None:
     wired.command(_daily)
     wired.exporter("notificacoes", _export)
     wired.todo("enforcement", hooks.todo)
+    wired.payment_hold(hooks.fine_on_hold)
+    from portal.blueprints.enforcement import attachments
+
+    wired.file_rule(attachments.PURPOSE, attachments.addressee_may_see)
     wired.queues(queues.declare_queues)
     wired.reminders(reminders.declare_reminders)
 
@@ -108,4 +112,4 @@ def _signed_in() -> bool:
     return bool(current_user.is_authenticated)
 
 
-from portal.blueprints.enforcement import routes, staff  # noqa: E402,F401
+from portal.blueprints.enforcement import representation, routes, staff  # noqa: E402,F401

@@ -11,6 +11,7 @@ from portal.blueprints.enforcement import review
 from portal.blueprints.enforcement.common import EnforcementError, knowledge_date, term_end
 from portal.blueprints.enforcement.consequences import on_final
 from portal.blueprints.enforcement.fines import _resume_fine
+from portal.blueprints.enforcement.notify import tell_decision
 from portal.blueprints.enforcement.petitions import issue_penalty, petition_option
 from portal.extensions import db
 from portal.models import (
@@ -107,6 +108,7 @@ def decide_petition(
         if doc.fine_suspended:
             _resume_fine(profile, doc, known_on)
     db.session.flush()
+    penalty = None
     if doc.status == EnforcementStatus.FINAL:
         on_final(doc, upheld=True, actor=judge)
     if (
@@ -121,9 +123,10 @@ def decide_petition(
         penalty_method, penalty_on = method, service_on
         if ar_on is not None and known_on > knowledge_date(profile, method, service_on):
             penalty_method, penalty_on = ServiceMethod.POST, ar_on
-        issue_penalty(
+        penalty = issue_penalty(
             profile, doc, doc.agent, today=today, method=penalty_method, service_on=penalty_on
         )
+    tell_decision(profile, doc, petition, penalty)  # issue 25: every decision reaches them
     audit.record(
         "enforcement.petition_decided",
         doc,
@@ -157,3 +160,76 @@ def close_lapsed(profile: Profile, today: date) -> int:
             count += 1
     db.session.flush()
     return count
+
+
+def decision_preview(profile: Profile, petition: Petition, *, grant: bool) -> list[str]:
+    """What deciding ``petition`` this way will do, in plain words, for the confirmation step
+    (issue 25: an irreversible decision states its consequences before it is recorded)."""
+    from portal.blueprints.enforcement.authority import authority_line
+    from portal.services.money import format_brl
+
+    doc, rule = petition.document, profile.notices
+    item = doc.payment_item
+    lines: list[str] = []
+    if grant:
+        lines.append(
+            _("O documento nº %(n)s e a multa que ele traz são cancelados.", n=doc.number)
+            if doc.fine_cents or item
+            else _("O documento nº %(n)s é cancelado.", n=doc.number)  # GRU 105 §1
+        )
+        if rule.grant_review_days:
+            lines.append(
+                _(
+                    "O deferimento só produz efeito depois da vista de quem lavrou o documento, "
+                    "que pode pedir o reexame em %(d)d dias (%(a)s).",
+                    d=rule.grant_review_days,
+                    a=rule.cite("grant_review_days"),
+                )
+            )
+    elif petition.instance == 1 and doc.kind == EnforcementKind.INFRACTION and doc.fine_inputs:
+        lines.append(
+            _(
+                "É lavrado o auto de imposição de penalidade, com a multa de %(v)s, e o autuado "
+                "toma ciência dele junto com esta decisão.",  # GRU 97
+                v=format_brl(doc.fine_cents or 0),
+            )
+        )
+        if rule.second_appeal_days:
+            lines.append(
+                _(
+                    "O autuado pode recorrer em 2ª instância em %(d)d dias (%(a)s); quem decide: "
+                    "%(who)s.",
+                    d=rule.second_appeal_days,
+                    a=rule.cite("second_appeal_days"),
+                    who=authority_line(profile, doc, 2),
+                )
+            )
+    elif petition.instance == 1 and rule.second_appeal_days:
+        lines.append(
+            _(
+                "O documento fica mantido; o autuado pode recorrer em 2ª instância em %(d)d dias "
+                "(%(a)s); quem decide: %(who)s.",
+                d=rule.second_appeal_days,
+                a=rule.cite("second_appeal_days"),
+                who=authority_line(profile, doc, 2),
+            )
+        )
+    else:
+        lines.append(_("A decisão é definitiva: não cabe outro recurso."))  # GRU 103 §3
+        if doc.fine_suspended and item is not None:
+            lines.append(
+                _(
+                    "A multa de %(v)s deixa de estar suspensa e volta a correr: o autuado terá "
+                    "%(d)d dias para pagar (%(a)s).",
+                    v=format_brl(item.amount_cents),
+                    d=rule.payment_days or 0,
+                    a=rule.cite("payment_days"),
+                )
+            )
+    lines.append(
+        _(
+            "O autuado recebe a decisão e a fundamentação por e-mail e na sua página inicial. "
+            "Depois de registrada, a decisão não pode ser desfeita."
+        )
+    )
+    return lines

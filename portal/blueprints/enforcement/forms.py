@@ -10,6 +10,7 @@ from wtforms import (
     DateField,
     DateTimeLocalField,
     DecimalField,
+    HiddenField,
     IntegerField,
     RadioField,
     SelectField,
@@ -114,6 +115,8 @@ class DecisionForm(FlaskForm):
     ar_on = DateField(
         _l("Data do AR, se também notificado por carta (GRU 109 §2)"), validators=[Optional()]
     )
+    # "1" once the judge read the decision's consequences on the confirmation page (issue 25)
+    confirmed = HiddenField()
 
 
 class VerifyForm(FlaskForm):

@@ -12,15 +12,18 @@ from datetime import UTC
 from typing import Any
 
 from flask_babel import gettext as _
+from sqlalchemy import select
 
 from portal.blueprints.enforcement import services
 from portal.blueprints.enforcement.forms import OTHER_PROVISION, IssueForm
 from portal.blueprints.enforcement.labels import KIND_LABELS
-from portal.blueprints.reports.labels import category_label
+from portal.blueprints.reports.labels import SPECIES_LABELS, category_label, checklist
+from portal.extensions import db
 from portal.forms import choices
-from portal.models import EnforcementDocument, MaltreatmentReport, User
+from portal.models import Animal, EnforcementDocument, MaltreatmentReport, User
 from portal.profiles.schema import Profile
-from portal.services.clock import tz
+from portal.services.clock import current_profile, tz
+from portal.services.identity import residence_key
 from portal.services.money import parse_brl
 
 EXPENSE_FIELDS = {"transport": "expense_transport", "food": "expense_food"}
@@ -42,6 +45,15 @@ def provision_choices(profile: Profile) -> list[tuple[str, str]]:
             found.setdefault(cat.article, f"{cat.article} – {category_label(profile, cat.code)}")
     found.setdefault(profile.notices.article, _("%(a)s – notificação", a=profile.notices.article))
     return [*found.items(), (OTHER_PROVISION, _("Outra disposição (escreva abaixo)"))]
+
+
+def plain_provision(profile: Profile, code: str | None) -> str | None:
+    """The plain Portuguese of a provision the profile lists ("GRU 10 V a" → "Sem abrigo, ..."),
+    for the addressee who reads the code (issue 25); None for a provision typed by the agent."""
+    for value, label in provision_choices(profile):
+        if value == code and " – " in label:
+            return label.split(" – ", 1)[1]
+    return None
 
 
 def fill_choices(form: IssueForm, profile: Profile) -> None:
@@ -73,15 +85,16 @@ def prefill(
     form: IssueForm, report: MaltreatmentReport | None, parent: EnforcementDocument | None
 ) -> None:
     if report is not None:
-        form.place.data = report.address_line
-        form.kind.data = "preliminary"
+        _prefill_from_report(form, report)
     if parent is not None:
         form.kind.data = "infraction"
         for name in ("name", "activity", "address", "fact", "place"):
             value = getattr(parent, "addressee_" + name, None) or getattr(parent, name, None)
             getattr(form, name).data = value
         form.cpf.data, form.cnpj.data = parent.addressee_cpf, parent.addressee_cnpj
-        allowed = {code for code, _label in form.legal_provision.choices}  # type: ignore[union-attr]
+        # WTForms 3.3 choices are SelectChoice objects of four fields (value, label, render_kw,
+        # optgroup): unpacking them in two was the HTTP 500 after "não sanada" (issue 25)
+        allowed = {c.value for c in form.legal_provision.choices}  # type: ignore[union-attr]
         if parent.legal_provision in allowed:
             form.legal_provision.data = parent.legal_provision
         else:
@@ -89,6 +102,62 @@ def prefill(
             form.provision_other.data = parent.legal_provision
         if parent.kind == "preliminary" and parent.knowledge_on:
             form.notified_on.data = parent.knowledge_on  # BJP 17 §2 I: the intimation's day
+
+
+def _prefill_from_report(form: IssueForm, report: MaltreatmentReport) -> None:
+    """What the portal already knows when a notice follows an inspection (issue 25): the place,
+    the conduct's article, the animals, the inspection's findings and time, and the addressee
+    when exactly one person keeps registered animals at that address (the agent checks it)."""
+    profile = current_profile()
+    form.kind.data = "preliminary"
+    form.place.data = form.address.data = report.address_line
+    category = profile.reports.category(report.category) if profile.reports else None
+    allowed = {c.value for c in form.legal_provision.choices}  # type: ignore[union-attr]
+    if category is not None and category.article in allowed:
+        form.legal_provision.data = category.article
+    if report.animal_count:
+        form.animals.data = report.animal_count
+    inspection = report.inspections[-1] if report.inspections else None
+    problems = []
+    if inspection is not None:
+        labels = dict(checklist(profile))
+        problems = [
+            str(labels.get(code, code))
+            for code, value in (inspection.findings or {}).items()
+            if value == "problem"
+        ]
+        seen = inspection.created_at
+        seen = seen if seen.tzinfo else seen.replace(tzinfo=UTC)  # SQLite returns it naive
+        form.occurred_at.data = seen.astimezone(tz()).replace(tzinfo=None, second=0, microsecond=0)
+    species = SPECIES_LABELS.get(report.species or "", "")
+    fact = [category_label(profile, report.category)]
+    if species:
+        fact.append(_("Animal: %(s)s (%(n)s).", s=species, n=report.animal_count or 1))
+    if problems:
+        fact.append(_("Encontrado na vistoria: %(p)s.", p=", ".join(problems).lower()))
+    if inspection is not None and inspection.notes:
+        fact.append(inspection.notes)
+    form.fact.data = " ".join(str(part) for part in fact)
+    if problems:
+        form.required_action.data = _("Corrigir: %(p)s.", p=", ".join(problems).lower())
+    keeper = keeper_at(report)
+    if keeper is not None:
+        form.name.data, form.cpf.data = keeper.full_name, keeper.cpf
+
+
+def keeper_at(report: MaltreatmentReport) -> User | None:
+    """The one person with active registered animals at the report's address, if exactly one."""
+    if not (report.street and report.number):
+        return None
+    key = residence_key(report.cep, report.street, report.number, report.complement)
+    # a report often has no CEP (typed on a phone): the same street, number and complement then
+    same_place = Animal.residence_key == key if report.cep else Animal.residence_key.endswith(key)
+    owners = set(
+        db.session.scalars(
+            select(Animal.owner_id).where(same_place, Animal.status == "active").limit(3)
+        )
+    )
+    return db.session.get(User, owners.pop()) if len(owners) == 1 else None
 
 
 def legal_provision(form: IssueForm) -> str:
@@ -183,6 +252,10 @@ def submit(
         notified_on=form.notified_on.data,
         joint_addressee=joint_addressee(form),
     )
+    if parent is not None and parent.kind == "preliminary" and parent.status == "open":
+        # GRU 70 §2: the notice is found not complied with in the same transaction as the auto
+        # that follows it: an error in the auto leaves the notice open, as it was (issue 25)
+        services.record_return_visit(parent, complied=False, actor=agent)
     if form.kind.data == "apprehension":
         return services.issue_apprehension_notice(
             profile, definitive=bool(form.definitive.data or form.consequence.data), **common

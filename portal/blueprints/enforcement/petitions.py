@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
-from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from portal.blueprints.enforcement.addressees import is_addressee
 from portal.blueprints.enforcement.common import PETITION_FOR, EnforcementError, term_end
 from portal.blueprints.enforcement.fines import _suspend_fine
 from portal.blueprints.enforcement.issuing import Addressee, issue_document, joint_partner
@@ -20,37 +20,16 @@ from portal.models import (
     EnforcementDocument,
     EnforcementKind,
     EnforcementStatus,
-    Establishment,
     Petition,
     PetitionKind,
     PetitionStatus,
+    RepresentationStatus,
     StoredFile,
     User,
 )
 from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.clock import local_date, local_today, tz
-
-
-def is_addressee(doc: EnforcementDocument, user: Any) -> bool:
-    """The person named by CPF, or whoever keeps the establishment's cadastro (CNPJ)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return False
-    if doc.addressee_cpf and user.cpf == doc.addressee_cpf:
-        return True
-    if doc.addressee_cnpj:
-        return (
-            db.session.scalar(
-                select(Establishment.id)
-                .where(
-                    Establishment.cnpj == doc.addressee_cnpj,
-                    Establishment.requested_by_id == user.id,
-                )
-                .limit(1)
-            )
-            is not None
-        )
-    return False
 
 
 def open_petition(doc: EnforcementDocument) -> Petition | None:
@@ -181,6 +160,8 @@ def file_petition(
         document=doc,
         filed_by_id=filer.id,
         as_representative=not own,
+        # staff accept or refuse the power of attorney; only then is the filer an addressee
+        representation_status=None if own else RepresentationStatus.PENDING,
         power_of_attorney_id=power_of_attorney.id if power_of_attorney else None,
         attachment_ids=[f.id for f in attachments],
         text=text.strip(),
@@ -236,6 +217,10 @@ def file_petition(
             "status": petition.status,
         },
     )
+    if petition.status == PetitionStatus.REFUSED:
+        from portal.blueprints.enforcement.notify import tell_decision
+
+        tell_decision(profile, doc, petition)  # refused without merit: a decision too
     return petition
 
 

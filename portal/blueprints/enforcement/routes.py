@@ -6,19 +6,25 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
 from portal.access import public, signed_in
 from portal.blueprints.enforcement import bp, services
+from portal.blueprints.enforcement.attachments import petition_files, variant_of
+from portal.blueprints.enforcement.authority import authority_ref
 from portal.blueprints.enforcement.documents import document_pdf
 from portal.blueprints.enforcement.forms import PetitionForm, VerifyForm
+from portal.blueprints.enforcement.issue_form import plain_provision
 from portal.extensions import db, limiter
 from portal.models import EnforcementDocument, StoredFile
+from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.clock import current_profile, local_today
 from portal.services.uploads import UploadError, store_document
 
 _UNLOCKED = "enforcement_unlocked"
+_FILED = _l("Petição registrada. Você receberá a decisão por e-mail e na sua página inicial.")
 
 
 def _unlocked(doc: EnforcementDocument) -> bool:
@@ -63,7 +69,24 @@ def detail(doc_id: int):
         option=services.petition_option(profile, doc),
         today=local_today(),
         fine_status=services.fine_status(doc),
+        **petition_context(profile, doc),
     )
+
+
+def petition_context(profile: Profile, doc: EnforcementDocument) -> dict[str, Any]:
+    """What both document pages show around its petitions (issue 25): the one being judged and
+    by whom, the penalty notice a refused defence led to with its appeal term, the attachments."""
+    follow = services.penalty_of(doc) if doc.kind == "infraction" else None
+    follow = follow if follow is not None and follow.knowledge_on is not None else None
+    return {
+        "pending": services.open_petition(doc),
+        "follow": follow,
+        "follow_option": services.petition_option(profile, follow) if follow else None,
+        "authority": lambda d, instance: authority_ref(profile, d, instance),
+        "files": petition_files(doc),
+        "variant_of": variant_of,
+        "plain_provision": lambda code: plain_provision(profile, code),
+    }
 
 
 @bp.get("/minhas-notificacoes/<int:doc_id>/documento.pdf")
@@ -117,9 +140,8 @@ def petition(doc_id: int):
         else:
             db.session.commit()
             refused = filed.status == "refused"
-            done = _("Petição registrada. Você será avisado da decisão.")
             flash(
-                filed.decision_reason or "" if refused else done,
+                filed.decision_reason or "" if refused else str(_FILED),
                 "warning" if refused else "success",
             )
             return redirect(url_for("enforcement.detail", doc_id=doc.id))
@@ -130,12 +152,15 @@ def petition(doc_id: int):
         option=services.petition_option(profile, doc),
         representative=not services.is_addressee(doc, current_user),
         today=local_today(),
+        authority=lambda d, instance: authority_ref(profile, d, instance),
     )
 
 
 @bp.route("/verificar-documento", methods=["GET", "POST"])
 @public
 @limiter.limit("10/minute;60/hour", methods=["POST"])  # the access code must not be guessed
+# a number typed in the query lists a document: numbers are sequential, so not en masse either
+@limiter.limit("20/minute;120/hour", methods=["GET"], exempt_when=lambda: not request.args)
 def verify():
     form = (
         VerifyForm()

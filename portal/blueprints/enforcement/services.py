@@ -34,6 +34,7 @@ from portal.blueprints.enforcement.consequences import (
 from portal.blueprints.enforcement.decisions import (
     close_lapsed,
     decide_petition,
+    decision_preview,
     may_decide,
 )
 from portal.blueprints.enforcement.fines import (
@@ -68,6 +69,7 @@ from portal.blueprints.enforcement.review import (
     review_term,
 )
 from portal.blueprints.enforcement.serving import (
+    check_not_complied,
     extend_comply_term,
     record_return_visit,
     record_service,
@@ -92,10 +94,12 @@ __all__ = [
     "close_lapsed",
     "code_matches",
     "collection_rows",
+    "check_not_complied",
     "comply_choices",
     "consequences_for_cpf",
     "current_deadline",
     "decide_petition",
+    "decision_preview",
     "documents_for",
     "extend_comply_term",
     "file_petition",

@@ -153,10 +153,16 @@ def extend_comply_term(profile: Profile, doc: EnforcementDocument, actor: User) 
     db.session.flush()
 
 
-def record_return_visit(doc: EnforcementDocument, *, complied: bool, actor: User) -> None:
-    """The return visit of a preliminary notice (GRU 70 §2): fixed, or an auto de infração next."""
+def record_return_visit(
+    doc: EnforcementDocument, *, complied: bool, actor: User, now: datetime | None = None
+) -> None:
+    """The return visit of a preliminary notice (GRU 70 §2): fixed, or an auto de infração next.
+
+    "Não sanada" only once the term to fix it is over (:func:`check_not_complied`)."""
     if doc.kind != EnforcementKind.PRELIMINARY or doc.status != EnforcementStatus.OPEN:
         raise EnforcementError(None, "not_allowed", _("Este documento não espera retorno."))
+    if not complied:
+        check_not_complied(doc, now)
     doc.status = EnforcementStatus.COMPLIED if complied else EnforcementStatus.NOT_COMPLIED
     audit.record(
         "enforcement.return_visit",
@@ -165,3 +171,25 @@ def record_return_visit(doc: EnforcementDocument, *, complied: bool, actor: User
         actor_id=actor.id,
     )
     db.session.flush()
+
+
+def check_not_complied(doc: EnforcementDocument, now: datetime | None = None) -> None:
+    """GRU 70 §2: "não sanada a irregularidade **no prazo fixado**": the notice may be found not
+    complied with (and the auto de infração follow) only after its term, extension included,
+    has ended. Raises EnforcementError ``not_yet`` before it, naming the last moment."""
+    if doc.kind != EnforcementKind.PRELIMINARY or doc.status != EnforcementStatus.OPEN:
+        raise EnforcementError(None, "not_allowed", _("Este documento não espera retorno."))
+    due = doc.comply_due_at
+    if due is None:
+        return
+    due = due if due.tzinfo else due.replace(tzinfo=UTC)  # SQLite gives instants back naive
+    if (now or datetime.now(UTC)) <= due:
+        raise EnforcementError(
+            None,
+            "not_yet",
+            _(
+                "O prazo para sanar a irregularidade vai até %(d)s: só depois dele a "
+                "notificação pode ser dada como não cumprida.",
+                d=due.astimezone(tz()).strftime("%d/%m/%Y %H:%M"),
+            ),
+        )

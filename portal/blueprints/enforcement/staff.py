@@ -17,6 +17,7 @@ from portal.blueprints.enforcement import bp, issue_form, services
 from portal.blueprints.enforcement.documents import document_pdf
 from portal.blueprints.enforcement.forms import DecisionForm, IssueForm, ServiceForm
 from portal.blueprints.enforcement.labels import SERVICE_LABELS
+from portal.blueprints.enforcement.routes import petition_context
 from portal.extensions import db
 from portal.forms import EmptyForm, choices
 from portal.models import Capture, EnforcementDocument, MaltreatmentReport, Petition, ReportState
@@ -57,11 +58,26 @@ def _issue_context() -> tuple[MaltreatmentReport | None, EnforcementDocument | N
     return report, parent
 
 
+def _before_term(parent: EnforcementDocument | None) -> Response | None:
+    """GRU 70 §2: no auto after an open preliminary notice before its term ends."""
+    if parent is None or parent.kind != "preliminary" or parent.status != "open":
+        return None
+    try:
+        services.check_not_complied(parent)
+    except services.EnforcementError as err:
+        flash(err.message, "danger")
+        return redirect(url_for("enforcement.staff_detail", doc_id=parent.id))  # type: ignore[return-value]
+    return None
+
+
 @bp.route("/ccz/fiscalizacao/novo", methods=["GET", "POST"])
 @roles_required(*ISSUERS)
 def issue():
     profile = current_profile()
     report, parent = _issue_context()
+    early = _before_term(parent)
+    if early is not None:
+        return early
     form = IssueForm()
     issue_form.fill_choices(form, profile)
     if request.method == "GET":
@@ -111,14 +127,23 @@ def staff_detail(doc_id: int):
         service_form=service_form,
         decision_form=decision_form,
         empty=EmptyForm(),
-        pending=services.open_petition(doc),
         may_penalty=services.may_issue_penalty(profile, doc, local_today()),
         may_decide=services.may_decide,
         fine_status=services.fine_status(doc),
         access_code=services.printed_code(doc),
         review=services.awaiting_review(doc),
         doc_capture=db.session.get(Capture, doc.capture_id) if doc.capture_id else None,
+        comply_over=_comply_over(doc),
+        **petition_context(profile, doc),
     )
+
+
+def _comply_over(doc: EnforcementDocument) -> bool:
+    try:
+        services.check_not_complied(doc)
+    except services.EnforcementError:
+        return False
+    return True
 
 
 @bp.get("/ccz/fiscalizacao/<int:doc_id>/documento.pdf")
@@ -157,20 +182,38 @@ def serve(doc_id: int):
 @bp.post("/ccz/fiscalizacao/<int:doc_id>/retorno")
 @roles_required(*ISSUERS)
 def return_visit(doc_id: int):
+    """ "Sanada" closes the notice; "não sanada" writes nothing here: the notice is closed with
+    the auto de infração that follows it, in one transaction (``issue_form.submit``)."""
     doc = _doc(doc_id)
     result = request.form.get("result")
     if not EmptyForm().validate_on_submit() or result not in ("sanada", "nao-sanada"):
         abort(400)
     try:
-        services.record_return_visit(doc, complied=result == "sanada", actor=current_user)
+        if result == "sanada":
+            services.record_return_visit(doc, complied=True, actor=current_user)
+        else:
+            services.check_not_complied(doc)  # GRU 70 §2: only after the term
     except services.EnforcementError as err:
         db.session.rollback()
         flash(err.message, "danger")
         return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
-    db.session.commit()
     if result == "sanada":
+        db.session.commit()
         return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
     return redirect(url_for("enforcement.issue", apos=doc.id))
+
+
+@bp.get("/ccz/fiscalizacao/<int:doc_id>/nao-sanada")
+@roles_required(*ISSUERS)
+def confirm_not_complied(doc_id: int):
+    """The confirmation step of "não sanada", with its consequences stated (issue 25)."""
+    doc = _doc(doc_id)
+    try:
+        services.check_not_complied(doc)
+    except services.EnforcementError as err:
+        flash(err.message, "danger")
+        return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
+    return render_template("enforcement/confirm_not_complied.html", doc=doc, empty=EmptyForm())
 
 
 @bp.post("/ccz/fiscalizacao/<int:doc_id>/prorrogar")
@@ -217,6 +260,16 @@ def decide(petition_id: int):
     if not form.validate_on_submit():
         flash(_("Preencha a decisão, a fundamentação e a ciência."), "danger")
         return redirect(url_for("enforcement.staff_detail", doc_id=petition.document_id))
+    if form.confirmed.data != "1":  # issue 25: the consequences, then the decision
+        return render_template(
+            "enforcement/confirm_decision.html",
+            petition=petition,
+            form=form,
+            grant=form.outcome.data == "grant",
+            preview=services.decision_preview(
+                current_profile(), petition, grant=form.outcome.data == "grant"
+            ),
+        )
     try:
         services.decide_petition(
             current_profile(),

@@ -75,11 +75,12 @@ def _names(text: str, number: str) -> bool:
 
 
 def _final_mails(person, doc: EnforcementDocument) -> list[OutboxMessage]:  # type: ignore[no-untyped-def]
-    """The e-mails to ``person`` naming ``doc`` in their subject."""
+    """The final-decision e-mails to ``person`` naming ``doc`` in their subject (not the
+    petition decision's own e-mail, issue 25)."""
     return [
         m
         for m in db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == person.email))
-        if _names(m.subject, doc.number)
+        if _names(m.subject, doc.number) and m.subject.startswith("Decisão final")
     ]
 
 

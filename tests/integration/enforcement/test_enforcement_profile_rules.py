@@ -311,7 +311,7 @@ def test_gru_88_4_upheld_apprehension_pages_offer_no_reclaim(client, auth, gru):
     auth.login(owner)
     page = client.get(f"/meus-recolhimentos/{protocol}").get_data(as_text=True)
     assert "Apreensão definitiva mantida por decisão final" in page
-    assert "Resgatar pelo portal" not in page
+    assert ">Resgatar</button>" not in page
     auth.logout()
     auth.login(roles=("agent",))
     page = client.get(f"/ccz/recolhimentos/{protocol}").get_data(as_text=True)
