@@ -78,7 +78,7 @@ def test_gru_82_capture_tagged_dog_owner_emailed_reclaims_online_pays_released_a
     _sign_in(page, base, owner_email)
     page.goto(f"{base}/meus-recolhimentos/{protocol}")
     assert run_axe(page) == []
-    page.get_by_role("button", name="Resgatar pelo portal").click()
+    page.get_by_role("button", name="Resgatar", exact=True).click()
     expect(page.get_by_text("Resgate iniciado")).to_be_visible()
     with app.app_context():
         reclaim = db.session.scalar(select(ReclaimRecord))

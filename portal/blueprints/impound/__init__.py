@@ -23,7 +23,7 @@ def init_app(app: Flask) -> None:
     from flask_login import current_user
 
     from portal.access import STAFF
-    from portal.blueprints.impound import demo, euthanasia, queues, reminders, services
+    from portal.blueprints.impound import demo, euthanasia, queues, reminders, services, todo
     from portal.wiring import wiring
 
     wired = wiring(app)
@@ -48,10 +48,14 @@ def init_app(app: Flask) -> None:
     wired.demo_seeder(demo.seed_impound_demo)
     wired.on_settlement(services.on_item_settled)
     wired.exporter("recolhimentos", services.export_personal_data)
+    wired.todo("impound", todo.impound_todo)
+    if services.certificates_offered(app.extensions["portal_profile"]):  # GRU 84 §3
+        wired.nav(_l("Certidão negativa de captura"), "impound.certificates", order=86)
+    wired.nav(_l("Conferir documento"), "impound.checks", order=87)
     wired.queues(queues.declare_queues)
     if app.extensions["portal_profile"].impound.laudo_supervision:  # VV 21 §4
         wired.queues(queues.declare_supervision_queue)
     wired.reminders(reminders.declare_reminders)
 
 
-from portal.blueprints.impound import field, laudos, routes, staff  # noqa: E402,F401
+from portal.blueprints.impound import field, laudos, public_checks, routes, staff  # noqa: E402,F401

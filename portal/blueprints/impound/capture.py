@@ -8,7 +8,7 @@ from datetime import date, datetime
 from typing import IO
 
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from portal.domain import DomainError
 from portal.extensions import db
@@ -25,6 +25,7 @@ from portal.models import (
 )
 from portal.profiles.schema import Profile
 from portal.services import audit
+from portal.services.clock import local_date
 from portal.services.mail import send_email
 from portal.urls import absolute_url
 
@@ -100,6 +101,8 @@ def record_capture(profile: Profile, data: CaptureData, *, agent: User, today: d
     animal = lookup_animal(data.tag_read, data.microchip)
     from portal.blueprints.animals.services import normalise_microchip
 
+    _check_not_in_custody(animal, normalise_microchip(data.microchip) if data.microchip else None)
+
     capture = Capture(
         protocol=_next_protocol(data.captured_on.year),
         species=data.species,
@@ -130,6 +133,7 @@ def record_capture(profile: Profile, data: CaptureData, *, agent: User, today: d
             captured_on=data.captured_on,
             tagged=bool(data.tag_read and data.tag_read.strip()),
             custody_type=data.custody_type,
+            species=data.species,  # GRU 10 XV: the legal class comes from the species
         ),
     )
     db.session.add(capture)
@@ -192,6 +196,38 @@ def _check_capture(data: CaptureData, today: date) -> None:
         raise DomainError("district", "required", _("Informe o bairro."))
     if data.captured_on > today:
         raise DomainError("captured_at", "future", _("A data da captura não pode estar no futuro."))
+
+
+CUSTODY_STATUSES = (CaptureStatus.IN_CUSTODY, CaptureStatus.DEFINITIVE_PENDING)
+
+
+def _check_not_in_custody(animal: Animal | None, microchip: str | None) -> None:
+    """An animal already "Sob guarda" of the CCZ cannot be captured again (issue 25): the agent
+    has read the tag or chip of an animal that is in the kennel, not loose in the street."""
+    matches = []
+    if animal is not None:
+        matches.append(Capture.animal_id == animal.id)
+    if microchip:
+        matches.append(Capture.microchip == microchip)
+    if not matches:
+        return
+    held = db.session.scalar(
+        select(Capture)
+        .where(or_(*matches), Capture.status.in_(CUSTODY_STATUSES))
+        .order_by(Capture.id)
+        .limit(1)
+    )
+    if held is not None:
+        raise DomainError(
+            "tag_read" if animal is not None else "microchip",
+            "already_in_custody",
+            _(
+                "Este animal já está sob a guarda do CCZ (captura %(protocol)s, de %(day)s): "
+                "não pode ser capturado de novo. Confira a plaqueta ou o microchip.",
+                protocol=held.protocol,
+                day=held.captured_on.strftime("%d/%m/%Y"),
+            ),
+        )
 
 
 def _store_photos(capture: Capture, photos: list[tuple[IO[bytes], str | None]]) -> None:
@@ -272,6 +308,14 @@ class CustodyRow:
 
 
 def next_step(capture: Capture, today: date) -> str:
+    if capture.status == CaptureStatus.RELEASED and capture.release is not None:
+        return _(
+            "Nenhum: caso encerrado. Animal devolvido a %(name)s em %(day)s.",
+            name=capture.release.signed_by_name,
+            day=local_date(capture.release.released_at).strftime("%d/%m/%Y"),
+        )
+    if capture.status == CaptureStatus.DESTINED:
+        return _("Nenhum: caso encerrado, com a destinação decidida abaixo.")
     if capture.status == CaptureStatus.DEFINITIVE_PENDING:
         return _(
             "Aguardar a decisão da apreensão definitiva (%(article)s)",
@@ -307,6 +351,19 @@ def captures_of_animal(animal: Animal) -> list[Capture]:
         db.session.scalars(
             select(Capture)
             .where(Capture.animal_id == animal.id, Capture.owner_id == animal.owner_id)
+            .order_by(Capture.captured_on.desc(), Capture.id.desc())
+        )
+    )
+
+
+def captures_of_user(user: User) -> list[Capture]:
+    """The captures a citizen follows, newest first: of animals recorded as theirs on the day, and
+    those they reclaimed (an animal without RGA registered to them at the counter)."""
+    claimed = select(ReclaimRecord.capture_id).where(ReclaimRecord.claimant_id == user.id)
+    return list(
+        db.session.scalars(
+            select(Capture)
+            .where(or_(Capture.owner_id == user.id, Capture.id.in_(claimed)))
             .order_by(Capture.captured_on.desc(), Capture.id.desc())
         )
     )

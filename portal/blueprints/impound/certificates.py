@@ -97,6 +97,9 @@ def issue_certificate(
         cert.captures_in_period = capture_count(profile, cert.animal_id, today)  # GRU 84 §3, 113
     db.session.flush()
     audit.record("impound.certificate_decided", cert, detail={"status": cert.status})
+    from .notices import certificate_decided
+
+    certificate_decided(cert)  # the result reaches the requester (issue 25)
     return cert
 
 

@@ -48,6 +48,8 @@ def _allow_tiles(response):  # type: ignore[no-untyped-def]
     tiles = current_app.config.get("MAP_TILE_URL")
     if tiles:
         response.headers["Content-Security-Policy"] = csp.policy(tiles=tiles, stripe=False)
+    # "Usar minha localização" (issue 25): this page alone may ask the browser for the position.
+    response.headers["Permissions-Policy"] = "camera=(), microphone=(), geolocation=(self)"
     return response
 
 

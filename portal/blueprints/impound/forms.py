@@ -10,7 +10,6 @@ from wtforms import (
     DateField,
     DecimalField,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectField,
     StringField,
@@ -95,6 +94,25 @@ class CaptureForm(FlaskForm):
     report_protocol = HiddenField(validators=[Optional(), Length(max=20)])
 
 
+def _reais(form: FlaskForm, field: StringField) -> None:
+    """An amount in reais as people type it ("12,50", "R$ 12,50", "1.234,56"), above zero."""
+    from wtforms.validators import ValidationError
+
+    from portal.services.money import parse_brl
+
+    try:
+        cents = parse_brl(field.data or "")
+    except ValueError:
+        raise ValidationError(_l("Informe o valor em reais, por exemplo 12,50.")) from None
+    if cents <= 0:
+        raise ValidationError(_l("Informe um valor maior que zero."))
+    if cents > MAX_EXPENSE_CENTS:  # an amount no expense reaches, and past what a column holds
+        raise ValidationError(_l("Confira o valor: o máximo aceito é R$ 1.000.000,00."))
+
+
+MAX_EXPENSE_CENTS = 100_000_000
+
+
 class CounterReclaimForm(FlaskForm):
     """At the counter: who reclaims, exemption with proof checked, the CCZ's expenses."""
 
@@ -102,21 +120,22 @@ class CounterReclaimForm(FlaskForm):
     claimant_name = StringField(_l("Nome completo"), validators=[Optional(), Length(max=200)])
     claimant_email = StringField(_l("E-mail"), validators=[Optional(), Length(max=254)])
     exemption = SelectField(_l("Isenção com comprovante conferido"), validators=[Optional()])
-    transport_cents = IntegerField(
-        _l("Despesa de transporte (centavos)"), validators=[Optional(), NumberRange(min=1)]
+    # CABO 41; GRU 72 §1: the expenses typed in reais ("12,50"), kept as integer cents.
+    transport_reais = StringField(
+        _l("Despesa de transporte (R$)"), validators=[Optional(), Length(max=20), _reais]
     )
-    food_cents = IntegerField(
-        _l("Despesa de alimentação (centavos)"), validators=[Optional(), NumberRange(min=1)]
+    food_reais = StringField(
+        _l("Despesa de alimentação (R$)"), validators=[Optional(), Length(max=20), _reais]
     )
-    veterinary_cents = IntegerField(
-        _l("Despesa de assistência veterinária (centavos)"),
-        validators=[Optional(), NumberRange(min=1)],
+    veterinary_reais = StringField(
+        _l("Despesa de assistência veterinária (R$)"),
+        validators=[Optional(), Length(max=20), _reais],
     )
-    capture_cents = IntegerField(
-        _l("Despesa de captura e remoção (centavos)"), validators=[Optional(), NumberRange(min=1)]
+    capture_reais = StringField(
+        _l("Despesa de captura e remoção (R$)"), validators=[Optional(), Length(max=20), _reais]
     )
-    storage_cents = IntegerField(
-        _l("Despesa de depósito (centavos)"), validators=[Optional(), NumberRange(min=1)]
+    storage_reais = StringField(
+        _l("Despesa de depósito (R$)"), validators=[Optional(), Length(max=20), _reais]
     )
 
 
@@ -281,4 +300,31 @@ class NgoClaimForm(FlaskForm):
     confirm = BooleanField(
         _l("Nossa entidade assume a guarda e os cuidados do animal"),
         validators=[DataRequired(_l("Confirme que a entidade assume o animal."))],
+    )
+
+
+class _CheckForm(FlaskForm):
+    """The "conferir código" forms: GET, no CSRF (nothing changes), one code field each."""
+
+    class Meta:
+        csrf = False
+
+
+class CertificateCheckForm(_CheckForm):
+    certidao = StringField(
+        _l("Código da certidão (por exemplo CNC-ABCD234567)"),
+        validators=[Optional(), Length(max=20)],
+    )
+
+
+class LicenceCheckForm(_CheckForm):
+    licenca = StringField(
+        _l("Código da licença (impresso no documento)"), validators=[Optional(), Length(max=20)]
+    )
+
+
+class DocumentCheckForm(_CheckForm):
+    number = StringField(
+        _l("Número do documento de fiscalização (notificação, auto ou multa)"),
+        validators=[Optional(), Length(max=20)],
     )

@@ -4,8 +4,10 @@ capture reason rests on."""
 from __future__ import annotations
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from portal.models import (
+    Capture,
     CaptureStatus,
     CustodyType,
 )
@@ -13,6 +15,7 @@ from portal.models.animal import sex_label as animal_sex_label
 from portal.models.animal import size_class_name
 from portal.models.animal import species_label as animal_species_label
 from portal.profiles.schema import Profile
+from portal.services.clock import current_profile
 
 SPECIES = ("dog", "cat", "other")
 SIZES = ("small", "medium", "large")
@@ -37,6 +40,23 @@ def size_label(value: str) -> str:
     return size_class_name(value)
 
 
+def capture_size_label(capture: Capture) -> str:
+    """The size class the law counts for a captured animal, with the agent's description when it
+    differs: a heavy dog in Guarulhos reads "pequeno porte (descrito como médio)" (GRU 10 XV),
+    because the hold and the fee follow the legal class, never the weight."""
+    legal = current_profile().impound.legal_size(capture.species, capture.size)
+    if legal == capture.size:
+        return size_class_name(legal)
+    return _(
+        "%(legal)s (descrito como %(described)s)",
+        legal=size_class_name(legal),
+        described=_SIZE_WORDS.get(capture.size, capture.size),
+    )
+
+
+_SIZE_WORDS = {"small": _l("pequeno"), "medium": _l("médio"), "large": _l("grande")}
+
+
 def sex_label(value: str) -> str:
     return animal_sex_label(value)
 
@@ -59,6 +79,10 @@ def community_condition_label(value: str) -> str:
         "dewormed": _("Desverminação iniciada (primeira dose)"),
         "ectoparasites": _("Controle de ectoparasitos feito"),
         "carer_term": _("Termo de compromisso assinado pelo cuidador principal"),
+        # BJP 25 §3: community return is the second priority
+        "earlier_priorities_failed": _(
+            "Sem adotante nem ONG cadastrada que o receba (a prioridade I da lei não foi possível)"
+        ),
     }.get(value, value)
 
 
@@ -111,6 +135,6 @@ def rabies_label(value: str | None) -> str:
 def reason_article(profile: Profile, reason: str) -> str:
     """The article a capture reason rests on, from the profile's impound rule."""
     rule = profile.impound
-    if reason == "observation" and rule.observation_days:
+    if reason == "observation" and profile.observation_days()[0]:
         return rule.cite("observation_days")  # CAB 30; GRU 61
     return rule.article

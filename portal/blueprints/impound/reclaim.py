@@ -8,7 +8,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 
 from portal.domain import DomainError
 from portal.extensions import db
@@ -30,7 +30,7 @@ from portal.services.fees import Fee, FeeError, compute_fee
 
 from .apprehension import definitive_upheld
 from .capture import active_reclaim
-from .deadlines import observation_ends
+from .deadlines import legal_size, observation_ends
 from .labels import RABIES, SETTLEMENT_SUBJECT
 
 if TYPE_CHECKING:
@@ -49,10 +49,14 @@ def reclaim_fee(
     exemption: str | None = None,
     expenses: list[dict[str, Any]] | None = None,
     away_from_home: bool | None = None,
+    claimant: User | None = None,
 ) -> Fee:
-    """The reclaim fee from the one fee service (daily rates, repeats, free windows, exemptions)."""
+    """The reclaim fee from the one fee service (daily rates, repeats, free windows, exemptions).
+
+    ``claimant``: who reclaims, the owner when the capture has none on record (CAB 19 §2 counts
+    the owner's earlier captures too)."""
     inputs: dict[str, Any] = {
-        "size": capture.size,
+        "size": legal_size(profile, capture),  # GRU 10 XV; CAB 12, 19: by species
         "apprehended_on": capture.captured_on,
         "reclaimed_on": on,
         "capture_number": capture.capture_number,
@@ -60,6 +64,9 @@ def reclaim_fee(
         "exemption": exemption or None,
         "expenses": expenses or None,
     }
+    if any(charge.repeat_counts_owner for charge in profile.reclaim.charges):
+        owner_id = capture.owner_id or (claimant.id if claimant is not None else None)
+        inputs["owner_captures"] = owner_earlier_captures(profile, capture, owner_id)
     if away_from_home is not None:
         inputs["away_from_home"] = away_from_home
     elif capture.capture_number > 1:
@@ -68,6 +75,27 @@ def reclaim_fee(
         return compute_fee(profile, "reclaim", inputs, on)
     except FeeError as err:
         raise DomainError(err.field, err.code, err.message) from None
+
+
+def owner_earlier_captures(profile: Profile, capture: Capture, owner_id: int | None) -> list[str]:
+    """CAB 19 §2: the legal size classes of the captures before this one of any animal of the
+    owner (recorded as its owner, or reclaimed by them)."""
+    if owner_id is None:
+        return []
+    reclaimed = select(ReclaimRecord.capture_id).where(
+        ReclaimRecord.claimant_id == owner_id, ReclaimRecord.status != ReclaimStatus.CANCELLED
+    )
+    earlier = db.session.scalars(
+        select(Capture).where(
+            or_(Capture.owner_id == owner_id, Capture.id.in_(reclaimed)),
+            Capture.id != capture.id,
+            or_(
+                Capture.captured_on < capture.captured_on,
+                and_(Capture.captured_on == capture.captured_on, Capture.id < capture.id),
+            ),
+        )
+    )
+    return [legal_size(profile, other) for other in earlier]
 
 
 def check_reclaimable(capture: Capture, today: date) -> None:
@@ -134,6 +162,7 @@ def start_reclaim(
         exemption=exemption,
         expenses=expenses,
         away_from_home=away_from_home,
+        claimant=claimant,
     )
     from portal.blueprints.billing.services import create_item_for_fee
 
@@ -184,6 +213,9 @@ def on_item_settled(item: PaymentItem) -> None:
     if reclaim is not None:
         reclaim.status = ReclaimStatus.PAID
         db.session.flush()
+        from .notices import reclaim_paid
+
+        reclaim_paid(reclaim)  # next step: collect the animal at the CCZ (issue 25)
 
 
 def register_on_reclaim(
@@ -425,4 +457,7 @@ def release(
         capture,
         detail={"protocol": capture.protocol, "capture_count": capture.capture_number},
     )
+    from .notices import released
+
+    released(capture, record, reclaim)
     return record

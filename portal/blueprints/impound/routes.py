@@ -29,6 +29,8 @@ from portal.urls import absolute_url
 @public
 def public_list():
     """Animals captured in the last 30 days, filterable, with what to bring to reclaim."""
+    from portal.blueprints.billing.stripe_gateway import stripe_enabled
+
     form = PublicFilterForm(request.args)
     form.validate()
     found = services.recent_captures(
@@ -46,31 +48,34 @@ def public_list():
         profile=current_profile(),
         day_counts=services.capture_day_counts(current_profile()),
         today=local_today(),
+        online=stripe_enabled(),
     )
 
 
 @bp.get("/animais-recolhidos/<protocol>")
 @public
 def public_capture(protocol: str):
+    """The public page of a capture; signed in as the animal's owner, it offers the reclaim."""
     capture = services.find_by_protocol(protocol)
     if capture is None or capture not in services.recent_captures(local_today()):
         abort(404)
+    owner = current_user.is_authenticated and capture.owner_id == current_user.id
     return render_template(
         "impound/public_capture.html",
         capture=capture,
         s=services,
         photo_url=file_url,
         profile=current_profile(),
+        owner=owner,
+        **(_reclaim_context(capture) if owner else {}),
     )
 
 
-@bp.get("/meus-recolhimentos/<protocol>")
-@signed_in
-def my_capture(protocol: str):
-    """The owner's page: deadline, fee, and "Resgatar pelo portal"."""
-    capture = services.find_by_protocol(protocol)
-    if capture is None or capture.owner_id != current_user.id:
-        abort(404)
+def _reclaim_context(capture) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """What the owner's reclaim box shows: today's fee (None once started or not reclaimable),
+    the reclaim under way, the POST form, whether the fee can be paid online."""
+    from portal.blueprints.billing.stripe_gateway import stripe_enabled
+
     profile, today = current_profile(), local_today()
     fee = None
     if capture.reclaimable and services.active_reclaim(capture) is None:
@@ -78,16 +83,41 @@ def my_capture(protocol: str):
             fee = services.reclaim_fee(profile, capture, today)
         except DomainError:
             fee = None
+    return {
+        "fee": fee,
+        "reclaim": services.active_reclaim(capture),
+        "form": EmptyForm(),
+        "online": stripe_enabled(),
+        "today": today,
+    }
+
+
+@bp.get("/meus-recolhimentos")
+@signed_in
+def my_captures():
+    """The owner's captured animals as cards (readable at 360 px), newest first."""
+    return render_template(
+        "impound/my_captures.html",
+        captures=services.captures_of_user(current_user),
+        s=services,
+        today=local_today(),
+    )
+
+
+@bp.get("/meus-recolhimentos/<protocol>")
+@signed_in
+def my_capture(protocol: str):
+    """The owner's page: deadline, fee, the reclaim, the release, where the CCZ is."""
+    capture = services.find_by_protocol(protocol)
+    if capture is None or capture not in services.captures_of_user(current_user):
+        abort(404)
     return render_template(
         "impound/my_capture.html",
         capture=capture,
         s=services,
-        fee=fee,
-        reclaim=services.active_reclaim(capture),
-        form=EmptyForm(),
         photo_url=file_url,
-        profile=profile,
-        today=today,
+        profile=current_profile(),
+        **_reclaim_context(capture),
     )
 
 
@@ -113,8 +143,18 @@ def my_reclaim(protocol: str):
         flash(err.message, "danger")
         return redirect(url_for("impound.my_capture", protocol=capture.protocol))
     db.session.commit()
+    from portal.blueprints.billing.stripe_gateway import stripe_enabled
+
     flash(
-        _("Resgate iniciado. Pague a taxa e traga documento com foto ao CCZ para buscar o animal."),
+        _(
+            "Resgate iniciado. Pague a taxa online ou com a guia no caixa do CCZ e depois vá "
+            "buscar o animal com documento com foto."
+        )
+        if stripe_enabled()
+        else _(
+            "Resgate iniciado. Imprima a guia e pague no caixa do CCZ; depois da baixa da guia, "
+            "o animal é devolvido a quem apresentar documento com foto."
+        ),
         "success",
     )
     return redirect(url_for("billing.item", item_id=reclaim.payment_item_id))

@@ -178,10 +178,12 @@ def _claimant(form: CounterReclaimForm) -> User | None:
 
 def _expenses(form: CounterReclaimForm) -> list[dict[str, Any]]:
     """CABO 41; GRU 72 §1: the CCZ's itemised expenses typed at the counter."""
+    from portal.services.money import parse_brl
+
     return [
-        {"kind": k, "amount_cents": getattr(form, f"{k}_cents").data}
+        {"kind": k, "amount_cents": parse_brl(getattr(form, f"{k}_reais").data)}
         for k in EXPENSE_FIELDS
-        if getattr(form, f"{k}_cents").data
+        if (getattr(form, f"{k}_reais").data or "").strip()
     ]
 
 

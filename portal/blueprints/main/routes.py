@@ -52,6 +52,21 @@ HOME_CARDS = [
         _l("Denúncia com fotos, anônima se quiser, com número de protocolo para acompanhar."),
     ),
     (
+        "impound.public_list",
+        _l("Animais recolhidos"),
+        _l("Seu animal sumiu? Veja os animais recolhidos pelo CCZ, o prazo e como resgatar."),
+    ),
+    (
+        "impound.certificates",
+        _l("Certidão negativa de captura"),
+        _l("Antes de comprar ou adotar, saiba quantas vezes o animal foi capturado pelo CCZ."),
+    ),
+    (
+        "impound.checks",
+        _l("Conferir um documento"),
+        _l("Confira pelo código uma certidão, uma licença ou um documento de fiscalização."),
+    ),
+    (
         "main.rules",
         _l("Regras do município"),
         _l("O que a lei municipal exige, em linguagem simples, com os artigos."),
@@ -75,11 +90,20 @@ def home():
             "url": url_for(endpoint),
         }
         for endpoint, title, text in HOME_CARDS
-        if endpoint in current_app.view_functions
+        if endpoint in current_app.view_functions and _offered(endpoint)
     ]
     # A signed-in citizen sees what is left to do (each domain contributes its items)
     todo = citizen_todo(current_user._get_current_object()) if current_user.is_authenticated else []
     return render_template("main/home.html", home_cards=cards, todo=todo)
+
+
+def _offered(endpoint: str) -> bool:
+    """The certidão negativa de captura exists only where the law has it (GRU 84 §3)."""
+    if endpoint != "impound.certificates":
+        return True
+    from portal.blueprints.impound.services import certificates_offered
+
+    return certificates_offered(current_profile())
 
 
 @bp.get("/busca")
@@ -93,9 +117,34 @@ def search():
         return cpf_query_page()
     if q and _looks_like_rga(q) and "animals.public_rga" in current_app.view_functions:
         return redirect(url_for("animals.public_rga", number=_rga_for_url(q)))
+    page = _page_for_words(q)
+    if page is not None:
+        return redirect(url_for(page))
     if "adoption.search" in current_app.view_functions:
         return redirect(url_for("adoption.search", q=q or None))
     return redirect(url_for("main.home"))
+
+
+# Words that name a service page rather than an animal to adopt (issue 25: "certidão" landed on
+# the adoption search). Matched on the start of each word, accents ignored; first match wins.
+PAGE_WORDS = (
+    (("certid", "negativa"), "impound.certificates"),
+    (("conferir", "verificar", "autentic", "validar"), "impound.checks"),
+    (("recolhid", "resgat", "apreendid", "capturad", "canil"), "impound.public_list"),
+    (("endereco", "horario", "atendimento"), "impound.ccz_place"),
+)
+
+
+def _page_for_words(q: str) -> str | None:
+    """The page a search for service words means, when that page exists."""
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", q.lower()).encode("ascii", "ignore").decode()
+    words = plain.split()
+    for stems, endpoint in PAGE_WORDS:
+        if endpoint in current_app.view_functions and any(w.startswith(stems) for w in words):
+            return endpoint
+    return None
 
 
 def _looks_like_rga(q: str) -> bool:

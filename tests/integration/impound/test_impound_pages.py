@@ -77,7 +77,7 @@ def test_gru_82_capture_with_photo_emails_owner_who_reclaims_online_pays_and_is_
     auth.logout()
     auth.login(owner)
     page = client.get(f"/meus-recolhimentos/{capture.protocol}").get_data(as_text=True)
-    assert "Resgatar pelo portal" in page and "Rua das Acácias" not in page
+    assert ">Resgatar</button>" in page and "Rua das Acácias" not in page
     response = client.post(f"/meus-recolhimentos/{capture.protocol}/resgatar")
     reclaim = db.session.scalar(select(ReclaimRecord))
     assert response.status_code == 302
@@ -303,7 +303,7 @@ def test_bjp_25_3_ii_community_return_form_lists_the_conditions_and_keeps_them(m
         )
         capture = db.session.scalar(select(Capture))
         page = client.get(f"/ccz/recolhimentos/{capture.protocol}").get_data(as_text=True)
-        assert 'value="community_return"' in page and "BJP 25 §3 II" in page
+        assert 'value="community_return"' in page and "BJP 25 §3 I-II" in page
         for value in ("registered", "sterilised", "vaccinated", "dewormed"):
             assert f'value="{value}"' in page
         assert 'value="carer_term"' not in page  # VV 19 §1 only
@@ -318,11 +318,17 @@ def test_bjp_25_3_ii_community_return_form_lists_the_conditions_and_keeps_them(m
         db.session.refresh(capture)
         assert response.status_code == 422 and capture.status == CaptureStatus.IN_CUSTODY
         # The refusal names what is missing and keeps what was typed and ticked.
-        assert "confirme: Desverminação iniciada (primeira dose) (BJP 25 §3 II)" in answer
+        # BJP 25 §3: priority I (adoption, NGO) must have failed too (issue 27 #6)
+        assert "confirme: Desverminação iniciada (primeira dose); Sem adotante" in answer
+        assert "(BJP 25 §3 I-II)" in answer
         assert 'value="Dona Maria"' in answer and "Animal comunitário da praça" in answer
         assert '<input checked id="community_conditions-0"' in answer  # registered: ticked
         assert '<input id="community_conditions-3" name="community_conditions"' in answer
-        form["community_conditions"] = [*form["community_conditions"], "dewormed"]
+        form["community_conditions"] = [
+            *form["community_conditions"],
+            "dewormed",
+            "earlier_priorities_failed",
+        ]
         client.post(f"/ccz/recolhimentos/{capture.protocol}/destinacao", data=form)
         db.session.refresh(capture)
         assert capture.status == CaptureStatus.DESTINED
@@ -332,6 +338,7 @@ def test_bjp_25_3_ii_community_return_form_lists_the_conditions_and_keeps_them(m
             "sterilised",
             "vaccinated",
             "dewormed",
+            "earlier_priorities_failed",
         ]
         page = client.get(f"/ccz/recolhimentos/{capture.protocol}").get_data(as_text=True)
         assert "Cuidador responsável na comunidade: Dona Maria" in page
