@@ -10,6 +10,7 @@ from datetime import date, datetime
 from typing import Any
 
 from portal.models import User
+from portal.services.drafts import export_drafts
 from portal.wiring import wiring
 
 
@@ -48,6 +49,7 @@ def export_person(user: User) -> dict[str, Any]:
             },
         }
     }
+    data["rascunhos"] = export_drafts(user)  # unsent forms are the person's data too
     for section, exporter in wiring().exporters.items():
         data[section] = exporter(user)
     return _jsonable(data)

@@ -1,10 +1,11 @@
 """Excess-animal licences (GRU 37 §1; BJP 17 §3-6; CAB 31 §1-2).
 
 Modules: ``services`` (the rules, re-exported from ``common``, ``terms``, ``household`` (the
-allowance the animals domain asks about), ``requests`` and ``decisions``), ``routes`` (the
-citizen's request, "Minhas licenças", the PDF and the public check page), ``staff`` (the CCZ's
-queue, inspection and decisions under ``/ccz/licencas``), ``documents`` (the PDF with its QR
-code), ``queues`` and ``reminders`` (what it adds to the shared parts).
+allowance the animals domain asks about), ``requests`` and ``decisions``), ``routes``
+("Minhas licenças", a request, the PDF and the public check page), ``wizard`` (the citizen's
+request in steps, kept as a server-side draft), ``progress`` (next step, who, by when), ``staff``
+(the CCZ's queue, inspection and decisions under ``/ccz/licencas``), ``documents`` (the PDF with
+its QR code), ``queues``, ``reminders`` and ``todo`` (what it adds to the shared parts).
 
 Where the law has no licence (CABO forbids more animals, VV sets no limit) the blueprint is not
 registered at all: no page, no link, no menu entry.
@@ -31,7 +32,7 @@ def init_app(app: Flask) -> None:
     from flask_babel import lazy_gettext as _l
 
     from portal.access import STAFF
-    from portal.blueprints.licences import queues, reminders
+    from portal.blueprints.licences import queues, reminders, todo
     from portal.wiring import wiring
 
     wired = wiring(app)
@@ -40,6 +41,7 @@ def init_app(app: Flask) -> None:
     wired.exporter("licencas", _export)
     wired.queues(queues.declare_queues)
     wired.reminders(reminders.declare_reminders)
+    wired.todo("licences", todo.licence_todo)
 
 
 def _export(user: Any) -> list[dict[str, Any]]:
@@ -84,4 +86,4 @@ class _LicenceBlueprint(Blueprint):
 
 bp = _LicenceBlueprint("licences", __name__)
 
-from portal.blueprints.licences import routes, staff  # noqa: E402,F401
+from portal.blueprints.licences import routes, staff, wizard  # noqa: E402,F401

@@ -1,19 +1,18 @@
 """Licence forms: they parse input into the services' values; the rules are in ``services``.
 
-The request's animals are dynamic (one block per animal at the residence, named by its id):
-:meth:`RequestForm.request_data` reads those few fields from the request; the new animals
-registered inside the request are :class:`NewAnimalForm` blocks, a block left without a name
-being ignored.
+The request is made in steps (``wizard``), each saved in a server-side draft: :class:`AnimalsStep`
+(the animals at the residence are confirmed by checkboxes named by their id; the new animals
+registered inside the request are :class:`NewAnimalForm` blocks, a block left without a name being
+ignored), :class:`HousingStep`, then the documents (file inputs named by animal, held by the draft)
+and the review.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from flask import request as http
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, MultipleFileField
+from flask_wtf.file import MultipleFileField
 from wtforms import (
     BooleanField,
     DateField,
@@ -28,8 +27,8 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from portal.blueprints.licences import services
+from portal.blueprints.licences.requests import Proof
 from portal.forms import CheckboxesField, choices
-from portal.models import Animal, ExcessLicence
 from portal.models.animal import SEX_LABELS, SIZE_LABELS, SPECIES_LABELS
 
 REQUIRED = _l("Campo obrigatório.")
@@ -78,9 +77,21 @@ class NewAnimalForm(Form):
         _l("Nome do(a) veterinário(a)"), validators=[Optional(), Length(max=200)]
     )
     vet_crmv = StringField(_l("CRMV do(a) veterinário(a)"), validators=[Optional(), Length(max=40)])
-    sterilisation_proof = FileField(_l("Comprovante de esterilização"))
 
-    def new_animal(self, prefix: str) -> services.NewAnimal | None:
+    # Required once the block is used (the animals domain refuses a registration without them);
+    # the radio groups (species, sex, size) carry their mark in the template's legend.
+    MARKED_REQUIRED = ("name", "breed", "color", "birth_date")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        for name in self.MARKED_REQUIRED:
+            self[name].flags.required = True
+
+    def is_used(self) -> bool:
+        """A block counts once the animal has a name; an empty block is ignored."""
+        return bool((self.name.data or "").strip())
+
+    def new_animal(self, sterilisation_proof: Proof | None = None) -> services.NewAnimal | None:
         """The animal to register, or None for an empty block."""
         from portal.blueprints.animals import services as animals
 
@@ -109,63 +120,37 @@ class NewAnimalForm(Form):
             data=data,
             vaccination=vaccination,
             vaccinate_at_ccz=vaccination is None,
-            sterilisation_proof=upload(f"{prefix}-sterilisation_proof"),
+            sterilisation_proof=sterilisation_proof,
         )
 
 
-class RequestForm(FlaskForm):
+class AnimalsStep(FlaskForm):
+    """Step 1 of the request: the animals not registered yet, up to NEW_ANIMAL_SLOTS blocks (the
+    animals already registered at the residence are confirmed by checkboxes named by their id)."""
+
+    new_1 = FormField(NewAnimalForm, label=_l("Animal novo 1"))
+    new_2 = FormField(NewAnimalForm, label=_l("Animal novo 2"))
+    new_3 = FormField(NewAnimalForm, label=_l("Animal novo 3"))
+    new_4 = FormField(NewAnimalForm, label=_l("Animal novo 4"))
+    new_5 = FormField(NewAnimalForm, label=_l("Animal novo 5"))
+
+    def new_blocks(self) -> list[FormField]:
+        return [self[f"new_{i}"] for i in range(1, NEW_ANIMAL_SLOTS + 1)]
+
+
+class HousingStep(FlaskForm):
+    """Step 2: the housing and care (GRU 37 §1 I; BJP 17 §4), its photos, the number asked for."""
+
+    housing_description = TextAreaField(
+        _l("Descrição do alojamento e dos cuidados com os animais"),
+        validators=[Optional(), Length(max=4000)],
+    )
+    photos = MultipleFileField(_l("Fotos do alojamento (opcional)"))
     animals_requested = IntegerField(
         _l("Quantos cães e gatos a residência quer manter, no total"),
         validators=[DataRequired(REQUIRED), NumberRange(min=1, max=99)],
         render_kw={"inputmode": "numeric"},
     )
-    housing_description = TextAreaField(
-        _l("Descrição do alojamento e dos cuidados com os animais"),
-        validators=[Optional(), Length(max=4000)],
-    )
-    photos = MultipleFileField(_l("Fotos do alojamento"))
-    new_1 = FormField(NewAnimalForm, label=_l("Novo animal 1"))
-    new_2 = FormField(NewAnimalForm, label=_l("Novo animal 2"))
-    new_3 = FormField(NewAnimalForm, label=_l("Novo animal 3"))
-    new_4 = FormField(NewAnimalForm, label=_l("Novo animal 4"))
-    new_5 = FormField(NewAnimalForm, label=_l("Novo animal 5"))
-
-    def new_blocks(self) -> list[FormField]:
-        return [self[f"new_{i}"] for i in range(1, NEW_ANIMAL_SLOTS + 1)]
-
-    def prefill(self, renews: ExcessLicence) -> None:
-        """A renewal starts from the current licence's number and description."""
-        self.animals_requested.data = renews.max_animals
-        self.housing_description.data = renews.housing_description
-
-    def request_data(self, at_home: Sequence[Animal], *, renewing: bool) -> services.RequestData:
-        """The request as the services take it: each animal at home with its confirmation and
-        proofs (fields named by the animal's id), the new animals (none on a renewal), photos."""
-        listed = [
-            services.ListedAnimal(
-                animal_id=a.id,
-                confirmed=http.form.get(f"confirm-{a.id}") == "1",
-                rabies_proof=upload(f"rabies-{a.id}"),
-                sterilisation_proof=upload(f"sterilisation-{a.id}"),
-            )
-            for a in at_home
-        ]
-        new = (
-            []
-            if renewing
-            else [
-                n
-                for i, block in enumerate(self.new_blocks(), start=1)
-                if (n := block.form.new_animal(f"new_{i}")) is not None
-            ]
-        )
-        return services.RequestData(
-            animals_requested=self.animals_requested.data,
-            housing_description=self.housing_description.data or "",
-            listed=listed,
-            new=new,
-            photos=uploads("photos"),
-        )
 
 
 class AnswerForm(FlaskForm):

@@ -11,12 +11,11 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
 from portal.access import STAFF
+from portal.blueprints.licences.progress import DECISION_TARGET_DAYS
 from portal.models import Animal, ExcessLicence, LicenceStatus
 from portal.models.licence import OPEN_STATUSES
 from portal.services.clock import current_profile, local_today
 from portal.workspace import Column, Queue, QueueRegistry, SearchHit, SearchProvider
-
-DECISION_TARGET_DAYS = 30  # the CCZ's own target to decide a request (the laws set none)
 
 
 def _link(licence: ExcessLicence) -> str:
@@ -29,7 +28,7 @@ def _search(term: str) -> list[SearchHit]:
     today = local_today()
     return [
         SearchHit(
-            str(_l("Licença nº %(id)d", id=lic.id)),
+            str(_l("Pedido de licença nº %(id)d", id=lic.id)),
             f"{lic.code} · {status_label(lic, today)} · {lic.address_line}",
             _link(lic),
         )

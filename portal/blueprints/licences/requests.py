@@ -33,11 +33,16 @@ from portal.models import (
     LicenceAnimal,
     LicenceFile,
     LicenceStatus,
+    StoredFile,
     User,
 )
 from portal.models.licence import OPEN_STATUSES
 from portal.profiles.schema import LicenceRule, Profile
 from portal.services import audit
+
+# A proof or photo as sent with the form, or already held by the request's draft (stored and
+# validated when it arrived: portal.services.drafts), which the request takes over.
+Proof = Upload | StoredFile
 
 
 @dataclass
@@ -46,8 +51,8 @@ class ListedAnimal:
 
     animal_id: int
     confirmed: bool
-    rabies_proof: Upload | None = None
-    sterilisation_proof: Upload | None = None
+    rabies_proof: Proof | None = None
+    sterilisation_proof: Proof | None = None
 
 
 @dataclass
@@ -57,7 +62,7 @@ class NewAnimal:
     data: object  # animals.services.AnimalData
     vaccination: object | None  # animals.services.VaccinationData
     vaccinate_at_ccz: bool = False
-    sterilisation_proof: Upload | None = None
+    sterilisation_proof: Proof | None = None
 
 
 @dataclass
@@ -66,7 +71,7 @@ class RequestData:
     housing_description: str
     listed: list[ListedAnimal] = field(default_factory=list)
     new: list[NewAnimal] = field(default_factory=list)
-    photos: list[Upload] = field(default_factory=list)
+    photos: list[Proof] = field(default_factory=list)
 
 
 def open_request(residence_key: str) -> ExcessLicence | None:
@@ -78,11 +83,14 @@ def open_request(residence_key: str) -> ExcessLicence | None:
     )
 
 
-def _store_proof(upload: Upload | None, owner: User, purpose: str):  # type: ignore[no-untyped-def]
+def _store_proof(upload: Proof | None, owner: User, purpose: str):  # type: ignore[no-untyped-def]
     from portal.services.uploads import UploadError, store_document
 
     if upload is None:
         return None
+    if isinstance(upload, StoredFile):  # held by the draft: validated already, now the request's
+        upload.purpose = purpose
+        return upload
     try:
         return store_document(
             upload.stream, purpose=purpose, owner_id=owner.id, filename=upload.filename
@@ -424,6 +432,9 @@ def _request_problems(
     return problems
 
 
+request_problems = _request_problems  # the request's second step checks the same rules early
+
+
 def _link_listed(
     licence: ExcessLicence,
     user: User,
@@ -483,6 +494,7 @@ def _register_new(
             if not animal.provisional:  # the licence decides: definitive only if approved
                 animal.provisional = True
                 animal.definitive_at = None
+            _explain_fee(animal, licence, profile)
             licence.animals.append(
                 LicenceAnimal(
                     animal_id=animal.id,
@@ -495,10 +507,35 @@ def _register_new(
             )
 
 
-def _store_housing_photos(licence: ExcessLicence, user: User, photos: Sequence[Upload]) -> None:
+def _explain_fee(animal: Animal, licence: ExcessLicence, profile: Profile) -> None:
+    """GRU 22 I; BJP 11 a: each dog or cat registered pays the registration's public price, the
+    ones registered inside the request too (one registration each: the law charges per animal,
+    and the licence itself has no price in GRU or BJP). The item says which animal and which
+    request it is for, so a list of several equal amounts reads as what it is."""
+    from portal.models import PaymentItem
+
+    item = db.session.get(PaymentItem, animal.fee_item_id) if animal.fee_item_id else None
+    if item is None:
+        return
+    price = profile.prices.get("registration")
+    item.description = _(
+        "Registro (RGA %(rga)s) de %(name)s, animal novo do pedido de licença nº %(id)d "
+        "(preço público do registro, %(article)s)",
+        rga=animal.rga,
+        name=animal.name,
+        id=licence.id,
+        article=price.article if price is not None else profile.registration.cite("fee"),
+    )[:300]
+
+
+def _store_housing_photos(licence: ExcessLicence, user: User, photos: Sequence[Proof]) -> None:
     from portal.services.uploads import UploadError, store_image
 
     for photo in photos:
+        if isinstance(photo, StoredFile):  # held by the draft
+            photo.purpose = "licence_photo"
+            licence.files.append(LicenceFile(stored_file_id=photo.id, kind="housing"))
+            continue
         try:
             stored = store_image(
                 photo.stream,

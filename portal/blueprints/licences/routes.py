@@ -1,20 +1,19 @@
-"""The citizen's pages (request, renewal, "Minhas licenças", answer, PDF) and the public check
-page of a licence, which shows nothing about its holder."""
+"""The citizen's pages ("Minhas licenças", a request and its answer, the PDF) and the public check
+page of a licence, which shows nothing about its holder. The request itself (and its renewal) is
+made in steps: ``wizard``."""
 
 from __future__ import annotations
 
 from flask import Response, abort, flash, redirect, render_template, url_for
-from flask import request as http
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
 
 from portal.access import public, signed_in
-from portal.blueprints.animals import services as animals
-from portal.blueprints.licences import bp, services
-from portal.blueprints.licences.forms import AnswerForm, RequestForm, uploads
+from portal.blueprints.licences import bp, progress, services
+from portal.blueprints.licences.forms import AnswerForm, uploads
 from portal.extensions import db
-from portal.models import ExcessLicence
+from portal.models import Animal, ExcessLicence, PaymentItem
 from portal.services.clock import current_profile, local_today
 from portal.urls import absolute_url
 from portal.views import run_service
@@ -25,67 +24,6 @@ def _own(licence_id: int) -> ExcessLicence:
     if licence is None or licence.holder_id != current_user.id:
         abort(404)
     return licence
-
-
-@bp.route("/licencas/pedido", methods=["GET", "POST"])
-@signed_in
-def request():  # noqa: A001  (the endpoint name other pages link to: licences.request)
-    profile, today = current_profile(), local_today()
-    services.rule_of(profile)
-    user = current_user._get_current_object()
-    renews = None
-    if (renews_id := http.args.get("renova", type=int)) is not None:
-        renews = _own(renews_id)
-    key = animals.owner_residence_key(user)
-    form = RequestForm()
-    if http.method == "GET" and renews is not None:  # pre-filled from the current licence
-        form.prefill(renews)
-    errors: dict[str, list[str]] = {}
-    if form.validate_on_submit():
-        at_home = services.residence_animals(key) if key else []
-        data = form.request_data(at_home, renewing=renews is not None)
-        done = run_service(
-            lambda: services.request_licence(
-                user, data, profile=profile, today=today, renews=renews
-            ),
-            form=form,
-            errors=errors,
-            success=lambda licence: _(
-                "Pedido enviado: nº %(id)d. O CCZ vai analisar e agendar a vistoria.",
-                id=licence.id,
-            ),
-        )
-        if done.value is not None:
-            return redirect(url_for("licences.detail", licence_id=done.value.id))
-    elif http.method == "POST":
-        errors[""] = [_("Confira os campos indicados.")]
-    return _request_page(form, key, renews, errors)
-
-
-def _request_page(
-    form: RequestForm, key: str | None, renews: ExcessLicence | None, errors: dict[str, list[str]]
-) -> str:
-    profile, today = current_profile(), local_today()
-    rule = services.rule_of(profile)
-    at_home = services.residence_animals(key) if key else []
-    return render_template(
-        "licences/request.html",
-        form=form,
-        rule=rule,
-        household=profile.household,
-        animals=at_home,
-        renews=renews,
-        errors=errors,
-        today=today,
-        on_record={a.id: animals.current_vaccination(a, today) is not None for a in at_home},
-        counted={a.id: animals.counts_for_household(a.birth_date, today, profile) for a in at_home},
-        confirmed={k.removeprefix("confirm-") for k in http.form if k.startswith("confirm-")},
-        document=services.document_name(profile),
-        address_ok=key is not None,
-        closed=renews is None
-        and rule.requests_accepted_until is not None
-        and today > rule.requests_accepted_until,
-    )
 
 
 @bp.get("/licencas/minhas")
@@ -109,6 +47,8 @@ def mine():
     return render_template(
         "licences/mine.html",
         rows=rows,
+        next_step=progress.next_step,
+        draft_step=_draft_step(),
         today=today,
         rule=services.rule_of(profile),
         document=services.document_name(profile),
@@ -132,7 +72,32 @@ def detail(licence_id: int):
         public=services.public_status(licence, today),
         rule=services.rule_of(profile),
         document=services.document_name(profile),
+        next=progress.next_step(licence, today),
+        target_days=progress.DECISION_TARGET_DAYS,
+        due=progress.decision_due(licence),
+        fees=_fees(licence),
+        fee_article=price.article if (price := profile.prices.get("registration")) else "",
     )
+
+
+def _draft_step() -> str | None:
+    """The step a request left as a draft stopped at ("Continuar o pedido"), if any."""
+    from portal.blueprints.licences.todo import DRAFT_KIND
+    from portal.services import drafts
+
+    draft = drafts.find(current_user._get_current_object(), DRAFT_KIND, "")
+    return (draft.step or "animais") if draft is not None else None
+
+
+def _fees(licence: ExcessLicence) -> list[tuple[Animal, PaymentItem]]:
+    """The registration fee of each animal registered inside the request (GRU 22 I; BJP 11 a)."""
+    out = []
+    for link in licence.animals:
+        if link.registered_inside and link.animal.fee_item_id:
+            item = db.session.get(PaymentItem, link.animal.fee_item_id)
+            if item is not None:
+                out.append((link.animal, item))
+    return out
 
 
 @bp.post("/licencas/minhas/<int:licence_id>/resposta")

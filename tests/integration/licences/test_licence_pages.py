@@ -57,6 +57,29 @@ def _request_form(pets, *, asked: int, new: list[dict] | None = None) -> dict:
     return form
 
 
+def send_by_steps(client, form: dict, *, until: str = "revisao"):
+    """Post ``form`` (as :func:`_request_form` builds it) through the request's steps; the last
+    response (a redirect after each step that passes)."""
+    steps = {
+        "": lambda k: k.startswith(("confirm-", "new_")) and not k.endswith("_proof"),
+        "/alojamento": lambda k: k in ("housing_description", "animals_requested", "photos"),
+        "/documentos": lambda k: (
+            k.startswith(("rabies-", "sterilisation-")) or k.endswith("_proof")
+        ),
+    }
+    response = None
+    for path, owned in steps.items():
+        data = {k: v for k, v in form.items() if owned(k)}
+        response = client.post(
+            "/licencas/pedido" + path,
+            data={**data, "_action": "continue"},
+            content_type="multipart/form-data",
+        )
+        if response.status_code != 302 or path.lstrip("/") == until:
+            return response
+    return client.post("/licencas/pedido/revisao", data={})
+
+
 def _new(name: str, today) -> dict:
     return {
         "name": name,
@@ -83,14 +106,14 @@ def test_gru_37_citizen_requests_with_new_animals_and_staff_approve(client, auth
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     assert all(p.rga in html for p in pets) and "GRU 37 §1" in html
-    response = client.post(
-        "/licencas/pedido",
-        data=_request_form(
+    response = send_by_steps(
+        client,
+        _request_form(
             pets, asked=8, new=[_new("Mel", today), _new("Bia", today), _new("Lua", today)]
         ),
-        content_type="multipart/form-data",
     )
     assert response.status_code == 302, response.get_data(as_text=True)[:3000]
+    assert "/licencas/minhas/" in response.headers["Location"]
     licence = db.session.scalars(db.select(ExcessLicence)).one()
     assert licence.animals_requested == 8 and len(licence.animals) == 8
     inside = [link.animal for link in licence.animals if link.registered_inside]
@@ -159,10 +182,13 @@ def test_gru_37_request_form_keeps_what_was_typed_and_shows_errors(client, auth,
     db.session.commit()
     form = _request_form(pets, asked=11)
     del form[f"confirm-{pets[0].id}"]
-    response = client.post("/licencas/pedido", data=form, content_type="multipart/form-data")
+    response = send_by_steps(client, form)  # stops at the animals step: one not confirmed
     html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    assert "no máximo 10" in html and f"Confirme que {pets[0].name}" in html
+    assert response.status_code == 200 and f"Confirme que {pets[0].name}" in html
+    form[f"confirm-{pets[0].id}"] = "1"
+    response = send_by_steps(client, form)  # stops at the housing step: 11 is above the cap
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and "no máximo 10" in html
     assert "limpeza diária" in html  # nothing typed is lost
     assert db.session.scalars(db.select(ExcessLicence)).first() is None
 
