@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from portal.blueprints.adoption import applications as apps
 from portal.extensions import db
+from portal.services.clock import local_today
 from tests import factories
 from tests.factories import eligible_person, make_listing, ngo_user
 
@@ -78,6 +79,10 @@ def test_handover_rga_is_definitive_with_the_listing_vaccination(live_server, pa
     expect(history).to_contain_text(vaccinated_on.strftime("%d/%m/%Y"))
     expect(history).to_contain_text("Informada por ONG Patinhas na entrega para adoção")
     expect(page.get_by_role("img", name="Foto de Amora")).to_be_visible()
-    # Nothing left to do for this animal on the home page either.
+    # Nothing left to do for this animal on the home page either: its only line is the adoption's
+    # outcome (issue 25: each decision reaches the adopter on the home list).
     page.goto(f"{base}/")
-    expect(page.get_by_text("O que falta fazer")).to_have_count(0)
+    today = local_today(live_server.app.extensions["portal_profile"])
+    todo = page.locator(".portal-todo-list li")
+    expect(todo).to_have_count(1)
+    expect(todo).to_contain_text(f"Adoção de Amora concluída em {today:%d/%m/%Y}; RGA {rga}")

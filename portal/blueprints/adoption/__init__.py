@@ -6,7 +6,8 @@ Module map: ``eligibility`` (who may adopt; its rules in ``rule_results``, ``pro
 ``bars``; errors in ``errors``), ``applications`` (submit, review; steps in ``workflow``),
 ``handover``, ``search`` (keyset search), ``leaflet`` (VV 28 §3), ``routes`` (public and applicant
 pages), ``manage`` (NGO and CCZ listings), ``review`` (an application's review and hand-over),
-``staff`` (NGO registrations, bars), ``web`` (what the pages share), ``demo`` (demo data). The
+``staff`` (NGO registrations, bars), ``progress`` (each application's next step, who, by when),
+``todo`` (the home to-do lines), ``web`` (what the pages share), ``demo`` (demo data). The
 API lives in ``portal.blueprints.api.listings``.
 """
 
@@ -44,7 +45,7 @@ def _link_ngo_client(client: "ApiClient") -> None:
 def init_app(app: Flask) -> None:
     """Menu entries, staff tiles, the NGO document rule, LGPD section, the NGO API-client hook,
     demo data, the reindex command and the staff queues."""
-    from portal.blueprints.adoption import demo, queues, services
+    from portal.blueprints.adoption import demo, queues, services, todo
     from portal.blueprints.adoption.lgpd import export_adoption
     from portal.wiring import wiring
 
@@ -60,6 +61,7 @@ def init_app(app: Flask) -> None:
         wired.admin_link(label, endpoint, ("agent", "vet", "coordinator", "admin"))
     wired.file_rule(services.DOCUMENT_PURPOSE, services.document_file_rule)
     wired.exporter("adocao", export_adoption)
+    wired.todo("adoption", todo.adoption_todo)
     wired.api_client_hook("ngo", _link_ngo_client)
     wired.demo_seeder(demo.seed_adoption_demo)
     wired.command(_reindex_search)

@@ -43,6 +43,7 @@ from portal.blueprints.adoption.handover import complete_adoption as complete_ad
 from portal.blueprints.adoption.handover import delivery_article as delivery_article
 from portal.blueprints.adoption.handover import delivery_citations as delivery_citations
 from portal.blueprints.adoption.handover import delivery_problems as delivery_problems
+from portal.blueprints.adoption.progress import handover_due, review_due
 from portal.blueprints.adoption.term import TERM_VERSION
 from portal.blueprints.adoption.workflow import STATUS_LABELS as STATUS_LABELS
 from portal.blueprints.adoption.workflow import (
@@ -232,9 +233,11 @@ def submit_application(
         _("Recebemos seu pedido de adoção"),
         _(
             "Recebemos seu pedido para adotar %(animal)s. %(owner)s vai analisar e "
-            "você receberá um e-mail a cada etapa.",
+            "você receberá um e-mail a cada etapa. Decisão prevista até %(day)s (meta do "
+            "programa de adoção; a lei não fixa prazo).",
             animal=listing.name,
             owner=listing.owner_name,
+            day=review_due(application).strftime("%d/%m/%Y"),
         ),
     )
     notify_owner(
@@ -334,9 +337,11 @@ def approve_application(
         _("Pedido de adoção aprovado!"),
         _(
             "Seu pedido para adotar %(animal)s foi aprovado. %(owner)s vai combinar "
-            "com você a entrega. Leve um documento com foto.",
+            "com você a entrega até %(day)s (meta do programa de adoção). Leve um documento "
+            "com foto; na entrega o RGA passa para o seu nome.",
             animal=listing.name,
             owner=listing.owner_name,
+            day=handover_due(application).strftime("%d/%m/%Y"),
         ),
     )
 

@@ -28,6 +28,7 @@ from portal.models.base import utcnow
 from portal.services import audit
 from portal.services.mail import send_email
 from portal.services.uploads import UploadError, store_document
+from portal.urls import absolute_url
 
 DOCUMENT_PURPOSE = "adoption_document"
 
@@ -244,9 +245,10 @@ def review_document(
             _("Documento recusado no pedido de adoção"),
             _(
                 "%(doc)s não foi aceito. Motivo: %(reason)s\nEnvie outro documento em "
-                '"Minhas adoções".',
+                '"Minhas adoções": a análise do seu pedido continua quando ele chegar.\n%(link)s',
                 doc=DOCUMENT_LABELS[doc.kind],
                 reason=doc.refusal_reason,
+                link=absolute_url("adoption.my_applications"),
             ),
         )
     return doc

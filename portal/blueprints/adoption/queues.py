@@ -8,11 +8,13 @@ from datetime import timedelta
 from statistics import median
 
 from flask import url_for
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import contains_eager
 
 from portal.access import STAFF
+from portal.blueprints.adoption.progress import owner_step
 from portal.extensions import db
 from portal.models import (
     AdoptionApplication,
@@ -57,6 +59,14 @@ def _state_label(status: str):  # type: ignore[no-untyped-def]
     return dict(_state_choices()).get(status, status)
 
 
+def _next_action(application: AdoptionApplication) -> str:
+    """Issue 25: every record of an application names its next action and by when."""
+    step = owner_step(application)
+    if step.by is None:
+        return step.what
+    return _("%(what)s Até %(day)s.", what=step.what, day=step.by.strftime("%d/%m/%Y"))
+
+
 def declare_queues(registry: QueueRegistry) -> None:
     registry.declare_search(
         SearchProvider("organizacoes", _l("Organizações"), STAFF, _search_organizations)
@@ -98,6 +108,7 @@ def declare_queues(registry: QueueRegistry) -> None:
                 Column(_l("Animal"), lambda a: a.listing.name),
                 Column(_l("Situação"), lambda a: _state_label(a.status)),
                 Column(_l("Enviado em"), lambda a: a.submitted_at.strftime("%d/%m/%Y")),
+                Column(_l("Próxima ação"), _next_action),
             ),
             filters=(
                 Filter(

@@ -42,6 +42,7 @@ from portal.blueprints.adoption.leaflet import (
     leaflet_pdf,
     leaflet_sections,
 )
+from portal.blueprints.adoption.progress import applicant_step, owner_step
 from portal.blueprints.adoption.search import (
     SearchError,
     SearchFilters,
@@ -62,6 +63,7 @@ from portal.models import (
     ListingState,
 )
 from portal.services.clock import local_date
+from portal.services.ids import query_id
 from portal.views import run_service
 
 
@@ -75,6 +77,8 @@ def template_context() -> dict[str, object]:
         "DOCUMENT_LABELS": svc.DOCUMENT_LABELS,
         "DOCUMENT_STATUS_LABELS": svc.DOCUMENT_STATUS_LABELS,
         "rule_title": rule_title,
+        "applicant_step": applicant_step,
+        "owner_step": owner_step,
         "HOME_TYPES": apps.HOME_TYPES,
         "OTHER_ANIMALS": apps.OTHER_ANIMALS,
         "QUESTION_LABELS": apps.QUESTION_LABELS,
@@ -273,8 +277,8 @@ def documents():
     form = DocumentForm()
     if request.method == "GET" and request.args.get("tipo") in svc.DOCUMENT_LABELS:
         form.kind.data = request.args["tipo"]
-    back = request.args.get("voltar", type=int)
-    application = _open_own_application(request.args.get("pedido", type=int))
+    back = request.args.get("voltar", type=query_id)
+    application = _open_own_application(request.args.get("pedido", type=query_id))
     if form.validate_on_submit() and _upload(form, application):
         flash(_("Documento enviado. Quem analisar seu pedido vai conferi-lo."), "success")
         if application is not None:
