@@ -12,7 +12,10 @@ from flask_babel import format_date, format_datetime, format_decimal, get_locale
 from portal.models.animal import sex_label, size_label, species_label
 from portal.services.clock import current_profile
 from portal.services.identity import mask_cpf
+from portal.services.legal import legal_ref_filter
 from portal.services.money import format_brl
+from portal.services.relative_days import days_ago
+from portal.tables import stack_table
 from portal.wiring import wiring
 
 
@@ -81,11 +84,29 @@ def admin_links() -> list[dict[str, Any]]:
     ]
 
 
+def staff_header() -> bool:
+    """Whether the page wears the staff header (staff navigation and the staff search, issue 25):
+    a staff member on a page only staff may open. The same person on a citizen page (their own
+    animals, the rules) gets the citizen menu, with a way back to the Área do CCZ."""
+    from flask_login import current_user
+
+    from portal.access import STAFF
+
+    if not (current_user.is_authenticated and current_user.is_staff) or not request.endpoint:
+        return False
+    view = current_app.view_functions.get(request.endpoint)
+    policy = str(getattr(view, "access_policy", ""))
+    return policy.startswith("roles:") and set(policy[6:].split(",")) <= set(STAFF)
+
+
 def init_templating(app: Flask) -> None:
     app.jinja_env.globals["admin_links"] = admin_links
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["nav_items"] = nav_items
     app.jinja_env.filters["brl"] = lambda cents: format_brl(int(cents or 0))
+    app.jinja_env.filters["stack_table"] = stack_table  # issue 25: tables as cards at 360 px
+    app.jinja_env.filters["days_ago"] = days_ago  # "hoje", "ontem", "há 3 dias"
+    app.jinja_env.filters["legal_ref"] = legal_ref_filter  # "plain words (GRU 10 V a)"
     app.jinja_env.filters["cpf_mask"] = mask_cpf
     app.jinja_env.filters["date"] = _date
     app.jinja_env.filters["number"] = _number
@@ -106,6 +127,7 @@ def init_templating(app: Flask) -> None:
             "profile": profile,
             "municipality": profile.municipality,
             "high_contrast": request.cookies.get("contraste") == "1",
+            "staff_header": staff_header(),
             "dev_mailbox": current_app.config.get("DEV_MAILBOX", False),
             # Card, boleto and PIX exist only with Stripe keys; otherwise the guia at the counter.
             "online_payments": bool(current_app.config.get("STRIPE_SECRET_KEY")),

@@ -85,6 +85,14 @@ class Queue:
     bulk: BulkAction | None = None
     description: Any = None
     personal_data: bool = True  # listing it is a view of personal data: audited
+    # Roles that act on the rows (empty: every role in ``roles``). The others may open the list
+    # but get no tile on the Painel, only ``acted_by_note`` in one line (issue 25: an agent saw a
+    # triage queue they could not act on, with no reason).
+    acted_by: tuple[str, ...] = ()
+    acted_by_note: Any = None
+
+    def acts(self, user: Any) -> bool:
+        return not self.acted_by or user.has_role(*self.acted_by)
 
 
 @dataclass

@@ -801,6 +801,7 @@ OBJECT_URL_SKIP = {
     "auth.claim_account",
     "main.set_language",
     "animals.register",
+    "licences.request",  # its argument is the step of the citizen's own draft, not an object
 }
 
 

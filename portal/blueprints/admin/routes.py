@@ -35,11 +35,16 @@ def dashboard():
     """The staff home ("Painel do CCZ"): one card per queue the person's roles may work."""
     from portal.workspace import registry, stats
 
-    cards = [stats(queue) for queue in registry().for_user(current_user)]
+    queues = registry().for_user(current_user)
+    cards = [stats(queue) for queue in queues if queue.acts(current_user)]
+    mine = [c for c in cards if c.queue.key.startswith("minhas-")]  # shown even when empty
+    cards = [c for c in cards if c not in mine]
     return render_template(
         "admin/dashboard.html",
+        mine=mine,
         busy=[c for c in cards if c.count],
         empty=[c for c in cards if not c.count],
+        watch_only=[q for q in queues if not q.acts(current_user)],
     )
 
 

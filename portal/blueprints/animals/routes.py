@@ -51,12 +51,17 @@ def register(step: str):
     return wizard.handle_step(step)
 
 
-@bp.post("/animais/cadastrar/recomecar")
+@bp.route("/animais/cadastrar/recomecar", methods=["GET", "POST"])
 @signed_in
 def register_restart():
-    if EmptyForm().validate_on_submit():
+    """Discarding the draft takes a second step (issue 25): this page says what would be lost, and
+    only its own button (``confirmar=1``) throws the draft away."""
+    form = EmptyForm()
+    if form.validate_on_submit() and request.form.get("confirmar") == "1":
         wizard.restart()
-    return redirect(url_for("animals.register"))
+        return redirect(url_for("animals.register"))
+    name, steps = wizard.draft_summary()
+    return render_template("animals/register_discard.html", form=form, name=name, steps=steps)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -210,6 +210,17 @@ def handle_step(step: str):  # type: ignore[no-untyped-def]
     }[step](draft)
 
 
+def draft_summary() -> tuple[str, list[str]]:
+    """What discarding would lose: the animal's name (may be "") and the steps already filled."""
+    draft = _load_draft()
+    labels = _step_labels()
+    name = str((draft["data"].get("animal") or {}).get("name") or "")
+    steps = [labels[step] for step in draft["done"] if step in labels and step != "revisao"]
+    if draft.get("photo_id") and labels["foto"] not in steps:
+        steps.append(labels["foto"])
+    return name, steps
+
+
 def restart() -> None:
     """Throw the draft away ("Recomeçar")."""
     session.pop(DRAFT_KEY, None)
@@ -433,7 +444,6 @@ def _step_review(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
         fee=fee,
         user=user,
         photo=photo,
-        restart_form=EmptyForm(),
         banner=draft.get("errors", []),
     )
 

@@ -226,7 +226,7 @@ def test_household_limit_reached_meanwhile_sends_back_to_the_address_step(
 def test_restart_discards_the_draft(client, auth, animal_form) -> None:
     auth.login()
     client.post("/animais/cadastrar", data=animal_form())
-    client.post("/animais/cadastrar/recomecar")
+    client.post("/animais/cadastrar/recomecar", data={"confirmar": "1"})
     assert 'value="Bolinha"' not in client.get("/animais/cadastrar").get_data(as_text=True)
 
 
