@@ -52,6 +52,7 @@ from portal.models.billing import (
     ReviewCode,
     StripeWebhookEvent,
 )
+from portal.models.draft import DraftFile, FormDraft
 from portal.models.enforcement import (
     ConsequenceKind,
     EnforcementCounter,
@@ -62,6 +63,7 @@ from portal.models.enforcement import (
     Petition,
     PetitionKind,
     PetitionStatus,
+    RepresentationStatus,
     ServiceMethod,
 )
 from portal.models.establishment import (
@@ -94,6 +96,7 @@ from portal.models.licence import (
     LicenceInspection,
     LicenceStatus,
 )
+from portal.models.login_session import LoginSession
 from portal.models.reminder import ReminderDelivery, ReminderOptOut
 from portal.models.report import (
     IdentityMode,
@@ -180,6 +183,7 @@ __all__ = [
     "PaymentStatus",
     "PriceOverride",
     "QueueSnapshot",
+    "LoginSession",
     "RecoveryCode",
     "Refund",
     "ReminderDelivery",
@@ -191,7 +195,9 @@ __all__ = [
     "EstablishmentEvent",
     "EstablishmentInspection",
     "EstablishmentStatus",
+    "DraftFile",
     "ExcessLicence",
+    "FormDraft",
     "LicenceAnimal",
     "LicenceEvent",
     "LicenceFile",
@@ -226,5 +232,6 @@ __all__ = [
     "Petition",
     "PetitionKind",
     "PetitionStatus",
+    "RepresentationStatus",
     "ServiceMethod",
 ]
