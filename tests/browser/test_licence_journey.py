@@ -135,9 +135,11 @@ def _staff(
     return staff
 
 
-def _open_file(staff: Page, base: str, licence_id: int) -> None:
-    """From the staff queue of requests to analyse, the request by its number."""
-    staff.goto(f"{base}/ccz/filas/licencas-pedidos")
+def _open_file(staff: Page, licence_id: int, tile: str) -> None:
+    """From the Painel (where staff land when they sign in), the queue's tile, then the request
+    by its number: clicked, never a typed URL (issue 25)."""
+    expect(staff.get_by_role("heading", level=1)).to_have_text("Painel do CCZ")
+    staff.get_by_role("main").get_by_role("link", name=tile, exact=True).click()
     row = staff.get_by_role("row").filter(has=staff.get_by_role("cell", name=str(licence_id)))
     row.get_by_role("link", name="Abrir").click()
     expect(staff.get_by_role("heading", level=1)).to_contain_text(f"nº {licence_id}")
@@ -269,7 +271,7 @@ def _journey(
 
     # 3. the coordinator, at a desktop, schedules the inspection with the agent
     desk = _staff(browser, context_args, base, coordinator_email, DESKTOP)
-    _open_file(desk, base, licence_id)
+    _open_file(desk, licence_id, "Licenças: pedidos a analisar")
     desk.locator("form[action$='/agendar'] select").select_option(label="Agente Sanitário Souza")
     desk.locator("form[action$='/agendar'] input[type=date]").fill(today.isoformat())
     desk.get_by_role("button", name="Agendar vistoria").click()
@@ -282,7 +284,8 @@ def _journey(
 
     # 4. the agent, on a phone, records the inspection
     phone = _staff(browser, context_args, base, agent_email, PHONE)
-    _open_file(phone, base, licence_id)
+    # the agent's own day, first on the Painel
+    _open_file(phone, licence_id, "Minhas vistorias de hoje: licenças para mais animais")
     phone.get_by_text("Espaço para se mover e descansar").click()
     phone.get_by_label("O que foi verificado (laudo técnico)").fill("Quintal amplo, limpo.")
     phone.get_by_text("Condições satisfatórias").click()

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from portal.access import STAFF
 from portal.blueprints.licences.progress import DECISION_TARGET_DAYS
-from portal.models import Animal, ExcessLicence, LicenceStatus
+from portal.models import Animal, ExcessLicence, LicenceInspection, LicenceStatus
 from portal.models.licence import OPEN_STATUSES
 from portal.services.clock import current_profile, local_today
 from portal.workspace import Column, Queue, QueueRegistry, SearchHit, SearchProvider
@@ -42,7 +42,45 @@ def _households():  # type: ignore[no-untyped-def]
     return households_above_limit(current_profile(), local_today())
 
 
+def _my_inspections_today():  # type: ignore[no-untyped-def]
+    """Licence inspections scheduled for the signed-in agent today or earlier, not yet recorded,
+    on a request still open (issue 25: the agent's "my inspections today" counted only reports)."""
+    from flask_login import current_user
+
+    # Outside a request (the nightly queue snapshot) there is no "me": the queue is empty.
+    me = getattr(current_user, "id", None) if current_user else None
+    return (
+        select(LicenceInspection)
+        .join(LicenceInspection.licence)
+        .where(
+            LicenceInspection.agent_id == me,
+            LicenceInspection.inspected_on.is_(None),
+            LicenceInspection.scheduled_for <= local_today(),
+            ExcessLicence.status.in_([s.value for s in OPEN_STATUSES]),
+        )
+    )
+
+
 def declare_queues(registry: QueueRegistry) -> None:
+    registry.declare(
+        Queue(
+            # "minhas-" puts the tile in the agent's own day, first on the Painel (admin.dashboard)
+            key="minhas-vistorias-hoje-licencas",
+            title=_l("Minhas vistorias de hoje: licenças para mais animais"),
+            roles=("agent",),
+            entity=LicenceInspection,
+            rows=_my_inspections_today,
+            since=LicenceInspection.created_at,
+            order=LicenceInspection.scheduled_for,
+            overdue=lambda: LicenceInspection.scheduled_for < local_today(),
+            due=lambda visit: visit.scheduled_for,
+            link=lambda visit: _link(visit.licence),
+            columns=(
+                Column(_l("Nº"), lambda visit: visit.licence_id),
+                Column(_l("Residência"), lambda visit: visit.licence.address_line),
+            ),
+        )
+    )
     registry.declare_search(
         SearchProvider("licencas", _l("Licenças para mais animais"), STAFF, _search)
     )

@@ -118,3 +118,42 @@ def test_days_ago_says_today_yesterday_and_n_days(app) -> None:
         assert days_ago(today - timedelta(days=5)) == "há 5 dias"
         assert days_ago(0) == "hoje" and days_ago(None) == ""
         assert days_ago(utcnow()) == "hoje"
+
+
+def test_my_inspections_today_include_licence_inspections(client, auth) -> None:
+    from portal.models import ExcessLicence, LicenceInspection
+
+    agent = factories.user(roles=("agent",))
+    other = factories.user(roles=("agent",))
+    holder = factories.user()
+    today = local_today()
+    visits = [
+        (agent, today, None),  # today's
+        (agent, today - timedelta(days=2), None),  # left from an earlier day
+        (agent, today + timedelta(days=1), None),  # tomorrow's: not today's work
+        (agent, today - timedelta(days=1), today),  # already recorded
+        (other, today, None),  # another agent's
+    ]
+    for n, (who, day, done) in enumerate(visits):
+        licence = ExcessLicence(
+            code=f"LIC-T{n}",
+            holder=holder,
+            residence_key=f"k{n}",
+            address_line=f"Rua Vistoria, {100 + n}",
+            animals_requested=7,
+            requested_on=today - timedelta(days=5),
+        )
+        licence.inspections.append(
+            LicenceInspection(agent_id=who.id, scheduled_for=day, inspected_on=done)
+        )
+        db.session.add(licence)
+    db.session.commit()
+    auth.login(agent)
+    html = client.get("/admin/").get_data(as_text=True)
+    tiles = html.split('class="portal-cards portal-my-day"', 1)[1].split("</ul>", 1)[0]
+    tile = tiles.split("Minhas vistorias de hoje: licenças para mais animais", 1)[1]
+    assert "<strong>2</strong> vistorias" in tile and "1 de dias anteriores" in tile
+    listing = client.get("/ccz/filas/minhas-vistorias-hoje-licencas").get_data(as_text=True)
+    assert "Rua Vistoria, 100" in listing and "Rua Vistoria, 101" in listing
+    for n in (102, 103, 104):
+        assert f"Rua Vistoria, {n}" not in listing
