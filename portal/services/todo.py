@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from markupsafe import Markup
+
 from portal.models import User
 from portal.wiring import wiring
 
@@ -24,6 +26,12 @@ class TodoItem:
     url: str
     action: str  # the link's label ("Pagar", "Ver o animal", ...)
     order: int = 50  # lower comes first: money owed, then answers awaited, then downloads
+
+    @property
+    def has_links(self) -> bool:
+        """The text carries its own links (``Markup``, e.g. an article to /regras): the page
+        cannot make the whole sentence one link, since a link inside a link is invalid."""
+        return isinstance(self.text, Markup)
 
 
 def citizen_todo(user: User) -> list[TodoItem]:

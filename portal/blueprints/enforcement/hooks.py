@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from flask import url_for
 from flask_babel import gettext as _
+from markupsafe import Markup, escape
 
 from portal.models import EnforcementDocument, PaymentItem, User
 from portal.services.clock import current_profile, local_today
@@ -32,7 +33,7 @@ def todo(user: User) -> Iterator[TodoItem]:
 
 
 def _todo_of(profile, doc: EnforcementDocument) -> TodoItem | None:  # type: ignore[no-untyped-def]
-    from portal.blueprints.enforcement.authority import authority_line
+    from portal.blueprints.enforcement.authority import authority_ref
     from portal.blueprints.enforcement.labels import PETITION_LABELS, PETITION_STATUS_LABELS
     from portal.blueprints.enforcement.services import (
         current_deadline,
@@ -44,15 +45,17 @@ def _todo_of(profile, doc: EnforcementDocument) -> TodoItem | None:  # type: ign
     url = url_for("enforcement.detail", doc_id=doc.id)
     pending = open_petition(doc)
     if pending is not None:
-        text = _(
-            "%(what)s sobre o documento %(n)s em julgamento. Quem decide: %(who)s%(until)s.",
-            what=PETITION_LABELS.get(pending.kind, pending.kind),
-            n=doc.number,
-            who=authority_line(profile, doc, pending.instance),
-            until=_(", decisão prevista até %(d)s", d=pending.decide_by.strftime("%d/%m/%Y"))
+        # Markup: the authority's article is a small link to /regras (issue 25); the other
+        # values are escaped by Markup's % (nothing typed by a person reaches the page raw)
+        said = _("%(what)s sobre o documento %(n)s em julgamento. Quem decide: %(who)s%(until)s.")
+        text = Markup(escape(said)) % {
+            "what": PETITION_LABELS.get(pending.kind, pending.kind),
+            "n": doc.number,
+            "who": authority_ref(profile, doc, pending.instance),
+            "until": _(", decisão prevista até %(d)s", d=pending.decide_by.strftime("%d/%m/%Y"))
             if pending.decide_by
             else "",
-        )
+        }
         if doc.fine_suspended and doc.payment_item is not None:
             # GRU 110: the appeal suspends the fine; nothing to pay while it is judged
             text += " " + _(

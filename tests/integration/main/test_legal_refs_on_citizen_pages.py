@@ -119,3 +119,38 @@ def test_addressee_document_and_petition_pages_show_each_code_as_a_link_with_pla
     _check(page, at_least=2)  # the provision transgressed and the fine's line
     assert "(GRU 37)</a>" in page
     _check(client.get(f"/minhas-notificacoes/{doc.id}/peticao").text)
+
+
+def test_home_todo_names_who_decides_with_the_article_as_a_link(profile, people, client, auth):
+    from portal.blueprints.enforcement import services
+
+    citizen = people[3]
+    doc = _known(profile, people, date.today() - timedelta(days=1), fine=True)
+    services.file_petition(profile, doc, citizen, text="Peço a <b>revisão</b>.")
+    db.session.commit()
+    auth.login(citizen)
+    home = client.get("/").text
+    todo = home.split('class="portal-todo-list"', 1)[1].split("</ul>", 1)[0]
+    assert "Quem decide:" in todo
+    _check(
+        f"<main>{todo}</main>"
+    )  # "Quem decide: o superior … (GRU …)" with the code a link, not bare
+    assert todo.count("<a ") == todo.count("</a>")  # no link left open inside another
+    assert "<b>" not in todo  # escaped, never raw HTML
+
+
+def test_payment_breakdown_shows_each_code_as_a_link_with_plain_words(client, auth):
+    from portal.blueprints.billing.services import create_payment_item
+
+    payer = factories.user()
+    item = create_payment_item(
+        kind="registration",
+        amount_cents=2500,
+        description="Taxa de registro",
+        payer=payer,
+        breakdown=[{"label": "Registro", "amount_cents": 2500, "article": "GRU 37"}],
+    )
+    db.session.commit()
+    auth.login(payer)
+    page = client.get(f"/pagamentos/{item.id}").text
+    _check("<main>" + page.split("<caption>", 1)[1].split("</table>", 1)[0] + "</main>")
