@@ -143,7 +143,51 @@ def attach_document(
         actor_id=actor.id,
         detail={"document_id": doc.id, "kind": doc.kind},
     )
+    refused = _replaced(application, doc)
+    if refused is not None:
+        _tell_reviewer(application, doc, refused)
     return link
+
+
+def _replaced(application: AdoptionApplication, doc: ApplicantDocument) -> ApplicantDocument | None:
+    """The refused proof of the same kind that ``doc`` replaces on ``application``, if any."""
+    for other in attached_documents(application):
+        if other.id != doc.id and other.kind == doc.kind and other.status == DocumentStatus.REFUSED:
+            return other
+    return None
+
+
+def _tell_reviewer(
+    application: AdoptionApplication, doc: ApplicantDocument, refused: ApplicantDocument
+) -> None:
+    """Issue 25: the review waits for the replacement of a refused proof, so whoever reviews is
+    told when it arrives: the NGO at its e-mail; for a CCZ listing (or an NGO without an
+    e-mail), the person who refused the proof. The applicant's name stays out of the e-mail."""
+    from portal.blueprints.adoption.workflow import notify_owner
+
+    subject = _("Novo documento no pedido de adoção nº %(n)d", n=application.id)
+    text = _(
+        "O candidato enviou outro documento (%(doc)s) no lugar do que foi recusado. "
+        "Confira-o para a análise do pedido continuar.",
+        doc=DOCUMENT_LABELS[doc.kind],
+    )
+    org = application.listing.organization
+    if org is not None and org.email:
+        notify_owner(application, subject, text)
+        return
+    reviewer = db.session.get(User, refused.reviewed_by_id) if refused.reviewed_by_id else None
+    if reviewer is None or not reviewer.email:
+        return  # CCZ staff also find it in their queue of applications
+    send_email(
+        reviewer.email,
+        subject,
+        _(
+            "%(text)s\n\nAnalise o pedido nº %(n)d: %(link)s\n\nCentro de Controle de Zoonoses",
+            text=text,
+            n=application.id,
+            link=absolute_url("adoption.review", application_id=application.id),
+        ),
+    )
 
 
 def current_proofs(person: User) -> list[ApplicantDocument]:

@@ -198,3 +198,44 @@ def test_the_staff_queue_of_ccz_applications_names_the_next_action(client, auth,
     assert (
         f"Decidir: aprovar, pedir informações ou recusar. Até {_day(REVIEW_TARGET_DAYS)}." in html
     )
+
+
+def test_a_replacement_proof_reaches_the_ngo_by_email(app, world) -> None:
+    """Before: after a refusal the applicant's new proof arrived in silence; the review waited."""
+    from portal.blueprints.adoption import services as svc
+
+    _profile, reviewer, person, application = world
+    org = application.listing.organization
+    assert org.email
+    proof = next(d for d in svc.attached_documents(application) if d.kind == "proof_of_income")
+    svc.review_document(proof, reviewer, accept=False, reason="Ilegível.")
+    subject = f"Novo documento no pedido de adoção nº {application.id}"
+    assert not db.session.scalars(
+        select(OutboxMessage).where(OutboxMessage.subject == subject)
+    ).all()
+    fresh = factories.add_document(person, "proof_of_income", status=DocumentStatus.PENDING)
+    svc.attach_document(application, fresh, person)
+    body = _mail(org.email, subject)
+    assert "Comprovante de renda" in body and "no lugar do que foi recusado" in body
+    assert f"/adocao/gestao/pedidos/{application.id}" in body
+    assert "Helena" not in body  # no applicant's name in the e-mail
+    svc.attach_document(application, fresh, person)  # attaching again sends nothing more
+    sent = db.session.scalars(select(OutboxMessage).where(OutboxMessage.subject == subject)).all()
+    assert len(sent) == 1
+
+
+def test_a_replacement_proof_on_a_ccz_listing_reaches_the_staff_who_refused(app) -> None:
+    from portal.blueprints.adoption import services as svc
+
+    listing = make_listing(None, name="Trovão")
+    person = eligible_person()
+    answers = apps.Answers("house_yard", "none", "Eu", "Mãe")
+    profile = app.extensions["portal_profile"]
+    application = apps.submit_application(profile, person, listing, answers, True, local_today())
+    staff = factories.user(roles=("agent",))
+    proof = next(d for d in svc.attached_documents(application) if d.kind == "identity")
+    svc.review_document(proof, staff, accept=False, reason="Foto cortada.")
+    fresh = factories.add_document(person, "identity", status=DocumentStatus.PENDING)
+    svc.attach_document(application, fresh, person)
+    body = _mail(staff.email, f"Novo documento no pedido de adoção nº {application.id}")
+    assert "Documento de identidade" in body
