@@ -14,7 +14,7 @@ from portal.services.clock import current_profile
 from portal.services.identity import mask_cpf
 from portal.services.legal import legal_ref_filter
 from portal.services.money import format_brl
-from portal.services.relative_days import days_ago
+from portal.services.relative_days import days_ago, days_until
 from portal.tables import stack_table
 from portal.wiring import wiring
 
@@ -106,6 +106,7 @@ def init_templating(app: Flask) -> None:
     app.jinja_env.filters["brl"] = lambda cents: format_brl(int(cents or 0))
     app.jinja_env.filters["stack_table"] = stack_table  # issue 25: tables as cards at 360 px
     app.jinja_env.filters["days_ago"] = days_ago  # "hoje", "ontem", "há 3 dias"
+    app.jinja_env.filters["days_until"] = days_until  # "hoje", "amanhã", "em 3 dias"
     app.jinja_env.filters["legal_ref"] = legal_ref_filter  # "plain words (GRU 10 V a)"
     app.jinja_env.filters["cpf_mask"] = mask_cpf
     app.jinja_env.filters["date"] = _date

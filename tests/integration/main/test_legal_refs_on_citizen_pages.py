@@ -154,3 +154,16 @@ def test_payment_breakdown_shows_each_code_as_a_link_with_plain_words(client, au
     auth.login(payer)
     page = client.get(f"/pagamentos/{item.id}").text
     _check("<main>" + page.split("<caption>", 1)[1].split("</table>", 1)[0] + "</main>")
+
+
+def test_addressee_deadline_reads_in_words_not_zero_days(profile, people, client, auth):
+    """Issue 25: "(faltam 0 dias)" / "(1 dias)" read like errors; the shared helper says
+    "hoje", "amanhã" or "em N dias"."""
+    citizen = people[3]
+    doc = _known(profile, people, date.today() - timedelta(days=1), fine=True)
+    db.session.commit()
+    auth.login(citizen)
+    for url in (f"/minhas-notificacoes/{doc.id}", "/minhas-notificacoes"):
+        page = client.get(url).text
+        assert "faltam" not in page and not re.search(r"\(\d+ dias\)", page), url
+        assert re.search(r"\((hoje|amanhã|em \d+ dias?)\)", page), url

@@ -157,3 +157,28 @@ def test_my_inspections_today_include_licence_inspections(client, auth) -> None:
     assert "Rua Vistoria, 100" in listing and "Rua Vistoria, 101" in listing
     for n in (102, 103, 104):
         assert f"Rua Vistoria, {n}" not in listing
+
+
+def test_days_until_says_today_tomorrow_and_in_n_days(app) -> None:
+    from portal.services.relative_days import days_until
+
+    today = local_today()
+    with app.test_request_context():
+        assert days_until(today) == "hoje" and days_until(0) == "hoje"
+        assert days_until(today + timedelta(days=1)) == "amanhã"
+        assert days_until(5) == "em 5 dias" and days_until(-1) == "ontem"
+        assert days_until(None) == ""
+
+
+def test_overdue_custody_reads_in_words_not_dia_s(client, auth) -> None:
+    from tests.integration.impound.test_impound_pages import _capture_form
+
+    auth.login(roles=("agent",))
+    day = local_today() - timedelta(days=40)
+    response = client.post(
+        "/ccz/recolhimentos/novo", data=_capture_form(day), content_type="multipart/form-data"
+    )
+    assert response.status_code == 302
+    html = client.get("/ccz/recolhimentos").get_data(as_text=True)
+    assert "dia(s)" not in html
+    assert re.search(r"vencido (ontem|há \d+ dias)", html)
