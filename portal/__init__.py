@@ -53,13 +53,15 @@ def harden_request_parsing(app: Flask) -> None:
     from flask import Request
     from werkzeug.routing import IntegerConverter
 
+    from portal.services.ids import DB_INT_MAX
+
     class DatabaseIntegerConverter(IntegerConverter):
         def to_python(self, value: str) -> int:
             # Beyond a PostgreSQL integer no row can match: id 0 (never issued) makes it the
             # view's 404. Refusing the match instead (``max=``) let werkzeug answer 405 for a
             # URL another method's rule also had (issue 26 #12).
             number = int(value)
-            return number if number <= 2**31 - 1 else 0
+            return number if number <= DB_INT_MAX else 0
 
     class PortalRequest(Request):
         def get_json(
@@ -200,14 +202,6 @@ def register_extensions(app: Flask) -> None:
 
     user_loaded_from_cookie.connect(_bind_remembered_session)
 
-    @login_manager.user_loader
-    def load_user(user_id: str):
-        """``user_id`` is "<id>:<session version>:<sign-in token>", from the session or the
-        remember cookie; the sign-in's row decides (portal.blueprints.auth.sessions)."""
-        from portal.blueprints.auth.sessions import load_user as load_signed_in
-
-        return load_signed_in(user_id)
-
     @login_manager.unauthorized_handler
     def unauthorized():
         from flask import flash, redirect, request, url_for
@@ -271,11 +265,13 @@ def wire_domains(app: Flask) -> None:
         admin,
         adoption,
         animals,
+        auth,
         billing,
         enforcement,
         establishments,
         impound,
         licences,
+        open311,
         reports,
         sterilisation,
     )
@@ -284,12 +280,14 @@ def wire_domains(app: Flask) -> None:
     from portal.wiring import init_wiring
 
     init_wiring(app)
+    auth.init_app(app)  # who is signed in (the sign-in rows)
     admin.init_app(app)  # the people search
     animals.init_app(app)  # RGA
     adoption.init_app(app)
     billing.init_app(app)
     establishments.init_app(app)  # an establishment's API token needs a valid cadastro
     reports.init_app(app)  # maus-tratos reports
+    open311.init_app(app)  # its error format for URLs no rule matched
     enforcement.init_app(app)
     impound.init_app(app)
     licences.init_app(app)  # only where the law has the licence

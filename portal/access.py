@@ -71,6 +71,13 @@ def staff_required(view: F) -> F:
     return roles_required(*STAFF)(view)
 
 
+def staff_only(view: Any) -> bool:
+    """Whether ``view``'s policy admits staff roles alone (``roles_required`` with staff roles)."""
+    policy = str(getattr(view, "access_policy", ""))
+    roles = set(policy.removeprefix("roles:").split(","))
+    return policy.startswith("roles:") and roles <= set(STAFF)
+
+
 def local_target(target: str | None) -> str | None:
     """``target`` when it is a path on this site, else None (no open redirects).
 

@@ -11,6 +11,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from portal.access import wants_json
+from portal.wiring import wiring
 
 
 def _json_error(status: int, code: str, message: str):
@@ -86,10 +87,9 @@ def init_errorhandlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
-        if request.path.startswith("/open311/"):  # a routing error (404, 405) before the
-            from portal.blueprints.open311 import _http_error  # blueprint: the spec's body
-
-            return _http_error(error)
+        for prefix, answer in wiring().error_answers.items():
+            if request.path.startswith(prefix):  # a domain's own error format (Open311)
+                return answer(error)
         status = error.code or 500
         messages = {
             400: _("Pedido inválido."),

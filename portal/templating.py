@@ -12,7 +12,7 @@ from flask_babel import format_date, format_datetime, format_decimal, get_locale
 from portal.models.animal import sex_label, size_label, species_label
 from portal.services.clock import current_profile
 from portal.services.identity import mask_cpf
-from portal.services.legal import legal_ref_filter
+from portal.services.legal import legal_ref
 from portal.services.money import format_brl
 from portal.services.relative_days import days_ago, days_until
 from portal.tables import stack_table
@@ -90,13 +90,11 @@ def staff_header() -> bool:
     animals, the rules) gets the citizen menu, with a way back to the Área do CCZ."""
     from flask_login import current_user
 
-    from portal.access import STAFF
+    from portal.access import staff_only
 
     if not (current_user.is_authenticated and current_user.is_staff) or not request.endpoint:
         return False
-    view = current_app.view_functions.get(request.endpoint)
-    policy = str(getattr(view, "access_policy", ""))
-    return policy.startswith("roles:") and set(policy[6:].split(",")) <= set(STAFF)
+    return staff_only(current_app.view_functions.get(request.endpoint))
 
 
 def init_templating(app: Flask) -> None:
@@ -107,7 +105,7 @@ def init_templating(app: Flask) -> None:
     app.jinja_env.filters["stack_table"] = stack_table  # issue 25: tables as cards at 360 px
     app.jinja_env.filters["days_ago"] = days_ago  # "hoje", "ontem", "há 3 dias"
     app.jinja_env.filters["days_until"] = days_until  # "hoje", "amanhã", "em 3 dias"
-    app.jinja_env.filters["legal_ref"] = legal_ref_filter  # "plain words (GRU 10 V a)"
+    app.jinja_env.filters["legal_ref"] = legal_ref  # "plain words (GRU 10 V a)"
     app.jinja_env.filters["cpf_mask"] = mask_cpf
     app.jinja_env.filters["date"] = _date
     app.jinja_env.filters["number"] = _number

@@ -2,7 +2,7 @@
 
 Each domain package has an ``init_app(app)`` that says what it adds — menu entries, staff
 dashboard tiles, demo data, CLI commands, API-client hooks, LGPD sections, to-do providers, file
-access rules, payment-settlement listeners, staff queues and reminders — through
+access rules, payment-settlement listeners, staff queues, reminders and error answers — through
 :func:`wiring`; ``create_app`` calls those functions one by one (``portal.wire_domains``), so
 reading it tells what the application is made of. Nothing is added at import time, and two apps in
 one process (tests build several) never share or duplicate an entry.
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 from flask import Flask, current_app
+from werkzeug.exceptions import HTTPException
 
 if TYPE_CHECKING:
     from portal.models import ApiClient, PaymentItem, StoredFile, User
@@ -32,6 +33,7 @@ SettlementListener = Callable[["PaymentItem"], None]
 PaymentHold = Callable[["PaymentItem"], bool]
 QueueDeclarer = Callable[["QueueRegistry"], None]
 ReminderDeclarer = Callable[["ReminderRegistry"], None]
+ErrorAnswer = Callable[[HTTPException], Any]
 
 
 class NavItem(NamedTuple):
@@ -67,6 +69,7 @@ class Wiring:
     payment_holds: list[PaymentHold] = field(default_factory=list)
     queue_declarers: list[QueueDeclarer] = field(default_factory=list)
     reminder_declarers: list[ReminderDeclarer] = field(default_factory=list)
+    error_answers: dict[str, ErrorAnswer] = field(default_factory=dict)
 
     def nav(
         self, label: Any, endpoint: str, order: int = 50, visible: Callable[[], bool] | None = None
@@ -123,6 +126,12 @@ class Wiring:
     def reminders(self, declare: ReminderDeclarer) -> None:
         """The domain's reminders for the daily job (``flask run-reminders``)."""
         self.reminder_declarers.append(declare)
+
+    def error_answer(self, path_prefix: str, answer: ErrorAnswer) -> None:
+        """HTTP errors under ``path_prefix`` answered in the domain's own format (Open311's
+        ``[{"code", "description"}]``). A blueprint's error handler never sees a URL that matched
+        no rule (404) or no method (405); ``portal.errors`` asks this registry for those."""
+        self.error_answers[path_prefix] = answer
 
 
 def init_wiring(app: Flask) -> Wiring:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 import click
@@ -23,6 +23,7 @@ from sqlalchemy import Date, Select, and_, case, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from portal.extensions import db
+from portal.services.relative_days import days_between
 
 PAGE_SIZE = 50
 
@@ -95,6 +96,14 @@ class Queue:
         return not self.acted_by or user.has_role(*self.acted_by)
 
 
+def my_id() -> int | None:
+    """The signed-in person's id, for a "my ..." queue's ``rows``; None outside a request (the
+    nightly snapshot), where such a queue is empty."""
+    from flask_login import current_user
+
+    return getattr(current_user, "id", None) if current_user else None
+
+
 @dataclass
 class QueueStats:
     queue: Queue
@@ -104,14 +113,8 @@ class QueueStats:
 
     @property
     def oldest_days(self) -> int | None:
-        if self.oldest is None:
-            return None
-        oldest = self.oldest
-        if isinstance(oldest, datetime):
-            if oldest.tzinfo is None:
-                oldest = oldest.replace(tzinfo=UTC)
-            return max((datetime.now(UTC) - oldest).days, 0)
-        return max((datetime.now(UTC).date() - oldest).days, 0)
+        """Local calendar days since the oldest item (the rule the Painel shows as "há 3 dias")."""
+        return None if self.oldest is None else days_between(self.oldest)
 
 
 @dataclass(frozen=True)

@@ -391,3 +391,19 @@ class AuthActions:
 @pytest.fixture
 def auth(client: FlaskClient) -> AuthActions:
     return AuthActions(client)
+
+
+@pytest.fixture
+def coordinator(app: Flask):  # type: ignore[no-untyped-def]
+    """A CCZ coordinator (the maus-tratos tests, in reports/ and security/, sign in as her)."""
+    person = factories.user(roles=("coordinator",), full_name="Coordenadora Clara")
+    db.session.commit()
+    return person
+
+
+@pytest.fixture
+def agent(app: Flask):  # type: ignore[no-untyped-def]
+    """A CCZ agent (a domain may declare its own ``agent`` fixture, which wins)."""
+    person = factories.user(roles=("agent",), full_name="Agente Armando Fiscal")
+    db.session.commit()
+    return person

@@ -22,7 +22,7 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +152,23 @@ def animal(
     return pet
 
 
+def rabies_vaccinated(pet: Animal, applied_on: date, next_due_on: date) -> Animal:
+    """``pet`` with a rabies vaccination on its RGA (what a release or a licence checks)."""
+    from portal.models import Vaccination
+
+    pet.vaccinations.append(
+        Vaccination(
+            vaccine_name="Rabisin",
+            batch="L1",
+            vet_name="Dra. Ana",
+            vet_crmv="CRMV-SP 1",
+            applied_on=applied_on,
+            next_due_on=next_due_on,
+        )
+    )
+    return pet
+
+
 # -- files ---------------------------------------------------------------------------------------
 
 
@@ -222,6 +239,32 @@ def switch_user(
     auth.logout()
     g.pop("_login_user", None)
     return auth.login(user, roles=roles)
+
+
+def password_login(client: Any, person: User, *, remember: bool = False) -> Any:
+    """The password step of ``person``'s sign-in (``factories.PASSWORD``); it must redirect."""
+    data = {"email": person.email, "password": PASSWORD}
+    if remember:
+        data["remember"] = "y"
+    response = client.post("/conta/entrar", data=data)
+    assert response.status_code == 302
+    return response
+
+
+def enrolled_staff(roles: tuple[str, ...] = ("admin",)) -> tuple[User, str]:
+    """A staff member whose authenticator is enrolled (with the code of 30 s ago, so the current
+    one is still unused), committed; returns the person and the TOTP secret."""
+    import pyotp
+
+    from portal.services import twofactor
+
+    person = user(roles=roles)
+    db.session.flush()
+    record = twofactor.start_enrolment(person)
+    earlier = pyotp.TOTP(record.secret).at(datetime.now(UTC) - timedelta(seconds=30))
+    assert twofactor.confirm_enrolment(person, earlier) is not None
+    db.session.commit()
+    return person, record.secret
 
 
 # -- adoption: real JPEG files, NGOs, listings with photos, eligible adopters ---------------------
@@ -553,6 +596,25 @@ def submit(client: Any, **overrides: Any):  # type: ignore[no-untyped-def]
         select(MaltreatmentReport).where(MaltreatmentReport.protocol == protocol)
     )
     return response, report, match.group(1) if match else None
+
+
+def inspect_report(report: Any, agent: Any, outcome: str = "nothing_found") -> None:
+    """The assigned ``agent`` records today's inspection of ``report``: no findings, no photos."""
+    from portal.blueprints.reports import services as reports
+
+    today = reports.local_today()
+    reports.record_inspection(
+        reports.current_profile(),
+        report,
+        agent,
+        visited_on=today,
+        findings={},
+        notes=None,
+        people_present=None,
+        outcome=outcome,
+        photos=[],
+        today=today,
+    )
 
 
 # -- RGA rule tests: a fixed day, registrations with defaults, an app on another profile ----------

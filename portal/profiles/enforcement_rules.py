@@ -280,9 +280,10 @@ class EstablishmentRule(_Rule):
     sketch_required: bool = False  # a sketch of the animals' housing (GRU 11 §1 IV)
     accreditation: bool = False  # accredited establishments register animals (API token)
     # What the law calls the yearly document: the cadastro zoossanitário (GRU 11) or the sanitary
-    # authority's laudo issued after the agent's inspection (CABO 34; CAB 33). The portal keeps
-    # either as the establishment's cadastro.
-    document: Literal["cadastro", "laudo"] = "cadastro"
+    # authority's laudo issued after the agent's inspection (CABO 34; CAB 33), or the register
+    # without which nobody may sell dogs and cats (VV 45: "sales_register"). The portal keeps any
+    # of them as the establishment's cadastro.
+    document: Literal["cadastro", "laudo", "sales_register"] = "cadastro"
 
 
 class ReportRule(_Rule):

@@ -173,6 +173,13 @@ class ProgrammePolicy(_Frozen):
     # GRU 61 leaves the rabies observation period to the sanitary authority: the CCZ's days,
     # used where the profile says so (``impound.observation_by_authority``).
     observation_days: int = Field(default=10, ge=1)
+    # The laws set no deadline for the CCZ to decide a licence request (GRU 37 §1, BJP 17, CAB 31)
+    # nor for an adoption's decision or hand-over (VV 28-29, BJP 24, CAB 16-17, GRU 88): the
+    # programme's targets, shown to the person as the CCZ's (licences/progress.py,
+    # adoption/progress.py) and counted by the staff queues.
+    licence_decision_target_days: int = Field(default=30, ge=1)
+    adoption_review_target_days: int = Field(default=10, ge=1)
+    adoption_handover_target_days: int = Field(default=7, ge=1)
 
 
 class CczContact(_Frozen):

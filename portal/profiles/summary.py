@@ -128,11 +128,7 @@ def _household(p: Profile) -> list[RuleItem]:
             "Peça a renovação nos %(days)d dias anteriores ao vencimento.",
             days=licence.renewal_window_days,
         )
-        article = licence.cite("renewal_window_days")
-        if is_silent(article):
-            text += " " + _("A lei não fixa esse prazo: é a prática do CCZ.")
-            article = ""
-        out.add(text, article)
+        out.add_practice(text, licence.cite("renewal_window_days"))
     if licence.requests_accepted_until is not None:
         # BJP 17 §6: the window to ask for the licence closed 12 months after the publication
         text = _(
@@ -326,7 +322,7 @@ def _establishments(p: Profile) -> list[RuleItem]:
             _("A vistoria é feita antes de o laudo ser concedido."),
             rule.cite("inspection_before_approval"),
         )
-    elif rule.kinds and set(rule.kinds) <= {"pet_shop", "clinic", "breeder"}:
+    elif rule.document == "sales_register":
         # VV 45: only businesses registered with the city sell dogs and cats
         text = _(
             "Cães e gatos só podem ser vendidos por empresas registradas no município (pet shops, "
@@ -373,11 +369,7 @@ def _establishments(p: Profile) -> list[RuleItem]:
         "feito no dia útil seguinte.",
         days=rule.renewal_window_days,
     )
-    article = rule.cite("renewal_window_days")
-    if is_silent(article):
-        text += " " + _("A lei não fixa esse prazo: é a prática do CCZ.")
-        article = ""
-    out.add(text, article)
+    out.add_practice(text, rule.cite("renewal_window_days"))
     if rule.responsible_vet_required:
         out.add(
             _(

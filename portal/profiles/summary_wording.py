@@ -19,6 +19,7 @@ from portal.profiles.schema import (
     ReclaimCharge,
     SizeAmounts,
     SizeClass,
+    is_silent,
 )
 
 
@@ -40,6 +41,14 @@ class _Items(list[RuleItem]):
 
     def add(self, text: str, article: str) -> None:
         self.append(RuleItem(text, article))
+
+    def add_practice(self, text: str, article: str) -> None:
+        """A term the profile cites: where the law is silent (``"GRU —"``) the sentence says it
+        is the CCZ's practice and cites nothing."""
+        if is_silent(article):
+            text += " " + _("A lei não fixa esse prazo: é a prática do CCZ.")
+            article = ""
+        self.add(text, article)
 
 
 def _charge(p: Profile, charge: ReclaimCharge) -> str:

@@ -154,7 +154,10 @@ def impound_release_date(
 
 
 def add_months(day: date, months: int) -> date:
-    """``day`` plus ``months`` months; a day missing in the target month becomes its last day."""
+    """``day`` plus ``months`` months; a day missing in the target month becomes its last day.
+
+    For calendar arithmetic (ages, report months). A term the law counts in months or years ends
+    by :func:`term_of_months_ends` (Código Civil art. 132 §3), never by this clamp."""
     index = day.year * 12 + (day.month - 1) + months
     year, month0 = divmod(index, 12)
     last = calendar.monthrange(year, month0 + 1)[1]
@@ -166,13 +169,12 @@ def term_of_years_ends(start: date, years: int) -> date:
 
     Código Civil art. 132 §3: terms in years "expiram no dia de igual número do de início, ou no
     imediato, se faltar exata correspondência" — a term from 29 February ends on 1 March of a
-    common year (unlike :func:`add_months`, which clamps to 28 February).
+    common year (unlike :func:`add_months`, which clamps to 28 February). The one rule lives in
+    :func:`term_of_months_ends`.
     """
     if years < 0:
         raise ValueError("years must not be negative")
-    if start.month == 2 and start.day == 29 and not calendar.isleap(start.year + years):
-        return date(start.year + years, 3, 1)
-    return start.replace(year=start.year + years)
+    return term_of_months_ends(start, 12 * years)
 
 
 def term_of_months_ends(start: date, months: int) -> date:

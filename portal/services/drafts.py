@@ -78,7 +78,7 @@ def save_values(
     data = {
         k: v for k, v in (draft.data or {}).items() if not (prefixes and k.startswith(prefixes))
     }
-    data.update({k: v for k, v in values.items()})
+    data.update(values)
     draft.data = data  # a new dict: the JSON column sees the change
     if step is not None:
         draft.step = step

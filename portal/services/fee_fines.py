@@ -131,26 +131,16 @@ def _specific_fine(
     profile: Profile, fine: SpecificFine, inputs: dict[str, Any], infraction_on: date
 ) -> list[FeeLine]:
     """A fine the law writes next to the infraction, for the one person it names (``payer``)."""
-    if fine.range_max is None:
-        _refuse_units(inputs, fine.article)  # the law fixed the amount: nothing to grade
-    previous = _previous_offences(profile, inputs, infraction_on)
-    _check_comply_terms(profile, fine, inputs, infraction_on, previous.last)
     note = None
     if fine.range_max is not None:
         # BJP 30 II: the decree's range per animal; the authority sets the amount within it
         per_unit, note = _amount_in_range(fine, inputs)
     else:
+        for field_name in ("units", "amount_cents"):  # the law fixed it: nothing to grade
+            _refuse_units(inputs, fine.article, field_name)
         per_unit = _amount_cents(profile, fine.amount, infraction_on)
-        if inputs.get("amount_cents") not in (None, ""):
-            raise FeeError(
-                "amount_cents",
-                "fixed_by_law",
-                _(
-                    "O valor desta multa é fixado em lei (%(article)s): não há faixa para "
-                    "escolher.",
-                    article=fine.article,
-                ),
-            )
+    previous = _previous_offences(profile, inputs, infraction_on)
+    _check_comply_terms(profile, fine, inputs, infraction_on, previous.last)
     animals = _positive_int(inputs, "animals", 1) if fine.per_animal else 1  # VV 33 §4, 43 §1
     article = f"{fine.article}; {fine.decree}" if fine.decree else fine.article
     base = _times(
@@ -241,14 +231,10 @@ def _amount_in_range(fine: SpecificFine, inputs: dict[str, Any]) -> tuple[int, s
     low, high = fine.amount.cents or 0, fine.range_max.cents
     raw = inputs.get("amount_cents")
     cents = raw if isinstance(raw, int) and not isinstance(raw, bool) else None
-    if raw in (None, "") and inputs.get("units") not in (None, ""):
+    reais = _decimal(inputs.get("units")) if raw in (None, "") else None
+    if reais is not None:
         # the issue form's value field: the decree's range is in reais, so ``units`` are R$
-        try:
-            reais = Decimal(str(inputs["units"]))
-        except InvalidOperation:
-            reais = Decimal("NaN")
-        if reais.is_finite():
-            cents = int((reais * 100).quantize(Decimal("1"), ROUND_HALF_UP))
+        cents = int((reais * 100).quantize(Decimal("1"), ROUND_HALF_UP))
     if cents is None:
         raise FeeError(
             "amount_cents",
@@ -271,6 +257,23 @@ def _amount_in_range(fine: SpecificFine, inputs: dict[str, Any]) -> tuple[int, s
                 decree=fine.decree,
             ),
         )
+    return cents, _reason(inputs)
+
+
+def _decimal(raw: Any) -> Decimal | None:
+    """A finite number typed in a value field, or None (empty, not a number, infinite)."""
+    if raw in (None, ""):
+        return None
+    try:
+        value = Decimal(str(raw))
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
+
+
+def _reason(inputs: dict[str, Any]) -> str:
+    """Why the agent or the authority set a graded amount (GRU 76: the grading weighs the facts;
+    BJP 30 II: the decree's range): required, it goes on the record as the fine line's note."""
     reason = inputs.get("units_reason")
     reason = reason.strip() if isinstance(reason, str) else ""
     if not reason:
@@ -279,13 +282,14 @@ def _amount_in_range(fine: SpecificFine, inputs: dict[str, Any]) -> tuple[int, s
             "required",
             _("Explique por que a multa tem este valor (gravidade e consequências)."),
         )
-    return cents, reason
+    return reason
 
 
-def _refuse_units(inputs: dict[str, Any], article: str) -> None:
-    if inputs.get("units") not in (None, ""):
+def _refuse_units(inputs: dict[str, Any], article: str, field_name: str = "units") -> None:
+    """Refuse a value typed (``units`` or ``amount_cents``) for a fine the law fixed."""
+    if inputs.get(field_name) not in (None, ""):
         raise FeeError(
-            "units",
+            field_name,
             "fixed_by_law",
             _(
                 "O valor desta multa é fixado em lei (%(article)s): não há faixa para escolher.",
@@ -469,12 +473,8 @@ def _repeat_label(growth: str, count: int) -> str:
 def _graded_units(profile: Profile, severity: Any, inputs: dict[str, Any]) -> tuple[Decimal, str]:
     """Units the agent set for a fine graded by regulation or above a legal minimum, and why."""
     rule = profile.fines
-    raw = inputs.get("units")
-    try:
-        units = Decimal(str(raw)) if raw not in (None, "") else None
-    except InvalidOperation:
-        units = None
-    if units is None or not units.is_finite() or units <= 0:
+    units = _decimal(inputs.get("units"))
+    if units is None or units <= 0:
         raise FeeError(
             "units", "required", _("Informe o valor da multa em %(unit)s.", unit=rule.unit)
         )
@@ -510,16 +510,7 @@ def _graded_units(profile: Profile, severity: Any, inputs: dict[str, Any]) -> tu
                     article=rule.article,
                 ),
             )
-    reason = inputs.get("units_reason")
-    reason = reason.strip() if isinstance(reason, str) else ""
-    if not reason:
-        # GRU 76: the grading weighs the facts; the agent's reason goes on the record
-        raise FeeError(
-            "units_reason",
-            "required",
-            _("Explique por que a multa tem este valor (gravidade e consequências)."),
-        )
-    return units, reason
+    return units, _reason(inputs)  # GRU 76: the agent's reason goes on the record
 
 
 def _expense_lines(

@@ -48,8 +48,3 @@ def legal_ref(citation: str | None, plain: str | None = None) -> Markup:
     if not words:
         return link
     return Markup("{words} {link}").format(words=words, link=link)
-
-
-def legal_ref_filter(citation: str | None, plain: str | None = None) -> Markup:
-    """The Jinja filter ``legal_ref`` (registered in portal.templating)."""
-    return legal_ref(citation, plain)

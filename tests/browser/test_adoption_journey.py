@@ -255,13 +255,13 @@ def test_ngo_lists_citizen_applies_on_a_phone_hand_over_and_outcome(  # noqa: PL
     phone.get_by_role("button", name="Enviar pedido de adoção").click()
     expect(main).to_contain_text("Pedido enviado!")
     with app.app_context():
-        from portal.blueprints.adoption.progress import REVIEW_TARGET_DAYS
         from portal.models import AdoptionApplication
 
         application = db.session.scalars(db.select(AdoptionApplication)).one()
         application_id = application.id
     today = local_today(app.extensions["portal_profile"])
-    due = (today + timedelta(days=REVIEW_TARGET_DAYS)).strftime("%d/%m/%Y")
+    review_days = app.extensions["portal_profile"].programme.adoption_review_target_days
+    due = (today + timedelta(days=review_days)).strftime("%d/%m/%Y")
     next_box = main.locator("#proximo-passo").locator("..")
     expect(next_box).to_contain_text("Quem: ONG Patinhas.")
     expect(next_box).to_contain_text(f"Até {due}.")

@@ -31,6 +31,23 @@ def _logout(page: Page) -> None:
     expect(page.get_by_role("link", name="Entrar", exact=True)).to_be_visible()
 
 
+def _serve_signed(page: Page) -> None:
+    """On the document's staff page: the addressee signed it in person."""
+    page.get_by_label("Pessoalmente, com assinatura").check(force=True)
+    page.get_by_role("button", name="Registrar ciência").click()
+    expect(page.get_by_text("Ciência registrada")).to_be_visible()
+
+
+def _issue_and_serve(page: Page, base: str) -> str:
+    """The agent signs the filled-in form, issues it and records the signature; its path."""
+    page.get_by_label("Seu cargo").fill("Agente sanitário")
+    page.get_by_role("button", name="Emitir").click()
+    expect(page.get_by_text(re.compile(r"Documento \d{4}-\d{6} emitido"))).to_be_visible()
+    path = page.url.replace(base, "")
+    _serve_signed(page)
+    return path
+
+
 def _decide(page: Page, base: str, email: str, doc_path: str) -> None:
     _login(page, base, email, doc_path)
     page.get_by_label("Indeferir").check(force=True)
@@ -74,14 +91,8 @@ def test_notice_defence_decision_appeal_final_and_fine_paid(live_server, page: P
     page.get_by_label("Gravidade da infração (multa)").select_option("medio")
     page.get_by_label("Multa em unidades fiscais").fill("100")
     page.get_by_label("Motivo do valor escolhido").fill("Risco à saúde do animal")
-    page.get_by_label("Seu cargo").fill("Agente sanitário")
     assert page_width(page) <= 360
-    page.get_by_role("button", name="Emitir").click()
-    expect(page.get_by_text(re.compile(r"Documento \d{4}-\d{6} emitido"))).to_be_visible()
-    doc_path = page.url.replace(base, "")
-    page.get_by_label("Pessoalmente, com assinatura").check(force=True)
-    page.get_by_role("button", name="Registrar ciência").click()
-    expect(page.get_by_text("Ciência registrada")).to_be_visible()
+    doc_path = _issue_and_serve(page, base)
     _logout(page)
 
     # The citizen sees it with the deadline and files a defence.
@@ -205,9 +216,7 @@ def test_gru_87_iii_third_capture_auto_de_apreensao_appeal_final_no_reclaim_at_3
     assert page_width(page) <= 360
     page.get_by_role("link", name=re.compile(r"nº \d{4}-\d{6}")).click()
     doc_path = page.url.replace(base, "")
-    page.get_by_label("Pessoalmente, com assinatura").check(force=True)
-    page.get_by_role("button", name="Registrar ciência").click()
-    expect(page.get_by_text("Ciência registrada")).to_be_visible()
+    _serve_signed(page)
     _logout(page)
 
     # The owner sees it under "Minhas notificações" and appeals.
@@ -382,14 +391,8 @@ def test_report_to_notice_not_remedied_auto_defence_appeal_and_fine_paid(
     )
     expect(page.get_by_label("Providência exigida")).to_have_value(re.compile("Corrigir: abrigo"))
     page.get_by_label("Prazo para sanar").select_option("d5")
-    page.get_by_label("Seu cargo").fill("Agente sanitário")
     assert page_width(page) <= 360
-    page.get_by_role("button", name="Emitir").click()
-    expect(page.get_by_text(re.compile(r"Documento \d{4}-\d{6} emitido"))).to_be_visible()
-    notice_path = page.url.replace(base, "")
-    page.get_by_label("Pessoalmente, com assinatura").check(force=True)
-    page.get_by_role("button", name="Registrar ciência").click()
-    expect(page.get_by_text("Ciência registrada")).to_be_visible()
+    notice_path = _issue_and_serve(page, base)
     # before the term: no "não sanada", and the page says until when
     expect(page.get_by_role("link", name="Não sanada: lavrar auto de infração")).to_have_count(0)
     expect(page.get_by_text(re.compile("só depois do prazo para sanar"))).to_be_visible()
@@ -425,13 +428,7 @@ def test_report_to_notice_not_remedied_auto_defence_appeal_and_fine_paid(
     page.get_by_label("Gravidade da infração (multa)").select_option("medio")
     page.get_by_label("Multa em unidades fiscais").fill("100")
     page.get_by_label("Motivo do valor escolhido").fill("Irregularidade mantida após o prazo")
-    page.get_by_label("Seu cargo").fill("Agente sanitário")
-    page.get_by_role("button", name="Emitir").click()
-    expect(page.get_by_text(re.compile(r"Documento \d{4}-\d{6} emitido"))).to_be_visible()
-    auto_staff_path = page.url.replace(base, "")
-    page.get_by_label("Pessoalmente, com assinatura").check(force=True)
-    page.get_by_role("button", name="Registrar ciência").click()
-    expect(page.get_by_text("Ciência registrada")).to_be_visible()
+    auto_staff_path = _issue_and_serve(page, base)
     _logout(page)
     with app.app_context():
         assert db.session.get(EnforcementDocument, notice_id).status == "not_complied"

@@ -11,22 +11,23 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 from sqlalchemy import select
 
 from portal.extensions import db
-from portal.models import Capture, OutboxMessage, Vaccination
+from portal.models import Capture, OutboxMessage
 from portal.services.clock import local_today
 from portal.services.dates import business_days_calendar
 from tests import factories
 from tests.factories import page_width, run_axe
 
-PHONE = {"width": 360, "height": 740}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 360, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 HOURS = "Segunda a sexta-feira, das 8h às 16h"
 
 
-def _sign_in(page: Page, base: str, email: str) -> None:
+def _sign_in(page: Page, base: str, email: str | None) -> None:
+    assert email
     page.context.clear_cookies()
     page.goto(f"{base}/conta/entrar")
     page.get_by_label("E-mail").fill(email)
@@ -35,7 +36,7 @@ def _sign_in(page: Page, base: str, email: str) -> None:
     page.wait_for_load_state("load")
 
 
-def _mails(app, to: str) -> list[OutboxMessage]:  # type: ignore[no-untyped-def]
+def _mails(app, to: str | None) -> list[OutboxMessage]:  # type: ignore[no-untyped-def]
     with app.app_context():
         found = db.session.scalars(
             select(OutboxMessage).where(OutboxMessage.to == to).order_by(OutboxMessage.id)
@@ -52,16 +53,10 @@ def test_capture_from_the_agents_first_screen_to_the_owner_reading_the_release(
         agent = factories.user(roles=("agent",), full_name="Ana Agente")
         cashier = factories.user(roles=("agent",), full_name="Caio Caixa")
         owner = factories.user(full_name="Olga Dona")
-        pet = factories.animal(owner, name="Thor")
-        pet.vaccinations.append(
-            Vaccination(
-                vaccine_name="Rabisin",
-                batch="L1",
-                vet_name="Dra. Ana",
-                vet_crmv="CRMV-SP 1",
-                applied_on=local_today() - timedelta(days=30),
-                next_due_on=local_today() + timedelta(days=300),
-            )
+        pet = factories.rabies_vaccinated(
+            factories.animal(owner, name="Thor"),
+            local_today() - timedelta(days=30),
+            local_today() + timedelta(days=300),
         )
         db.session.commit()
         agent_email, cashier_email, owner_email, rga = (

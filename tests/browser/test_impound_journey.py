@@ -13,7 +13,7 @@ from sqlalchemy import select
 from portal.blueprints.billing.services import mark_paid_at_counter
 from portal.blueprints.impound import services
 from portal.extensions import db
-from portal.models import Capture, Listing, OutboxMessage, ReclaimRecord, Vaccination
+from portal.models import Capture, Listing, OutboxMessage, ReclaimRecord
 from portal.services.clock import local_today
 from tests import factories
 from tests.factories import page_width, run_axe
@@ -35,16 +35,10 @@ def test_gru_82_capture_tagged_dog_owner_emailed_reclaims_online_pays_released_a
     with app.app_context():
         agent = factories.user(roles=("agent",), full_name="Ana Agente")
         owner = factories.user(full_name="Olga Dona")
-        pet = factories.animal(owner, name="Thor")
-        pet.vaccinations.append(
-            Vaccination(
-                vaccine_name="Rabisin",
-                batch="L1",
-                vet_name="Dra. Ana",
-                vet_crmv="CRMV-SP 1",
-                applied_on=local_today() - timedelta(days=30),
-                next_due_on=local_today() + timedelta(days=300),
-            )
+        pet = factories.rabies_vaccinated(
+            factories.animal(owner, name="Thor"),
+            local_today() - timedelta(days=30),
+            local_today() + timedelta(days=300),
         )
         db.session.commit()
         agent_email, owner_email, rga = agent.email, owner.email, pet.rga

@@ -8,6 +8,7 @@ Dates worked by hand: 29/02/2028 + 1 year = 01/03/2029 (2029 has no 29 February:
 from __future__ import annotations
 
 from datetime import date
+from types import SimpleNamespace
 
 import pytest
 
@@ -271,3 +272,23 @@ def test_bjp_30_ii_rules_page_gives_the_decree_range() -> None:
 
 def test_codigo_civil_132_3_rules_page_says_1_march() -> None:
     assert any("1º de março" in t for t, _a in _texts(GRU))
+
+
+def test_codigo_civil_132_3_cabo_19_yearly_rga_renewal_from_a_leap_day() -> None:
+    # CABO 19: the RGA is renewed every year; registered on 29/02/2028 it is due on 01/03/2029
+    # (the same one rule as licences and establishments, not add_months' 28 February)
+    cabo = load_profile("cabo")
+    animal = SimpleNamespace(registered_on=LEAP, is_closed=False)
+    assert services.renewal_due(animal, cabo) == date(2029, 3, 1)  # type: ignore[arg-type]
+    assert services.renewal_due(animal, GRU) is None  # type: ignore[arg-type]
+
+
+def test_vv_45_sales_wording_only_where_the_profile_names_the_sales_register() -> None:
+    # VV 45's "só podem ser vendidos" is said because the profile names its register, never
+    # guessed from the kinds: a cadastro city registering only pet shops and clinics keeps GRU 11's
+    assert GRU.establishments is not None
+    narrow = GRU.model_copy(
+        update={"establishments": GRU.establishments.model_copy(update={"kinds": ["pet_shop"]})}
+    )
+    assert not any("só podem ser vendidos" in t for t, _a in _texts(narrow))
+    assert any(a == "VV 45" for t, a in _texts(load_profile("vilavelha")) if "vendidos" in t)

@@ -3,9 +3,9 @@ applicant's pages ("Minhas adoções", the application) and home to-do list, and
 record of an application (its next action, or that it is closed).
 
 The laws set no deadline for deciding an application or for the hand-over (VV 28-29, BJP 24,
-CAB 16-17, GRU 88 are silent): the portal shows the adoption programme's own targets,
-:data:`REVIEW_TARGET_DAYS` and :data:`HANDOVER_TARGET_DAYS`, and says they are the programme's,
-not the law's.
+CAB 16-17, GRU 88 are silent): the portal shows the adoption programme's own targets (the
+profile's programme policy, ``adoption_review_target_days`` and ``adoption_handover_target_days``)
+and says they are the programme's, not the law's.
 """
 
 from __future__ import annotations
@@ -22,10 +22,7 @@ from portal.models import (
     ApplicationStatus,
     DocumentStatus,
 )
-from portal.services.clock import local_date
-
-REVIEW_TARGET_DAYS = 10  # the programme's target to decide an application (the laws set none)
-HANDOVER_TARGET_DAYS = 7  # the programme's target to hand the animal over once approved
+from portal.services.clock import current_profile, local_date
 
 
 @dataclass(frozen=True)
@@ -48,14 +45,15 @@ def review_due(application: AdoptionApplication) -> date:
     start = _event_day(application, ApplicationStatus.SUBMITTED) or local_date(
         application.submitted_at
     )
-    return start + timedelta(days=REVIEW_TARGET_DAYS)
+    return start + timedelta(days=current_profile().programme.adoption_review_target_days)
 
 
 def handover_due(application: AdoptionApplication) -> date:
     approved = _event_day(application, ApplicationStatus.APPROVED)
     if approved is None and application.decided_at is not None:
         approved = local_date(application.decided_at)
-    return (approved or local_date(application.submitted_at)) + timedelta(days=HANDOVER_TARGET_DAYS)
+    days = current_profile().programme.adoption_handover_target_days
+    return (approved or local_date(application.submitted_at)) + timedelta(days=days)
 
 
 def _owner(application: AdoptionApplication) -> str:
@@ -65,21 +63,19 @@ def _owner(application: AdoptionApplication) -> str:
     return listing.owner_name
 
 
-def _pending_documents(application: AdoptionApplication) -> int:
-    return sum(1 for d in attached_documents(application) if d.status == DocumentStatus.PENDING)
-
-
-def refused_proofs(application: AdoptionApplication) -> list[ApplicantDocument]:
+def refused_proofs(
+    application: AdoptionApplication, docs: list[ApplicantDocument] | None = None
+) -> list[ApplicantDocument]:
     """The proofs the reviewer refused and the person has not replaced yet (the newest of each
-    kind attached to the application is refused): the person's turn, not the reviewer's."""
+    kind attached to the application is refused): the person's turn, not the reviewer's.
+    ``docs``: the application's :func:`attached_documents`, when the caller has them already."""
     newest: dict[str, ApplicantDocument] = {}
-    for doc in attached_documents(application):  # newest first
+    for doc in attached_documents(application) if docs is None else docs:  # newest first
         newest.setdefault(doc.kind, doc)
     return [d for d in newest.values() if d.status == DocumentStatus.REFUSED]
 
 
-def _resend(application: AdoptionApplication) -> NextStep | None:
-    refused = refused_proofs(application)
+def _resend(refused: list[ApplicantDocument]) -> NextStep | None:
     if not refused:
         return None
     names = "; ".join(
@@ -100,7 +96,7 @@ def _resend(application: AdoptionApplication) -> NextStep | None:
 def applicant_step(application: AdoptionApplication) -> NextStep:
     """The applicant's next step, for "Minhas adoções", the application page and the to-do."""
     status, animal = application.status, application.listing.name
-    if status == ApplicationStatus.SUBMITTED and (resend := _resend(application)):
+    if status == ApplicationStatus.SUBMITTED and (resend := _resend(refused_proofs(application))):
         return resend
     if status == ApplicationStatus.SUBMITTED:
         return NextStep(
@@ -144,7 +140,8 @@ def owner_step(application: AdoptionApplication) -> NextStep:
     """The next action of the NGO or the CCZ on this application, or that it is closed."""
     status = application.status
     who = _owner(application)
-    if status == ApplicationStatus.SUBMITTED and refused_proofs(application):
+    docs = attached_documents(application) if status == ApplicationStatus.SUBMITTED else []
+    if status == ApplicationStatus.SUBMITTED and refused_proofs(application, docs):
         return NextStep(
             _(
                 "Aguardar o novo documento da pessoa (um documento foi recusado); depois, "
@@ -154,7 +151,7 @@ def owner_step(application: AdoptionApplication) -> NextStep:
             None,
         )
     if status == ApplicationStatus.SUBMITTED:
-        pending = _pending_documents(application)
+        pending = sum(1 for d in docs if d.status == DocumentStatus.PENDING)
         if pending:
             what = _(
                 "Conferir %(n)d documento(s) pendente(s) e decidir: aprovar, pedir informações "

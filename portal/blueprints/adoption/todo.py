@@ -11,6 +11,7 @@ from datetime import timedelta
 from flask import url_for
 from flask_babel import gettext as _
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from portal.blueprints.adoption.organizations import organizations_of
 from portal.blueprints.adoption.progress import applicant_step, owner_step, refused_proofs
@@ -21,6 +22,11 @@ from portal.services.clock import local_date, local_today
 from portal.services.todo import TodoItem
 
 RECENT_DAYS = 30  # a decision stays on the list this long (it stays in "Minhas adoções")
+# What each line reads of an application, loaded with the list (not one query per line).
+_LOADS = (
+    selectinload(AdoptionApplication.listing).selectinload(Listing.organization),
+    selectinload(AdoptionApplication.events),
+)
 
 
 def _day(value) -> str:  # type: ignore[no-untyped-def]
@@ -37,6 +43,7 @@ def _applicant_items(user: User) -> Iterator[TodoItem]:
     found = db.session.scalars(
         select(AdoptionApplication)
         .where(AdoptionApplication.applicant_id == user.id)
+        .options(*_LOADS)
         .order_by(AdoptionApplication.id.desc())
     )
     for application in found:
@@ -68,14 +75,14 @@ def _applicant_item(application: AdoptionApplication, today) -> TodoItem | None:
             day=_day(step.by),
         )
         return TodoItem("adoption", text, url, _("Ver o pedido"), 12)
-    if status == ApplicationStatus.SUBMITTED and refused_proofs(application):
+    refused = refused_proofs(application) if status == ApplicationStatus.SUBMITTED else []
+    if refused:
         text = _(
             "Pedido para adotar %(animal)s: %(step)s",
             animal=animal,
             step=step.what,
         )
-        kind = refused_proofs(application)[0].kind
-        link = url_for("adoption.documents", pedido=application.id, tipo=kind)
+        link = url_for("adoption.documents", pedido=application.id, tipo=refused[0].kind)
         return TodoItem("adoption", text, link, _("Enviar documento"), 15)
     if status == ApplicationStatus.SUBMITTED:
         text = _(
@@ -122,6 +129,7 @@ def _owner_items(user: User) -> Iterator[TodoItem]:
             AdoptionApplication.status.in_(OPEN_APPLICATION_STATUSES),
             AdoptionApplication.status != ApplicationStatus.NEEDS_INFO,  # the person's turn
         )
+        .options(*_LOADS, selectinload(AdoptionApplication.applicant))
         .order_by(AdoptionApplication.submitted_at)
     )
     for application in found:

@@ -45,7 +45,7 @@ from portal.models import (
 from portal.models.base import utcnow
 from portal.profiles.schema import Profile
 from portal.services import audit
-from portal.services.dates import add_months
+from portal.services.dates import term_of_months_ends
 from portal.services.locks import hold, insert_if_absent
 
 # ---------------------------------------------------------------------------------------------
@@ -352,7 +352,7 @@ def renewal_due(animal: Animal, profile: Profile) -> date | None:
     so the portal only shows the date; it does not expire the RGA."""
     if not profile.registration.yearly_renewal or animal.is_closed:
         return None
-    return add_months(animal.registered_on, 12)
+    return term_of_months_ends(animal.registered_on, 12)  # Código Civil art. 132 §3
 
 
 def fees_of(animal: Animal) -> list[PaymentItem]:

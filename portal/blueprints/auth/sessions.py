@@ -25,6 +25,7 @@ from sqlalchemy import delete, or_, select, update
 from portal.extensions import db
 from portal.models import LoginSession, User
 from portal.models.base import utcnow
+from portal.services.ids import parse_id
 
 
 def _digest(token: str) -> str:
@@ -83,9 +84,10 @@ def load_user(user_id: str) -> User | None:
     from portal.services import twofactor
 
     key, version, token = (str(user_id).split(":") + ["", "", ""])[:3]
-    if not key.isdigit() or not version.isdigit() or not token or int(key) > 2**31 - 1:
+    person_id = parse_id(key)
+    if person_id is None or not (version.isascii() and version.isdigit()) or not token:
         return None  # includes the "<id>:<version>" ids issued before sign-ins had rows
-    found = db.session.execute(  # one query for both, as many as before sign-ins had rows
+    found = db.session.execute(  # the row and the person in one query (roles: selectin, as before)
         select(LoginSession, User)
         .join(User, User.id == LoginSession.user_id)
         .where(LoginSession.token_hash == _digest(token))
@@ -93,7 +95,7 @@ def load_user(user_id: str) -> User | None:
     if found is None:
         return None
     row, user = found
-    if row.ended_at is not None or user.id != int(key) or row.created_at < utcnow() - _max_age():
+    if row.ended_at is not None or user.id != person_id or row.created_at < utcnow() - _max_age():
         return None
     if user.session_version != int(version) or not user.active:
         return None

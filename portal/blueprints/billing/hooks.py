@@ -153,12 +153,9 @@ def payment_todo(user: User) -> list[TodoItem]:
     from flask import url_for
     from flask_babel import gettext as _
 
-    from portal.wiring import wiring
-
-    holds = wiring().payment_holds
     out = []
     for item in services.items_of(user):
-        if not item.payable or any(hold(item) for hold in holds):
+        if not item.payable or services.on_hold(item):
             continue  # held: the domain's to-do says why (e.g. an appeal being judged)
         url = url_for("billing.item", item_id=item.id)
         if item.open_exemption_request is not None:

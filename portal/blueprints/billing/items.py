@@ -9,6 +9,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import or_, select
 
 from portal import urls
@@ -27,6 +28,7 @@ from portal.models.base import utcnow
 from portal.services import audit
 from portal.services.clock import local_today
 from portal.services.fees import Fee
+from portal.wiring import wiring
 
 # A guia printed for an item without a legal due date is valid for this many days.
 GUIA_VALID_DAYS = 10
@@ -220,6 +222,19 @@ def items_of(user: User) -> list[PaymentItem]:
             .order_by(PaymentItem.id.desc())
         )
     )
+
+
+# What a held item's guia or online payment answers (GRU 110: the appeal suspends the charge).
+SUSPENDED_MESSAGE = _l(
+    "Cobrança suspensa enquanto o recurso é julgado: não há nada a pagar agora. Você será avisado "
+    "da decisão por e-mail e na sua página inicial."
+)
+
+
+def on_hold(item: PaymentItem) -> bool:
+    """An unpaid item a domain holds (``Wiring.payment_hold``: a fine suspended by an appeal,
+    GRU 110): nothing to pay while it lasts, so neither the to-do nor the item page asks for it."""
+    return item.payable and any(hold(item) for hold in wiring().payment_holds)
 
 
 def guia_due_date(item: PaymentItem, today: date | None = None) -> date:

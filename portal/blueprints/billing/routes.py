@@ -95,6 +95,7 @@ def item(item_id: int):
         form=EmptyForm(),
         online=stripe_gateway.stripe_enabled(),
         exemptions=services.exemptions_for_item(_profile(), found) if found.payer_id else [],
+        on_hold=services.on_hold(found),
     )
 
 
@@ -147,6 +148,9 @@ def guia_pdf(item_id: int):
             ),
             "warning",
         )
+        return redirect(url_for("billing.item", item_id=found.id))
+    if services.on_hold(found):  # GRU 110: no guia for a suspended fine, even by a typed URL
+        flash(str(services.SUSPENDED_MESSAGE), "warning")
         return redirect(url_for("billing.item", item_id=found.id))
     data = documents.guia_pdf(found, services.guia_due_date(found), utcnow())
     if services.guia_printed(found, current_user):

@@ -23,6 +23,7 @@ from portal.blueprints.billing.exemptions import (
 from portal.blueprints.billing.items import (
     GUIA_VALID_DAYS,
     SETTLED_STATUSES,
+    SUSPENDED_MESSAGE,
     BillingError,
     SettlementListener,
     _luhn_digit,
@@ -41,6 +42,7 @@ from portal.blueprints.billing.items import (
     items_of,
     may_view,
     new_reference,
+    on_hold,
     pay_url,
     transition,
 )
@@ -113,6 +115,8 @@ __all__ = [
     "may_view",
     "method_label",
     "new_reference",
+    "on_hold",
+    "SUSPENDED_MESSAGE",
     "pay_url",
     "pending_exemption_requests",
     "price_label",

@@ -22,7 +22,14 @@ import stripe
 from flask import current_app
 from flask_babel import gettext as _
 
-from portal.blueprints.billing.items import BillingError, add_note, external_url, is_responsible
+from portal.blueprints.billing.items import (
+    SUSPENDED_MESSAGE,
+    BillingError,
+    add_note,
+    external_url,
+    is_responsible,
+    on_hold,
+)
 from portal.blueprints.billing.stripe_events import CURRENCY
 from portal.blueprints.billing.stripe_events import HANDLED_EVENTS as HANDLED_EVENTS
 from portal.blueprints.billing.stripe_events import REFUND_UPDATE_EVENTS as REFUND_UPDATE_EVENTS
@@ -70,6 +77,8 @@ def client() -> stripe.StripeClient:
 
 def start_checkout(item: PaymentItem, payer: User) -> CheckoutSession:
     """A Checkout session for ``item`` (an open one is reused). Raises BillingError."""
+    if on_hold(item):  # GRU 110: the appeal suspends the charge; nothing to pay meanwhile
+        raise BillingError(None, "on_hold", str(SUSPENDED_MESSAGE))
     if not stripe_enabled():
         raise BillingError(
             None,

@@ -26,7 +26,7 @@ def init_app(app: Flask) -> None:
     from flask_babel import lazy_gettext as _l
 
     from portal.access import STAFF
-    from portal.blueprints.enforcement import hooks, queues, reminders
+    from portal.blueprints.enforcement import attachments, hooks, queues, reminders
     from portal.wiring import wiring
 
     wired = wiring(app)
@@ -42,8 +42,6 @@ def init_app(app: Flask) -> None:
     wired.exporter("notificacoes", _export)
     wired.todo("enforcement", hooks.todo)
     wired.payment_hold(hooks.fine_on_hold)
-    from portal.blueprints.enforcement import attachments
-
     wired.file_rule(attachments.PURPOSE, attachments.addressee_may_see)
     wired.queues(queues.declare_queues)
     wired.reminders(reminders.declare_reminders)

@@ -95,6 +95,19 @@ def is_addressee(doc: EnforcementDocument, user: Any) -> bool:
     return bool(doc.addressee_cpf) and doc.addressee_cpf in rep_cpfs
 
 
+def recipient(doc: EnforcementDocument) -> User | None:
+    """Whom the CCZ writes to about ``doc`` (reminders, decisions): the person it names, the
+    responsible of the CNPJ's active cadastro, or the account with the addressee's CPF."""
+    if doc.person is not None:
+        return doc.person
+    if doc.addressee_cnpj:
+        # only the responsible of the active cadastro, never a mere requester (issue 26 #2)
+        return responsible_for_cnpj(doc.addressee_cnpj)
+    if doc.addressee_cpf:
+        return db.session.scalar(select(User).where(User.cpf == doc.addressee_cpf))
+    return None
+
+
 def responsible_for_cnpj(cnpj: str) -> User | None:
     """Whom the CCZ writes to about a CNPJ: the responsible of its active cadastro."""
     est = db.session.scalar(

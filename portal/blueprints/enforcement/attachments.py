@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from portal.blueprints.enforcement.addressees import is_addressee
 from portal.extensions import db
 from portal.models import EnforcementDocument, Petition, StoredFile
 
@@ -28,16 +29,12 @@ def petition_files(doc: EnforcementDocument) -> dict[int, list[StoredFile]]:
 def addressee_may_see(user: Any, stored: StoredFile) -> bool:
     """File rule: the addressee of the document a petition was filed against sees its
     attachments (a representative filed them; the person they act for reads them too)."""
-    from portal.blueprints.enforcement.addressees import is_addressee
-
     if stored.purpose != PURPOSE:
         return False
-    for petition in db.session.scalars(
-        select(Petition).where(Petition.filed_by_id == stored.owner_id)
-    ):
-        if stored.id in (petition.attachment_ids or []) and is_addressee(petition.document, user):
-            return True
-    return False
+    filed = db.session.scalars(select(Petition).where(Petition.filed_by_id == stored.owner_id))
+    petition = next((p for p in filed if stored.id in (p.attachment_ids or [])), None)
+    # a file belongs to one petition: one addressee check, not one per petition of its filer
+    return petition is not None and is_addressee(petition.document, user)
 
 
 def variant_of(stored: StoredFile) -> str:

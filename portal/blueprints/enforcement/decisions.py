@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from portal.blueprints.enforcement import review
+from portal.blueprints.enforcement.authority import authority_line
 from portal.blueprints.enforcement.common import EnforcementError, knowledge_date, term_end
 from portal.blueprints.enforcement.consequences import on_final
 from portal.blueprints.enforcement.fines import _resume_fine
@@ -26,6 +27,7 @@ from portal.models import (
 from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.clock import local_today
+from portal.services.money import format_brl
 
 
 def may_decide(petition: Petition, user: User) -> bool:
@@ -165,12 +167,10 @@ def close_lapsed(profile: Profile, today: date) -> int:
 def decision_preview(profile: Profile, petition: Petition, *, grant: bool) -> list[str]:
     """What deciding ``petition`` this way will do, in plain words, for the confirmation step
     (issue 25: an irreversible decision states its consequences before it is recorded)."""
-    from portal.blueprints.enforcement.authority import authority_line
-    from portal.services.money import format_brl
-
     doc, rule = petition.document, profile.notices
     item = doc.payment_item
     lines: list[str] = []
+    fined = doc.kind == EnforcementKind.INFRACTION and bool(doc.fine_inputs)  # GRU 97: penalty next
     if grant:
         lines.append(
             _("O documento nº %(n)s e a multa que ele traz são cancelados.", n=doc.number)
@@ -186,15 +186,17 @@ def decision_preview(profile: Profile, petition: Petition, *, grant: bool) -> li
                     a=rule.cite("grant_review_days"),
                 )
             )
-    elif petition.instance == 1 and doc.kind == EnforcementKind.INFRACTION and doc.fine_inputs:
+    elif petition.instance == 1 and (fined or rule.second_appeal_days):
         lines.append(
             _(
                 "É lavrado o auto de imposição de penalidade, com a multa de %(v)s, e o autuado "
                 "toma ciência dele junto com esta decisão.",  # GRU 97
                 v=format_brl(doc.fine_cents or 0),
             )
+            if fined
+            else _("O documento fica mantido.")
         )
-        if rule.second_appeal_days:
+        if rule.second_appeal_days:  # GRU 103
             lines.append(
                 _(
                     "O autuado pode recorrer em 2ª instância em %(d)d dias (%(a)s); quem decide: "
@@ -204,16 +206,6 @@ def decision_preview(profile: Profile, petition: Petition, *, grant: bool) -> li
                     who=authority_line(profile, doc, 2),
                 )
             )
-    elif petition.instance == 1 and rule.second_appeal_days:
-        lines.append(
-            _(
-                "O documento fica mantido; o autuado pode recorrer em 2ª instância em %(d)d dias "
-                "(%(a)s); quem decide: %(who)s.",
-                d=rule.second_appeal_days,
-                a=rule.cite("second_appeal_days"),
-                who=authority_line(profile, doc, 2),
-            )
-        )
     else:
         lines.append(_("A decisão é definitiva: não cabe outro recurso."))  # GRU 103 §3
         if doc.fine_suspended and item is not None:

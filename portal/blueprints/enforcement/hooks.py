@@ -8,13 +8,20 @@ the last 30 days, so every decision reaches the home page as well as the e-mail.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from flask import url_for
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
+from sqlalchemy import and_, or_, select
 
-from portal.models import EnforcementDocument, PaymentItem, User
+from portal.blueprints.enforcement.authority import authority_ref
+from portal.blueprints.enforcement.labels import PETITION_LABELS, PETITION_STATUS_LABELS
+from portal.blueprints.enforcement.petitions import last_decided, open_petition, penalty_of
+from portal.blueprints.enforcement.reading import current_deadline, documents_for
+from portal.extensions import db
+from portal.models import EnforcementDocument, PaymentItem, Petition, RepresentationStatus, User
+from portal.profiles.schema import Profile
 from portal.services.clock import current_profile, local_today
 from portal.services.money import format_brl
 from portal.services.todo import TodoItem
@@ -23,25 +30,51 @@ RECENT_DECISION_DAYS = 30  # a decision stays on the home page this long after i
 
 
 def todo(user: User) -> Iterator[TodoItem]:
-    from portal.blueprints.enforcement.services import documents_for
-
     profile = current_profile()
     for doc in documents_for(user):
         item = _todo_of(profile, doc)
         if item is not None:
             yield item
+    yield from _representations(user)
 
 
-def _todo_of(profile, doc: EnforcementDocument) -> TodoItem | None:  # type: ignore[no-untyped-def]
-    from portal.blueprints.enforcement.authority import authority_ref
-    from portal.blueprints.enforcement.labels import PETITION_LABELS, PETITION_STATUS_LABELS
-    from portal.blueprints.enforcement.services import (
-        current_deadline,
-        last_decided,
-        open_petition,
-        penalty_of,
+def _representations(user: User) -> Iterator[TodoItem]:
+    """A representative's power of attorney awaiting staff, or refused in the last 30 days
+    (issue 25: that decision reaches the to-do as well as the e-mail). Until staff accept it the
+    document is not on their list, so this entry is the only place it stands."""
+    since = datetime.now(UTC) - timedelta(days=RECENT_DECISION_DAYS)
+    filed = db.session.scalars(
+        select(Petition)
+        .where(
+            Petition.filed_by_id == user.id,
+            Petition.as_representative.is_(True),
+            or_(
+                Petition.representation_status == RepresentationStatus.PENDING,
+                and_(
+                    Petition.representation_status == RepresentationStatus.REFUSED,
+                    Petition.representation_decided_at >= since,
+                ),
+            ),
+        )
+        .order_by(Petition.id)
     )
+    for petition in filed:
+        n = petition.document.number
+        text = (
+            _("Sua representação no documento %(n)s está em análise pelo CCZ.", n=n)
+            if petition.representation_status == RepresentationStatus.PENDING
+            else _(
+                "Sua representação no documento %(n)s foi recusada pelo CCZ: apresente uma "
+                "procuração válida.",
+                n=n,
+            )
+        )
+        # not an addressee (yet): the code printed on the document opens it
+        url = url_for("enforcement.verify", number=n)
+        yield TodoItem("enforcement", text, url, _("Abrir com o código"), 35)
 
+
+def _todo_of(profile: Profile, doc: EnforcementDocument) -> TodoItem | None:
     url = url_for("enforcement.detail", doc_id=doc.id)
     pending = open_petition(doc)
     if pending is not None:
@@ -79,10 +112,12 @@ def _todo_of(profile, doc: EnforcementDocument) -> TodoItem | None:  # type: ign
         return TodoItem("enforcement", text, url, _("Ver o documento"), 5)
     decided = last_decided(doc)
     known = decided.decision_known_on if decided is not None else None
-    if decided is None or known is None or penalty_of(doc) is not None:
-        return None  # a refused defence lives on in the penalty notice's own entry
-    if local_today() - known > timedelta(days=RECENT_DECISION_DAYS):
+    if decided is None or known is None:
         return None
+    if local_today() - known > timedelta(days=RECENT_DECISION_DAYS):
+        return None  # the date first: penalty_of is a query
+    if penalty_of(doc) is not None:
+        return None  # a refused defence lives on in the penalty notice's own entry
     return TodoItem(
         "enforcement",
         _(
@@ -101,7 +136,5 @@ def fine_on_hold(item: PaymentItem) -> bool:
     """GRU 110: a fine whose appeal is being judged is not charged (billing's to-do skips it)."""
     if item.kind != "fine" or item.subject_type != "enforcement" or item.subject_id is None:
         return False
-    from portal.extensions import db
-
     doc = db.session.get(EnforcementDocument, item.subject_id)
     return bool(doc is not None and doc.fine_suspended)

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
+from portal.blueprints.enforcement.addressees import recipient
 from portal.blueprints.enforcement.authority import authority_line
 from portal.blueprints.enforcement.labels import KIND_LABELS, PETITION_LABELS
-from portal.blueprints.enforcement.reminders import _recipient
-from portal.models import EnforcementDocument, Petition, PetitionStatus
+from portal.blueprints.enforcement.petitions import petition_option
+from portal.models import EnforcementDocument, Petition, PetitionStatus, RepresentationStatus
 from portal.profiles.schema import Profile
 from portal.services.mail import send_email
 from portal.services.money import format_brl
@@ -25,8 +26,6 @@ def next_step(
     profile: Profile, doc: EnforcementDocument, penalty: EnforcementDocument | None
 ) -> str:
     """What the addressee may or must do after a decision on ``doc``, in one sentence."""
-    from portal.blueprints.enforcement.petitions import petition_option
-
     target = penalty or doc
     option = petition_option(profile, target)
     item = target.payment_item
@@ -66,9 +65,16 @@ def tell_decision(
     petition: Petition,
     penalty: EnforcementDocument | None = None,
 ) -> None:
-    """E-mail the decision on ``petition`` to the addressee of ``doc``."""
-    person = _recipient(doc)
-    if person is None or not person.email:
+    """E-mail the decision on ``petition`` to the addressee of ``doc`` and, when a
+    representative whose power of attorney staff accepted filed it, to them too."""
+    people = [recipient(doc)]
+    if (
+        petition.as_representative
+        and petition.representation_status == RepresentationStatus.ACCEPTED
+    ):
+        people.append(petition.filed_by)
+    told = {p.email: p for p in people if p is not None and p.email}  # once per address
+    if not told:
         return
     kind = str(KIND_LABELS.get(doc.kind, doc.kind)).lower()
     facts = dict(filed=_day(petition.filed_on), kind=kind, n=doc.number)
@@ -127,15 +133,17 @@ def tell_decision(
             )
         )
         after = next_step(profile, doc, penalty)
-    body = _(
-        "Olá, %(name)s.\n\n%(said)s\n\nFundamentação: %(reason)s\n\n%(after)s\n\nVeja o "
-        "documento e a decisão em:\n%(link)s",
-        name=person.full_name,
-        said=said,
-        reason=petition.decision_reason or "",
-        after=after,
-        link=absolute_url("enforcement.detail", doc_id=(penalty or doc).id),
-    )
     what = str(PETITION_LABELS.get(petition.kind, petition.kind))
     subject = _("Decisão: %(what)s – documento %(n)s", what=what.lower(), n=doc.number)
-    send_email(person.email, subject, body)
+    link = absolute_url("enforcement.detail", doc_id=(penalty or doc).id)
+    for email, person in told.items():
+        body = _(
+            "Olá, %(name)s.\n\n%(said)s\n\nFundamentação: %(reason)s\n\n%(after)s\n\nVeja o "
+            "documento e a decisão em:\n%(link)s",
+            name=person.full_name,
+            said=said,
+            reason=petition.decision_reason or "",
+            after=after,
+            link=link,
+        )
+        send_email(email, subject, body)

@@ -6,6 +6,7 @@ from datetime import date
 
 from flask_babel import gettext as _
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from portal.blueprints.enforcement.addressees import addressee_filter
 from portal.blueprints.enforcement.codes import code_matches, printed_code  # noqa: F401
@@ -31,6 +32,14 @@ def documents_for(user: User) -> list[EnforcementDocument]:
             select(EnforcementDocument)
             .where(addressee_filter(user), EnforcementDocument.knowledge_on.is_not(None))
             .order_by(EnforcementDocument.issued_at.desc())
+            # the list, the to-do and the export read each one's petitions, fine and parent
+            .options(
+                selectinload(EnforcementDocument.petitions),
+                selectinload(EnforcementDocument.payment_item),
+                selectinload(EnforcementDocument.parent).selectinload(
+                    EnforcementDocument.petitions
+                ),
+            )
         )
     )
 

@@ -10,25 +10,14 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
-from portal.blueprints.enforcement.addressees import responsible_for_cnpj
+from portal.blueprints.enforcement.addressees import recipient
 from portal.extensions import db
-from portal.models import EnforcementDocument, User
+from portal.models import EnforcementDocument
 from portal.reminders import Reminder, ReminderMessage, ReminderRegistry
 from portal.services.clock import current_profile
 from portal.urls import absolute_url
 
 DAYS_BEFORE = 3
-
-
-def _recipient(doc: EnforcementDocument) -> User | None:
-    if doc.person is not None:
-        return doc.person
-    if doc.addressee_cnpj:
-        # only the responsible of the active cadastro, never a mere requester (issue 26 #2)
-        return responsible_for_cnpj(doc.addressee_cnpj)
-    if doc.addressee_cpf:
-        return db.session.scalar(select(User).where(User.cpf == doc.addressee_cpf))
-    return None
 
 
 def deadline_in_three_days(today: date) -> Iterator[ReminderMessage]:
@@ -48,7 +37,7 @@ def deadline_in_three_days(today: date) -> Iterator[ReminderMessage]:
         due, what = current_deadline(doc, profile)
         if due != target:
             continue
-        user = _recipient(doc)
+        user = recipient(doc)
         if user is None or not user.email:
             continue
         body = _(

@@ -12,11 +12,10 @@ from portal.access import roles_required
 from portal.blueprints.enforcement import bp
 from portal.blueprints.enforcement.addressees import decide_representation
 from portal.blueprints.enforcement.common import EnforcementError
+from portal.blueprints.enforcement.staff import JUDGES
 from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.models import Petition
-
-JUDGES = ("coordinator", "admin")
 
 
 @bp.post("/ccz/fiscalizacao/peticoes/<int:petition_id>/representacao")

@@ -8,14 +8,14 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from flask import current_app, url_for
+from flask import url_for
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import Select, func, or_, select
 
 from portal.access import STAFF
 from portal.extensions import db
 from portal.models import Establishment, EstablishmentStatus
-from portal.services.clock import local_today
+from portal.services.clock import current_profile, local_today
 from portal.services.identity import clean_cnpj
 from portal.workspace import Column, Queue, QueueRegistry, SearchHit, SearchProvider
 
@@ -23,7 +23,7 @@ from portal.workspace import Column, Queue, QueueRegistry, SearchHit, SearchProv
 def expiry_notice_days() -> int:
     """The renewal window of the profile's law (GRU 11 §3: 60 days): cadastros expiring within it
     are listed. Read from the profile, never a number here, so each city gets its own window."""
-    rule = current_app.extensions["portal_profile"].establishments
+    rule = current_profile().establishments
     return rule.renewal_window_days if rule is not None else 0
 
 

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 from flask_babel import gettext as _
 from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
 
 from portal.domain import DomainError
 from portal.extensions import db
@@ -40,6 +41,7 @@ def recent_captures(
             Capture.status.in_([CaptureStatus.IN_CUSTODY, CaptureStatus.DEFINITIVE_PENDING]),
         )
         .order_by(Capture.captured_on.desc(), Capture.id.desc())
+        .options(selectinload(Capture.photos))  # one query for the list's thumbnails, not one a row
     )
     if species in SPECIES:
         query = query.where(Capture.species == species)

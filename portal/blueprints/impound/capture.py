@@ -9,6 +9,7 @@ from typing import IO
 
 from flask_babel import gettext as _
 from sqlalchemy import or_, select
+from sqlalchemy.orm import selectinload
 
 from portal.domain import DomainError
 from portal.extensions import db
@@ -365,6 +366,12 @@ def captures_of_user(user: User) -> list[Capture]:
             select(Capture)
             .where(or_(Capture.owner_id == user.id, Capture.id.in_(claimed)))
             .order_by(Capture.captured_on.desc(), Capture.id.desc())
+            # the cards and the to-do read these for every capture: one query each, not a row each
+            .options(
+                selectinload(Capture.animal),
+                selectinload(Capture.release),
+                selectinload(Capture.reclaims),
+            )
         )
     )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from portal.models import Capture, CaptureCertificate, ReclaimRecord, ReleaseRecord
+from portal.models import Capture, CaptureCertificate, ReclaimRecord, ReleaseRecord, User
 from portal.services.clock import current_profile, local_date
 from portal.services.mail import send_email
 from portal.urls import absolute_url
@@ -22,14 +22,18 @@ def _where_lines() -> list[str]:
     return lines
 
 
-def reclaim_paid(reclaim: ReclaimRecord) -> None:
-    """The fee is paid: the owner learns where and until when to collect the animal."""
-    person, capture = reclaim.claimant, reclaim.capture
+def _tell(person: User | None, subject: str, lines: list[str]) -> None:
+    """E-mail ``lines`` to ``person`` after a greeting; nothing when they have no e-mail."""
     if person is None or not person.email:
         return
+    greeting = _("Olá, %(name)s.", name=person.full_name)
+    send_email(person.email, subject, "\n".join([greeting, "", *lines]))
+
+
+def reclaim_paid(reclaim: ReclaimRecord) -> None:
+    """The fee is paid: the owner learns where and until when to collect the animal."""
+    capture = reclaim.capture
     lines = [
-        _("Olá, %(name)s.", name=person.full_name),
-        "",
         _(
             "A taxa do resgate do animal do protocolo %(protocol)s foi paga. Próximo passo: vá "
             "ao CCZ buscar o animal até %(day)s, com documento com foto; a equipe confere a "
@@ -42,21 +46,13 @@ def reclaim_paid(reclaim: ReclaimRecord) -> None:
         "",
         absolute_url("impound.my_capture", protocol=capture.protocol),
     ]
-    send_email(
-        person.email,
-        _("Resgate pago: busque seu animal no CCZ (%(protocol)s)", protocol=capture.protocol),
-        "\n".join(lines),
-    )
+    subject = _("Resgate pago: busque seu animal no CCZ (%(protocol)s)", protocol=capture.protocol)
+    _tell(reclaim.claimant, subject, lines)
 
 
 def released(capture: Capture, record: ReleaseRecord, reclaim: ReclaimRecord) -> None:
     """The animal went home: the person who reclaimed it gets the record and the term."""
-    person = reclaim.claimant
-    if person is None or not person.email:
-        return
     lines = [
-        _("Olá, %(name)s.", name=person.full_name),
-        "",
         _(
             "O animal do protocolo %(protocol)s foi devolvido em %(day)s a %(who)s. O "
             "recolhimento está encerrado.",
@@ -70,18 +66,11 @@ def released(capture: Capture, record: ReleaseRecord, reclaim: ReclaimRecord) ->
         "",
         absolute_url("impound.my_capture", protocol=capture.protocol),
     ]
-    send_email(
-        person.email,
-        _("Animal devolvido (%(protocol)s)", protocol=capture.protocol),
-        "\n".join(lines),
-    )
+    _tell(reclaim.claimant, _("Animal devolvido (%(protocol)s)", protocol=capture.protocol), lines)
 
 
 def certificate_decided(cert: CaptureCertificate) -> None:
     """The exam's result reaches whoever asked for the certidão."""
-    person = cert.requester
-    if person is None or not person.email:
-        return
     if cert.status == "issued":
         subject = _("Certidão negativa de captura emitida (%(code)s)", code=cert.code)
         body = _(
@@ -100,8 +89,4 @@ def certificate_decided(cert: CaptureCertificate) -> None:
             note=cert.exam_note or "—",
             url=absolute_url("impound.certificates"),
         )
-    send_email(
-        person.email,
-        subject,
-        "\n".join([_("Olá, %(name)s.", name=person.full_name), "", body]),
-    )
+    _tell(cert.requester, subject, [body])

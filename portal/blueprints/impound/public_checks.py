@@ -24,8 +24,13 @@ from portal.services.clock import current_profile, local_today
 
 @bp.app_context_processor
 def _ccz_context() -> dict[str, Any]:
-    """``ccz_contact()``: the CCZ's address and hours (None where the profile has none)."""
-    return {"ccz_contact": lambda: current_profile().ccz}
+    """``ccz_contact()``: the CCZ's address and hours (None where the profile has none);
+    ``certificates_offered()``: whether the city's law has the certidão (GRU 84 §3), so that no
+    page links to one where it does not exist."""
+    return {
+        "ccz_contact": lambda: current_profile().ccz,
+        "certificates_offered": lambda: services.certificates_offered(current_profile()),
+    }
 
 
 @bp.get("/onde-fica-o-ccz")

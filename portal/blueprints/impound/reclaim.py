@@ -8,7 +8,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from flask_babel import gettext as _
-from sqlalchemy import and_, or_, select
+from sqlalchemy import or_, select
 
 from portal.domain import DomainError
 from portal.extensions import db
@@ -24,6 +24,7 @@ from portal.models import (
     Vaccination,
 )
 from portal.models.base import utcnow
+from portal.profiles.base import SIZE_CLASSES
 from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.fees import Fee, FeeError, compute_fee
@@ -78,8 +79,10 @@ def reclaim_fee(
 
 
 def owner_earlier_captures(profile: Profile, capture: Capture, owner_id: int | None) -> list[str]:
-    """CAB 19 §2: the legal size classes of the captures before this one of any animal of the
-    owner (recorded as its owner, or reclaimed by them)."""
+    """CAB 19 §2: the owner's earlier offences, one per earlier capture day of any animal of the
+    owner (recorded as its owner, or reclaimed by them), with the largest legal size class caught
+    that day. A reincidência is a new offence after an earlier one: two horses caught together, or
+    a second animal caught the same day, are one occasion, not a repeat."""
     if owner_id is None:
         return []
     reclaimed = select(ReclaimRecord.capture_id).where(
@@ -88,14 +91,16 @@ def owner_earlier_captures(profile: Profile, capture: Capture, owner_id: int | N
     earlier = db.session.scalars(
         select(Capture).where(
             or_(Capture.owner_id == owner_id, Capture.id.in_(reclaimed)),
-            Capture.id != capture.id,
-            or_(
-                Capture.captured_on < capture.captured_on,
-                and_(Capture.captured_on == capture.captured_on, Capture.id < capture.id),
-            ),
+            Capture.captured_on < capture.captured_on,
         )
     )
-    return [legal_size(profile, other) for other in earlier]
+    by_day: dict[date, str] = {}
+    for other in earlier:
+        size = legal_size(profile, other)
+        known = by_day.get(other.captured_on)
+        if known is None or SIZE_CLASSES.index(size) > SIZE_CLASSES.index(known):
+            by_day[other.captured_on] = size
+    return list(by_day.values())
 
 
 def check_reclaimable(capture: Capture, today: date) -> None:

@@ -77,15 +77,15 @@ def _reclaim_context(capture) -> dict[str, object]:  # type: ignore[no-untyped-d
     from portal.blueprints.billing.stripe_gateway import stripe_enabled
 
     profile, today = current_profile(), local_today()
-    fee = None
-    if capture.reclaimable and services.active_reclaim(capture) is None:
+    fee, reclaim = None, services.active_reclaim(capture)
+    if capture.reclaimable and reclaim is None:
         try:
             fee = services.reclaim_fee(profile, capture, today)
         except DomainError:
             fee = None
     return {
         "fee": fee,
-        "reclaim": services.active_reclaim(capture),
+        "reclaim": reclaim,
         "form": EmptyForm(),
         "online": stripe_enabled(),
         "today": today,

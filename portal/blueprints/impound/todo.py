@@ -9,7 +9,8 @@ from datetime import timedelta
 
 from flask import url_for
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
+from sqlalchemy.orm import selectinload
 
 from portal.domain import DomainError
 from portal.extensions import db
@@ -35,6 +36,13 @@ def _where() -> str:
     ccz = current_profile().ccz
     if ccz is None:
         return _("no CCZ")
+    if ccz.placeholder:  # the city has not confirmed them: never shown as fact (as on the pages)
+        return _(
+            "no CCZ (%(address)s; %(hours)s; endereço e horário provisórios, confirme com a "
+            "Prefeitura)",
+            address=ccz.address,
+            hours=ccz.hours,
+        )
     return _("no CCZ (%(address)s; %(hours)s)", address=ccz.address, hours=ccz.hours)
 
 
@@ -101,7 +109,18 @@ def _capture_item(capture: Capture) -> TodoItem | None:
 def _certificate_items(user: User) -> Iterator[TodoItem]:
     today = local_today()
     found = db.session.scalars(
-        select(CaptureCertificate).where(CaptureCertificate.requester_id == user.id)
+        select(CaptureCertificate)
+        .where(
+            CaptureCertificate.requester_id == user.id,
+            or_(  # only what is still on the list: an exam to come, a recent certidão
+                and_(CaptureCertificate.status == "requested", CaptureCertificate.exam_on >= today),
+                and_(
+                    CaptureCertificate.status == "issued",
+                    CaptureCertificate.issued_on >= today - timedelta(days=RECENT_DAYS),
+                ),
+            ),
+        )
+        .options(selectinload(CaptureCertificate.animal))
     )
     for cert in found:
         if cert.status == "requested" and cert.exam_on >= today:

@@ -1,21 +1,27 @@
 """What every part of the licence rules shares: the error, the profile's rule, public codes, the
-document's name, the request's timeline and the e-mail to the holder."""
+document's name, the request's timeline, the e-mail to the holder and the registration fees of
+the animals registered inside a request."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import IO
 
 from flask_babel import force_locale
 from flask_babel import gettext as _
+from sqlalchemy import select
 
 from portal.domain import DomainError
 from portal.extensions import db
 from portal.models import (
+    Animal,
     AnimalStatus,
     ExcessLicence,
+    LicenceAnimal,
     LicenceEvent,
+    PaymentItem,
     User,
 )
 from portal.profiles.schema import LicenceRule, Profile
@@ -102,3 +108,22 @@ def notify_holder(licence: ExcessLicence, subject: str, text: str) -> None:
                 link=absolute_url("licences.mine"),
             ),
         )
+
+
+def inside_fees(licence_ids: Iterable[int]) -> dict[int, list[tuple[Animal, PaymentItem]]]:
+    """GRU 22 I; BJP 11 a: the registration fee of each animal registered inside these requests,
+    by request, in one query (the request page and the home to-do list read it)."""
+    rows = db.session.execute(
+        select(LicenceAnimal.licence_id, Animal, PaymentItem)
+        .join(Animal, Animal.id == LicenceAnimal.animal_id)
+        .join(PaymentItem, PaymentItem.id == Animal.fee_item_id)
+        .where(
+            LicenceAnimal.licence_id.in_(list(licence_ids)),
+            LicenceAnimal.registered_inside.is_(True),
+        )
+        .order_by(LicenceAnimal.id)
+    )
+    out: dict[int, list[tuple[Animal, PaymentItem]]] = {}
+    for licence_id, animal, item in rows:
+        out.setdefault(licence_id, []).append((animal, item))
+    return out

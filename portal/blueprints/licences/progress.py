@@ -3,8 +3,9 @@
 here, in plain words.
 
 The laws set no deadline for the CCZ to decide a licence (GRU 37 §1, BJP 17, CAB 31 are silent):
-the portal shows the CCZ's own target, :data:`DECISION_TARGET_DAYS` (the same one the staff queue
-counts overdue requests by) and says it is the CCZ's target, not the law's.
+the portal shows the CCZ's own target, :func:`decision_target_days` (the profile's programme
+policy, the same one the staff queue counts overdue requests by) and says it is the CCZ's target,
+not the law's.
 """
 
 from __future__ import annotations
@@ -15,8 +16,12 @@ from datetime import date, timedelta
 from flask_babel import gettext as _
 
 from portal.models import ExcessLicence, LicenceStatus
+from portal.services.clock import current_profile
 
-DECISION_TARGET_DAYS = 30  # the CCZ's own target to decide a request (the laws set none)
+
+def decision_target_days() -> int:
+    """The CCZ's own target to decide a request (the laws set none): programme policy."""
+    return current_profile().programme.licence_decision_target_days
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,7 @@ class NextStep:
 
 def decision_due(licence: ExcessLicence) -> date:
     """The day the CCZ aims to decide by: the target counted from the request."""
-    return licence.requested_on + timedelta(days=DECISION_TARGET_DAYS)
+    return licence.requested_on + timedelta(days=decision_target_days())
 
 
 def _scheduled(licence: ExcessLicence) -> tuple[date, str] | None:

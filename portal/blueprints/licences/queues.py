@@ -11,7 +11,7 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
 from portal.access import STAFF
-from portal.blueprints.licences.progress import DECISION_TARGET_DAYS
+from portal.blueprints.licences.progress import decision_due, decision_target_days
 from portal.models import Animal, ExcessLicence, LicenceInspection, LicenceStatus
 from portal.models.licence import OPEN_STATUSES
 from portal.services.clock import current_profile, local_today
@@ -96,9 +96,9 @@ def declare_queues(registry: QueueRegistry) -> None:
             since=ExcessLicence.requested_at,
             order=ExcessLicence.requested_on,
             overdue=lambda: (
-                ExcessLicence.requested_on < local_today() - timedelta(days=DECISION_TARGET_DAYS)
+                ExcessLicence.requested_on < local_today() - timedelta(days=decision_target_days())
             ),
-            due=lambda lic: lic.requested_on + timedelta(days=DECISION_TARGET_DAYS),
+            due=decision_due,
             link=_link,
             columns=(
                 Column(_l("Nº"), lambda lic: lic.id),

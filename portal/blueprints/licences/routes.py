@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from portal.access import public, signed_in
 from portal.blueprints.licences import bp, progress, services
+from portal.blueprints.licences.common import inside_fees
 from portal.blueprints.licences.forms import AnswerForm, uploads
 from portal.extensions import db
 from portal.models import Animal, ExcessLicence, PaymentItem
@@ -73,7 +74,7 @@ def detail(licence_id: int):
         rule=services.rule_of(profile),
         document=services.document_name(profile),
         next=progress.next_step(licence, today),
-        target_days=progress.DECISION_TARGET_DAYS,
+        target_days=progress.decision_target_days(),
         due=progress.decision_due(licence),
         fees=_fees(licence),
         fee_article=price.article if (price := profile.prices.get("registration")) else "",
@@ -91,13 +92,7 @@ def _draft_step() -> str | None:
 
 def _fees(licence: ExcessLicence) -> list[tuple[Animal, PaymentItem]]:
     """The registration fee of each animal registered inside the request (GRU 22 I; BJP 11 a)."""
-    out = []
-    for link in licence.animals:
-        if link.registered_inside and link.animal.fee_item_id:
-            item = db.session.get(PaymentItem, link.animal.fee_item_id)
-            if item is not None:
-                out.append((link.animal, item))
-    return out
+    return inside_fees([licence.id]).get(licence.id, [])
 
 
 @bp.post("/licencas/minhas/<int:licence_id>/resposta")

@@ -14,8 +14,9 @@ from flask_babel import ngettext
 from sqlalchemy import select
 
 from portal.blueprints.licences import progress
+from portal.blueprints.licences.common import inside_fees
 from portal.extensions import db
-from portal.models import ExcessLicence, LicenceStatus, PaymentItem, User
+from portal.models import Animal, ExcessLicence, LicenceStatus, PaymentItem, User
 from portal.services import drafts
 from portal.services.clock import current_profile, local_today
 from portal.services.money import format_brl
@@ -41,21 +42,15 @@ def licence_todo(user: User) -> Iterator[TodoItem]:
         .where(ExcessLicence.holder_id == user.id)
         .order_by(ExcessLicence.id.desc())
     ).all()
+    fees = inside_fees(lic.id for lic in found)  # one query for every request
     for licence in found:
-        yield from _fees(licence)
+        yield from _fees(licence, fees.get(licence.id, []))
         yield from _status(licence, today)
 
 
-def _fees(licence: ExcessLicence) -> Iterator[TodoItem]:
+def _fees(licence: ExcessLicence, fees: list[tuple[Animal, PaymentItem]]) -> Iterator[TodoItem]:
     """GRU 22 I; BJP 11 a: one registration fee per animal registered inside the request."""
-    items = [
-        item
-        for link in licence.animals
-        if link.registered_inside
-        and link.animal.fee_item_id
-        and (item := db.session.get(PaymentItem, link.animal.fee_item_id)) is not None
-        and item.payable
-    ]
+    items = [item for _animal, item in fees if item.payable]
     if not items:
         return
     price = current_profile().prices.get("registration")
@@ -71,7 +66,7 @@ def _fees(licence: ExcessLicence) -> Iterator[TodoItem]:
             len(items),
             id=licence.id,
             total=format_brl(sum(i.amount_cents for i in items)),
-            names=", ".join(link.animal.name for link in licence.animals if link.registered_inside),
+            names=", ".join(animal.name for animal, item in fees if item.payable),
             article=price.article if price is not None else "",
         ),
         url_for("licences.detail", licence_id=licence.id),

@@ -30,7 +30,7 @@ from portal.blueprints.animals import services as animals
 from portal.blueprints.files import file_url
 from portal.blueprints.licences import bp, services
 from portal.blueprints.licences.forms import NEW_ANIMAL_SLOTS, AnimalsStep, HousingStep
-from portal.blueprints.licences.progress import DECISION_TARGET_DAYS
+from portal.blueprints.licences.progress import decision_target_days
 from portal.blueprints.licences.requests import request_problems
 from portal.blueprints.licences.todo import DRAFT_KIND
 from portal.extensions import db
@@ -508,13 +508,14 @@ def _summary(ctx: Ctx) -> dict[str, Any]:
     price = ctx.profile.prices.get("registration")
     fee_each = price.amount_cents if price is not None and ctx.profile.registration.fee else 0
     licence_price = ctx.profile.prices.get("licence")
+    target_days = decision_target_days()
     return {
         "confirmed_animals": [a for a in ctx.at_home if values.get(f"confirm-{a.id}") == "1"],
         "new_names": [name for _i, name in new],
         "description": values.get("housing_description") or "",
         "asked": values.get("animals_requested") or "",
-        "target_days": DECISION_TARGET_DAYS,
-        "due": ctx.today + timedelta(days=DECISION_TARGET_DAYS),
+        "target_days": target_days,
+        "due": ctx.today + timedelta(days=target_days),
         "fee_each": format_brl(fee_each) if fee_each else None,
         "fee_total": format_brl(fee_each * len(new)) if fee_each and new else None,
         "fee_article": price.article if price is not None else None,

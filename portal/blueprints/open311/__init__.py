@@ -27,7 +27,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, Flask, current_app, jsonify, request
 from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.exceptions import HTTPException
@@ -44,6 +44,7 @@ from portal.models.report import OPEN_STATES
 from portal.services.api_auth import client_for_token
 from portal.urls import absolute_url
 from portal.views import problems, run_service
+from portal.wiring import wiring
 
 bp = Blueprint("open311", __name__, url_prefix="/open311/v2")
 csrf.exempt(bp)
@@ -66,6 +67,12 @@ def _http_error(error: HTTPException):  # type: ignore[no-untyped-def]
     }
     answer = _errors(status, [(status, messages.get(status, _("Pedido inválido.")))])
     return with_allow(answer, error)  # a 405 names the accepted methods
+
+
+def init_app(app: Flask) -> None:
+    # A URL under /open311/ that matched no rule (404, 405) never reaches the handler above: the
+    # portal's error handler answers it in the spec's format too (portal.errors).
+    wiring(app).error_answer("/open311/", _http_error)
 
 
 def _is_staff() -> bool:

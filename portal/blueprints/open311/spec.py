@@ -12,12 +12,12 @@ from typing import Any
 from flask import jsonify
 
 from portal.access import public
+from portal.blueprints.api.schema import NO_NUL as _NO_NUL  # PostgreSQL cannot store a NUL
 from portal.blueprints.open311 import bp
 from portal.blueprints.reports import services as svc
 from portal.blueprints.reports.common import MAX_DESCRIPTION, TEXT_LIMITS
 
 _ERROR = {"$ref": "#/components/schemas/Errors"}
-_NO_NUL = "^[^\\u0000]*$"  # a NUL character is a 400 anywhere (PostgreSQL cannot store it)
 
 
 def _json(schema: dict[str, Any]) -> dict[str, Any]:

@@ -157,11 +157,15 @@ def notify_reporter(
     The reporters of reports the staff merged into this one hear of a state change with the state
     only: the reply was written to this report's reporter, not to them (issue 26). They hear
     nothing of a reply that changes no state."""
-    joined = db.session.scalars(
-        select(MaltreatmentReport).where(MaltreatmentReport.merged_into_id == report.id)
-    ).all()
+    joined = (
+        db.session.scalars(
+            select(MaltreatmentReport).where(MaltreatmentReport.merged_into_id == report.id)
+        ).all()
+        if state_changed
+        else []
+    )
     state = STATE_LABELS[report.state]
-    for item in [report, *(joined if state_changed else [])]:
+    for item in [report, *joined]:
         contact = item.contact
         if contact is None or not contact.email:
             continue

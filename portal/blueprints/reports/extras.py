@@ -19,7 +19,16 @@ from portal.extensions import db
 from portal.models import MaltreatmentReport, ReportState, User
 from portal.models.base import utcnow
 from portal.services.clock import local_day_start, local_today, tz
-from portal.workspace import Chart, ChartData, Period, SearchHit, SearchProvider, month_key, monthly
+from portal.workspace import (
+    Chart,
+    ChartData,
+    Period,
+    SearchHit,
+    SearchProvider,
+    month_key,
+    monthly,
+    my_id,
+)
 
 
 def export_reports(user: User) -> list[dict[str, Any]]:
@@ -95,13 +104,9 @@ def _triage_overdue():  # type: ignore[no-untyped-def]
 
 def _my_inspections_today():  # type: ignore[no-untyped-def]
     """Reports assigned to the signed-in agent whose inspection is due today or earlier."""
-    from flask_login import current_user
-
-    # Outside a request (the nightly queue snapshot) there is no "me": the queue is empty.
-    me = getattr(current_user, "id", None) if current_user else None
     return select(MaltreatmentReport).where(
         MaltreatmentReport.state == ReportState.ASSIGNED,
-        MaltreatmentReport.assigned_agent_id == me,
+        MaltreatmentReport.assigned_agent_id == my_id(),
         MaltreatmentReport.inspection_on <= local_today(),
     )
 

@@ -30,6 +30,7 @@ from portal.blueprints.reports.labels import (
 from portal.blueprints.reports.services import MAX_DESCRIPTION, MAX_INFO, ReportData
 from portal.blueprints.reports.services import TEXT_LIMITS as LIMITS
 from portal.forms import choices
+from portal.services.ids import parse_id
 
 REQUIRED = _l("Campo obrigatório.")
 IMAGE_ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif"
@@ -173,7 +174,8 @@ class FilterForm(FlaskForm):
 
 
 class AssignForm(FlaskForm):
-    agent_id = SelectField(_l("Agente"), choices=[], coerce=int, validate_choice=False)
+    # parse_id, not int: an id beyond a database integer reads as no agent, not a 500
+    agent_id = SelectField(_l("Agente"), choices=[], coerce=parse_id, validate_choice=False)
     inspection_on = DateField(_l("Data da vistoria"), validators=[DataRequired(REQUIRED)])
 
 

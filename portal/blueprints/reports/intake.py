@@ -10,7 +10,7 @@ import hashlib
 import hmac
 import io
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from flask_babel import gettext as _
 from sqlalchemy import select
@@ -36,6 +36,7 @@ from portal.blueprints.reports.common import (
     normalise_protocol,
     photo_gps,
 )
+from portal.blueprints.reports.progress import merged_at
 from portal.extensions import db
 from portal.models import (
     ApiClient,
@@ -193,35 +194,18 @@ def find_same_place(
     return found
 
 
-def find_duplicate(
-    category: str,
-    key: str | None,
-    lat: float | None,
-    lng: float | None,
-    now: datetime,
-    *,
-    exclude_id: int | None = None,
-) -> MaltreatmentReport | None:
-    """The oldest open report of the same category at the same place, if any (staff only)."""
-    found = find_same_place(category, key, lat, lng, now, exclude_id=exclude_id)
-    return found[0] if found else None
-
-
 def possible_duplicates(report: MaltreatmentReport) -> list[MaltreatmentReport]:
     """What the staff page offers to merge this report into: the other open reports of the same
     category and place, received from 30 days before it onwards. Merging is the staff's decision
     (``casework.merge``)."""
     if not report.is_open:
         return []
-    created = report.created_at
-    if created.tzinfo is None:
-        created = created.replace(tzinfo=UTC)
     return find_same_place(
         report.category,
         report.residence_key,
         report.lat,
         report.lng,
-        created,
+        report.created_at,
         exclude_id=report.id,
     )
 
@@ -358,11 +342,6 @@ class PublicEvent:
     text: str | None
 
 
-def _merged_at(report: MaltreatmentReport) -> datetime | None:
-    moves = [e.at for e in report.events if e.kind == "state" and e.to_state == ReportState.MERGED]
-    return max(moves) if moves else None
-
-
 def public_history(report: MaltreatmentReport) -> list[PublicEvent]:
     """What the reporter may read: the public events of this report only.
 
@@ -373,19 +352,14 @@ def public_history(report: MaltreatmentReport) -> list[PublicEvent]:
     """
     events = [PublicEvent(e.at, e.kind, e.to_state, e.text) for e in report.events if e.public]
     main = report.merged_into
-    since = _merged_at(report)
+    since = merged_at(report)
     if main is not None and since is not None:
         events += [
             PublicEvent(e.at, "state", e.to_state, None)
             for e in main.events
             if e.public and e.kind == "state" and e.from_state != e.to_state and e.at > since
         ]
-    order = {id(e): i for i, e in enumerate(events)}
-    return sorted(events, key=lambda e: (_aware(e.at), order[id(e)]))
-
-
-def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return sorted(events, key=lambda e: e.at)  # stable: same instant, the order above
 
 
 def public_state(report: MaltreatmentReport) -> str:

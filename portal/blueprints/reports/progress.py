@@ -15,13 +15,13 @@ owes this reporter, and says nothing about the other report's dates.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from flask_babel import gettext as _
 
 from portal.models import MaltreatmentReport, ReportState
 from portal.profiles.schema import Profile, is_silent
-from portal.services.clock import tz
+from portal.services.clock import local_date
 
 
 @dataclass(frozen=True)
@@ -37,13 +37,8 @@ class NextStep:
     article: str | None = None
 
 
-def _local_day(value: datetime, profile: Profile) -> date:
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(tz(profile)).date()
-
-
-def _merged_on(report: MaltreatmentReport) -> datetime | None:
+def merged_at(report: MaltreatmentReport) -> datetime | None:
+    """When the staff merged ``report`` into another (None: never)."""
     moves = [e.at for e in report.events if e.kind == "state" and e.to_state == ReportState.MERGED]
     return max(moves) if moves else None
 
@@ -63,7 +58,7 @@ def next_step(report: MaltreatmentReport, profile: Profile, today: date) -> Next
     case = report.merged_into if report.merged_into is not None else report
     rules = profile.reports
     if case.state == ReportState.TRIAGE:
-        received = max(_local_day(case.created_at, profile), _local_day(report.created_at, profile))
+        received = max(local_date(case.created_at), local_date(report.created_at))
         by, late = _deadline(received, rules.triage_days, today)
         return NextStep(
             _("A coordenação do CCZ analisa a denúncia e decide se cabe vistoria."),
@@ -73,10 +68,10 @@ def next_step(report: MaltreatmentReport, profile: Profile, today: date) -> Next
             _article(profile, "triage_days"),
         )
     if case.state == ReportState.ASSIGNED:
-        starts = [_local_day(case.triaged_at or case.created_at, profile)]
-        merged = _merged_on(report) if case is not report else None
+        starts = [local_date(case.triaged_at or case.created_at)]
+        merged = merged_at(report) if case is not report else None
         if merged is not None:
-            starts.append(_local_day(merged, profile))
+            starts.append(local_date(merged))
         by, late = _deadline(max(starts), rules.inspection_days, today)
         return NextStep(
             _("Um agente do CCZ vai ao local fazer a vistoria."),

@@ -32,7 +32,6 @@ from portal.extensions import db
 from portal.forms import choices
 from portal.models import Inspection, MaltreatmentReport, User
 from portal.profiles.schema import Profile
-from portal.services.ids import parse_id
 from portal.views import Outcome, run_service, show_error
 
 
@@ -173,8 +172,7 @@ def staff_assign(protocol: str):  # type: ignore[no-untyped-def]
     form = AssignForm()
     if not form.validate_on_submit():
         return _form_problem(form, report)
-    agent_id = parse_id(form.agent_id.data)  # coerce=int lets 99999999999999999999 through
-    agent = db.session.get(User, agent_id) if agent_id else None
+    agent = db.session.get(User, form.agent_id.data) if form.agent_id.data else None
     if agent is None:
         flash(_("Escolha um agente da lista."), "danger")
         return redirect(url_for("reports.staff_detail", protocol=report.protocol))

@@ -10,18 +10,18 @@ import pytest
 from sqlalchemy import select
 
 from portal.blueprints.adoption import applications as apps
-from portal.blueprints.adoption.progress import (
-    HANDOVER_TARGET_DAYS,
-    REVIEW_TARGET_DAYS,
-    applicant_step,
-    owner_step,
-)
+from portal.blueprints.adoption.progress import applicant_step, owner_step, review_due
 from portal.extensions import db
 from portal.models import DocumentKind, DocumentStatus, OutboxMessage
+from portal.profiles.schema import ProgrammePolicy
 from portal.services.clock import local_today
 from portal.services.todo import citizen_todo
 from tests import factories
 from tests.factories import eligible_person, make_listing, ngo_user
+
+# The programme's targets (profile policy; the test profile keeps the defaults).
+REVIEW_TARGET_DAYS = ProgrammePolicy().adoption_review_target_days
+HANDOVER_TARGET_DAYS = ProgrammePolicy().adoption_handover_target_days
 
 
 @pytest.fixture
@@ -237,5 +237,18 @@ def test_a_replacement_proof_on_a_ccz_listing_reaches_the_staff_who_refused(app)
     svc.review_document(proof, staff, accept=False, reason="Foto cortada.")
     fresh = factories.add_document(person, "identity", status=DocumentStatus.PENDING)
     svc.attach_document(application, fresh, person)
-    body = _mail(staff.email, f"Novo documento no pedido de adoção nº {application.id}")
+    body = _mail(staff.email or "", f"Novo documento no pedido de adoção nº {application.id}")
     assert "Documento de identidade" in body
+
+
+def test_adoption_targets_are_the_programme_policy_of_the_profile(app, world, monkeypatch) -> None:
+    """No law sets a deadline to decide an application (VV 28-29, BJP 24, CAB 16-17, GRU 88): the
+    programme's target comes from the profile, so a city changes it in its file."""
+    profile, _reviewer, _person, application = world
+    assert review_due(application) == local_today() + timedelta(days=REVIEW_TARGET_DAYS)
+    programme = profile.programme.model_copy(update={"adoption_review_target_days": 15})
+    monkeypatch.setitem(
+        app.extensions, "portal_profile", profile.model_copy(update={"programme": programme})
+    )
+    assert review_due(application) == local_today() + timedelta(days=15)
+    assert applicant_step(application).by == local_today() + timedelta(days=15)

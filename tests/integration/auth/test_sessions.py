@@ -41,15 +41,6 @@ def client(app, _fresh_clients):  # type: ignore[no-untyped-def]
     return app.test_client()
 
 
-def _login(client, person, remember: bool = False):  # type: ignore[no-untyped-def]
-    data = {"email": person.email, "password": factories.PASSWORD}
-    if remember:
-        data["remember"] = "y"
-    response = client.post("/conta/entrar", data=data)
-    assert response.status_code == 302
-    return response
-
-
 def _cookie(response, name: str) -> str | None:  # type: ignore[no-untyped-def]
     for header in response.headers.getlist("Set-Cookie"):
         if header.startswith(name + "="):
@@ -72,7 +63,7 @@ def _mails(to: str) -> list[OutboxMessage]:
 def test_a_session_cookie_captured_before_a_password_reset_stops_working(app, client) -> None:
     person = factories.user()
     db.session.commit()
-    _login(client, person)
+    factories.password_login(client, person)
     captured = client.get_cookie("session").value
     client.post("/conta/senha/esqueci", data={"email": person.email})
     link = re.search(r"http://localhost(/\S+)", _mails(person.email)[-1].body).group(1)
@@ -96,9 +87,9 @@ def test_sign_out_of_every_device_ends_other_sessions_and_remember_cookies(app) 
     person = factories.user()
     db.session.commit()
     phone, laptop = app.test_client(), app.test_client()
-    remembered = _login(laptop, person, remember=True)
+    remembered = factories.password_login(laptop, person, remember=True)
     remember_value = _cookie(remembered, "remember_token").split(";")[0].split("=", 1)[1]
-    _login(phone, person)
+    factories.password_login(phone, person)
     assert "Sair de todos os dispositivos" in phone.get("/minha-conta/").get_data(as_text=True)
     assert phone.post("/conta/sair-de-todos").status_code == 302
     assert not _signed_in(phone) and not _signed_in(laptop)
@@ -110,7 +101,7 @@ def test_sign_out_of_every_device_ends_other_sessions_and_remember_cookies(app) 
 def test_logout_deletes_the_remember_cookie(client) -> None:
     person = factories.user()
     db.session.commit()
-    _login(client, person, remember=True)
+    factories.password_login(client, person, remember=True)
     response = client.post("/conta/sair")
     deleted = _cookie(response, "remember_token")
     assert deleted is not None and ("Max-Age=0" in deleted or "1970" in deleted)
@@ -120,7 +111,7 @@ def test_logout_deletes_the_remember_cookie(client) -> None:
 def test_remember_me_survives_a_browser_restart_for_about_a_month(app, client) -> None:
     person = factories.user()
     db.session.commit()
-    cookie = _cookie(_login(client, person, remember=True), "remember_token")
+    cookie = _cookie(factories.password_login(client, person, remember=True), "remember_token")
     expires = parsedate_to_datetime(re.search(r"Expires=([^;]+)", cookie).group(1))
     assert expires - datetime.now(UTC) < timedelta(days=31)
     browser = app.test_client()  # a new browser: no session cookie, only the remember cookie
@@ -153,8 +144,8 @@ def test_password_change_asks_the_current_one_keeps_this_session_and_ends_others
     person = factories.user()
     db.session.commit()
     here, elsewhere = app.test_client(), app.test_client()
-    _login(here, person)
-    _login(elsewhere, person)
+    factories.password_login(here, person)
+    factories.password_login(elsewhere, person)
     form = {
         "senha-current_password": "errada-123",
         "senha-password": "outra-senha-44",

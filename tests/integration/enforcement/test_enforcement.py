@@ -45,20 +45,20 @@ def people(app):
 def _infraction(
     profile, agent, citizen, *, fine=True, kind="infraction", occurred_on=None, **extra
 ):
-    return services.issue_document(
-        profile,
-        kind=kind,
-        agent=agent,
-        addressee=Addressee(citizen.full_name, citizen.cpf),
-        fact="Cão acorrentado sem abrigo",
-        place="Rua A, 10",
-        occurred_at=datetime.combine(occurred_on or date(2026, 11, 2), time(13), tzinfo=UTC),
-        legal_provision="GRU 37",
-        agent_title="Agente sanitário",
-        fine_inputs=GRU_FINE if fine else None,
-        today=TODAY,
-        **extra,
-    )
+    """An auto for ``citizen``; ``extra`` adds or overrides issue_document's arguments."""
+    arguments = {
+        "kind": kind,
+        "agent": agent,
+        "addressee": Addressee(citizen.full_name, citizen.cpf),
+        "fact": "Cão acorrentado sem abrigo",
+        "place": "Rua A, 10",
+        "occurred_at": datetime.combine(occurred_on or date(2026, 11, 2), time(13), tzinfo=UTC),
+        "legal_provision": "GRU 37",
+        "agent_title": "Agente sanitário",
+        "fine_inputs": GRU_FINE if fine else None,
+        "today": TODAY,
+    }
+    return services.issue_document(profile, **{**arguments, **extra})
 
 
 # -- deadlines (GRU 114, 95 §ú, 70 §4) ------------------------------------------------------------

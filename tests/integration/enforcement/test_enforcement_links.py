@@ -21,17 +21,21 @@ from portal.services.todo import citizen_todo
 from tests import factories
 
 
-def _report() -> MaltreatmentReport:
+def _report(**fields) -> MaltreatmentReport:  # type: ignore[no-untyped-def]
+    """An inspected report that calls for a notice; ``fields`` override the defaults."""
     report = MaltreatmentReport(
-        protocol="DEN-2026-000007",
-        tracking_hash="x" * 64,
-        category="no_shelter",
-        description="Cão sem abrigo",
-        state=ReportState.INSPECTED,
-        outcome="notice_needed",
-        street="Rua B",
-        number="5",
-        district="Centro",
+        **{
+            "protocol": "DEN-2026-000007",
+            "tracking_hash": "x" * 64,
+            "category": "no_shelter",
+            "description": "Cão sem abrigo",
+            "state": ReportState.INSPECTED,
+            "outcome": "notice_needed",
+            "street": "Rua B",
+            "number": "5",
+            "district": "Centro",
+            **fields,
+        }
     )
     db.session.add(report)
     db.session.commit()

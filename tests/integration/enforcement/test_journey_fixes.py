@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, time, timedelta
 
+import pytest
 from sqlalchemy import select
 
 from portal.blueprints.enforcement import services
@@ -143,24 +144,19 @@ def test_gru_70_2_service_refuses_not_complied_before_the_term(profile, people):
 def test_notice_form_prefilled_from_report_inspection_and_registered_keeper(
     profile, people, auth, client
 ):
-    from portal.models import Inspection, MaltreatmentReport, ReportState
+    from portal.models import Inspection
+    from tests.integration.enforcement.test_enforcement_links import _report
 
     agent, _boss, _director, citizen = people
     factories.animal(citizen)  # the one person keeping registered animals at that address
-    report = MaltreatmentReport(
+    report = _report(
         protocol="DEN-2026-000099",
-        tracking_hash="x" * 64,
-        category="no_shelter",
-        description="Cão sem abrigo",
-        state=ReportState.INSPECTED,
-        outcome="notice_needed",
         species="dog",
         animal_count=2,
         cep=citizen.cep,
         street=citizen.street,
         number=citizen.number,
         complement=citizen.complement,
-        district="Centro",
     )
     report.inspections.append(
         Inspection(
@@ -171,7 +167,6 @@ def test_notice_form_prefilled_from_report_inspection_and_registered_keeper(
             outcome="notice_needed",
         )
     )
-    db.session.add(report)
     db.session.commit()
     auth.logout()
     auth.login(agent)
@@ -187,6 +182,16 @@ def test_notice_form_prefilled_from_report_inspection_and_registered_keeper(
 # -- 2. After a refused defence: the appeal, the e-mails, the to-do, who decides -------------------
 
 
+def _denial(reason: str) -> dict[str, str]:
+    """The decision form's fields for a refusal signed by the addressee today."""
+    return {
+        "outcome": "deny",
+        "reason": reason,
+        "method": "signed",
+        "service_on": date.today().isoformat(),
+    }
+
+
 def _refused_defence(profile, people, client, auth):  # type: ignore[no-untyped-def]
     """An auto de infração with a fine, its defence refused by the coordinator through the page
     (after the confirmation step); returns (infraction, penalty)."""
@@ -200,12 +205,7 @@ def _refused_defence(profile, people, client, auth):  # type: ignore[no-untyped-
     petition = doc.petitions[0]
     auth.logout()
     auth.login(boss)
-    data = {
-        "outcome": "deny",
-        "reason": "Fotos da vistoria mostram o cão sem abrigo.",
-        "method": "signed",
-        "service_on": date.today().isoformat(),
-    }
+    data = _denial("Fotos da vistoria mostram o cão sem abrigo.")
     confirm = client.post(f"/ccz/fiscalizacao/peticoes/{petition.id}/decidir", data=data)
     assert confirm.status_code == 200 and "O que acontece ao confirmar" in confirm.text
     assert "É lavrado o auto de imposição de penalidade, com a multa de R$ 480,00" in confirm.text
@@ -276,6 +276,19 @@ def test_gru_110_while_the_appeal_is_judged_home_says_so_and_not_pagar(
     assert "Quem decide: o Diretor de Departamento hierarquicamente superior" in page
     assert "não há nada a pagar" in page
     assert appeal.instance == 2
+    # the fine's own page agrees: suspended, no guia or online payment offered (GRU 110)
+    item = client.get(f"/pagamentos/{penalty.payment_item_id}").text
+    assert 'id="cobranca-suspensa"' in item
+    assert "Imprimir guia (PDF)" not in item and "Como pagar" not in item
+    # nor by a typed URL or a crafted POST: the billing service refuses a held item
+    guia = client.get(f"/pagamentos/{penalty.payment_item_id}/guia.pdf")
+    assert guia.status_code == 302 and guia.mimetype != "application/pdf"
+    from portal.blueprints.billing import stripe_gateway
+    from portal.blueprints.billing.items import BillingError
+
+    with pytest.raises(BillingError) as refused:
+        stripe_gateway.start_checkout(penalty.payment_item, citizen)
+    assert refused.value.code == "on_hold"
 
 
 def test_gru_103_appeal_decision_emailed_and_on_home_then_fine_to_pay(
@@ -297,12 +310,7 @@ def test_gru_103_appeal_decision_emailed_and_on_home_then_fine_to_pay(
     )
     auth.logout()
     auth.login(director)
-    data = {
-        "outcome": "deny",
-        "reason": "Multa dentro da faixa da lei.",
-        "method": "signed",
-        "service_on": date.today().isoformat(),
-    }
+    data = _denial("Multa dentro da faixa da lei.")
     confirm = client.post(f"/ccz/fiscalizacao/peticoes/{appeal.id}/decidir", data=data).text
     assert "A decisão é definitiva" in confirm and "volta a correr" in confirm
     client.post(f"/ccz/fiscalizacao/peticoes/{appeal.id}/decidir", data={**data, "confirmed": "1"})
@@ -373,19 +381,10 @@ def test_gru_80_repeat_auto_shows_the_base_the_addition_and_the_total(
 
     def auto(kind: str, days_ago: int) -> EnforcementDocument:
         day = date.today() - timedelta(days=days_ago)
-        doc = services.issue_document(
-            profile,
-            kind=kind,
-            agent=agent,
-            addressee=Addressee(citizen.full_name, citizen.cpf),
-            fact="Cão sem abrigo",
-            place="Rua A, 10",
-            occurred_at=datetime.combine(day, time(12), tzinfo=UTC),
-            legal_provision="GRU 10 V a",
-            agent_title="Agente sanitário",
-            fine_inputs=test_enforcement.GRU_FINE,
+        doc = test_enforcement._infraction(
+            profile, agent, citizen, kind=kind, occurred_on=day, legal_provision="GRU 10 V a",
             today=day,
-        )
+        )  # fmt: skip
         doc.issued_at = datetime.combine(day, time(12), tzinfo=UTC)
         services.record_service(
             profile, doc, method="signed", service_on=day, note=None, actor=agent, today=day

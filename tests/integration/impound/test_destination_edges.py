@@ -9,6 +9,7 @@ Dates are 2026: Monday 2 March; Good Friday 3 April (national); Tuesday 21 April
 from __future__ import annotations
 
 from datetime import date
+from typing import get_args
 
 import pytest
 
@@ -22,6 +23,7 @@ from portal.models import (
     ProposalStatus,
     ReclaimStatus,
 )
+from portal.profiles.animal_rules import CommunityCondition
 from tests import factories
 from tests.integration.impound.test_impound_laudos import _laudo
 from tests.integration.impound.test_impound_rules import BJP, CAB, CABO, GRU, VV, _capture
@@ -436,15 +438,7 @@ def test_vv_19_par_1_community_animal_returned_only_with_its_named_carer(
     assert capture.status == CaptureStatus.DESTINED
 
 
-ALL_CONDITIONS = [
-    "registered",
-    "sterilised",
-    "vaccinated",
-    "dewormed",
-    "ectoparasites",
-    "carer_term",
-    "earlier_priorities_failed",
-]
+ALL_CONDITIONS = list(get_args(CommunityCondition))  # every condition the profiles know
 # BJP 25 §3 II: "registrado, esterilizados cirurgicamente, vacinados e iniciado o programa de
 # desverminação (com a primeira dose...)"; VV 19 §1: "esterilização, registro, vacinação,
 # vermifugação e controle de ectoparasitos ... após identificação e assinatura de termo de

@@ -366,3 +366,92 @@ def test_capture_status_constants_cover_custody():
         CaptureStatus.IN_CUSTODY,
         CaptureStatus.DEFINITIVE_PENDING,
     }
+
+
+# -- One query per list, not one per row -------------------------------------------------------
+
+
+def _selects_from(table: str, call):  # type: ignore[no-untyped-def]
+    """The SELECT statements loading rows of ``table`` while ``call()`` runs."""
+    from sqlalchemy import event
+
+    seen: list[str] = []
+
+    def record(conn, cursor, statement, *args) -> None:  # type: ignore[no-untyped-def]
+        if statement.lstrip().startswith(f"SELECT {table}."):
+            seen.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", record)
+    try:
+        call()
+    finally:
+        event.remove(db.engine, "before_cursor_execute", record)
+    return seen
+
+
+def test_public_list_reads_the_photos_of_every_row_in_one_query(client, app):
+    for _ in range(3):
+        _captured()
+    db.session.expunge_all()
+    html: list[str] = []
+    reads = _selects_from(
+        "capture_photo", lambda: html.append(client.get("/animais-recolhidos").get_data(True))
+    )
+    assert "Animais encontrados: 3" in html[0]
+    assert len(reads) <= 1, reads
+
+
+def test_my_captures_and_todo_read_animals_and_reclaims_once_not_per_capture(client, auth, app):
+    owner = factories.user(full_name="Olga Dona")
+    for _ in range(3):
+        _captured(owner)
+    auth.login(owner)
+    db.session.expunge_all()
+    page: list[str] = []
+    animals = _selects_from(
+        "animal", lambda: page.append(client.get("/meus-recolhimentos").get_data(True))
+    )
+    assert page[0].count(">Resgatar</a>") == 3
+    assert len(animals) <= 1, animals
+    db.session.expunge_all()
+    reclaims = _selects_from("reclaim_record", lambda: page.append(client.get("/").get_data(True)))
+    assert page[1].count("Thor foi recolhido pelo CCZ") == 3
+    assert len(reclaims) <= 1, reclaims
+
+
+def test_certidao_todo_reads_the_animals_of_the_certidoes_in_one_query(client, auth, app):
+    requester = factories.user()
+    codes = [_issued(requester).code for _ in range(3)]
+    old = _issued(requester)
+    old.issued_on = local_today() - timedelta(days=400)  # long past: no longer on the list
+    old_code = old.code
+    db.session.commit()
+    auth.login(requester)
+    db.session.expunge_all()
+    html: list[str] = []
+    animals = _selects_from("animal", lambda: html.append(client.get("/").get_data(True)))
+    assert all(f"Certidão de captura {code} emitida" in html[0] for code in codes)
+    assert f"Certidão de captura {old_code} emitida" not in html[0]
+    assert len([s for s in animals if "WHERE animal.id = " in s]) == 0, animals
+
+
+def test_gru_84_3_no_page_links_a_certidao_where_the_law_has_none(make_app):
+    # Only Guarulhos has the certidão negativa de captura (GRU 84 §3); in Bom Jesus dos Perdões
+    # the captured list, a capture's page and the rules page must not offer one.
+    app = make_app(PORTAL_PROFILE="bjp")
+    with app.app_context():
+        assert not services.certificates_offered(app.extensions["portal_profile"])
+        owner = factories.user()
+        capture = services.record_capture(
+            app.extensions["portal_profile"],
+            _data(local_today(), tag_read=factories.animal(owner).rga),
+            agent=factories.user(roles=("agent",)),
+            today=local_today(),
+        )
+        db.session.commit()
+        protocol = capture.protocol
+    client = app.test_client()
+    for url in ("/animais-recolhidos", f"/animais-recolhidos/{protocol}", "/regras"):
+        html = client.get(url).get_data(as_text=True)
+        assert "Animais recolhidos" in html or "Regras" in html, url
+        assert 'href="/certidoes' not in html and "certidão negativa" not in html.lower(), url

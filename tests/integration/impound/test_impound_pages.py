@@ -21,7 +21,6 @@ from portal.models import (
     MunicipalHoliday,
     OutboxMessage,
     ReclaimRecord,
-    Vaccination,
 )
 from portal.services.clock import local_today
 from tests import factories
@@ -49,16 +48,10 @@ def test_gru_82_capture_with_photo_emails_owner_who_reclaims_online_pays_and_is_
     client, auth, app
 ):
     owner = factories.user()
-    pet = factories.animal(owner)
-    pet.vaccinations.append(
-        Vaccination(
-            vaccine_name="Rabisin",
-            batch="L1",
-            vet_name="Dra. Ana",
-            vet_crmv="CRMV-SP 1",
-            applied_on=local_today() - timedelta(days=30),
-            next_due_on=local_today() + timedelta(days=300),
-        )
+    pet = factories.rabies_vaccinated(
+        factories.animal(owner),
+        local_today() - timedelta(days=30),
+        local_today() + timedelta(days=300),
     )
     db.session.commit()
     agent = auth.login(roles=("agent",))

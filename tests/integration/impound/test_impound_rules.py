@@ -410,17 +410,7 @@ def test_gru_88_after_deadline_adoption_draft_listing_with_photos(app):
 
 def test_gru_82_1_release_needs_the_agent_to_confirm_the_cause_ended(app):
     owner = factories.user()
-    pet = factories.animal(owner)
-    pet.vaccinations.append(
-        Vaccination(
-            vaccine_name="Rabisin",
-            batch="L1",
-            vet_name="Dra. Ana",
-            vet_crmv="CRMV-SP 1",
-            applied_on=date(2026, 1, 10),
-            next_due_on=date(2027, 1, 10),
-        )
-    )
+    pet = factories.rabies_vaccinated(factories.animal(owner), date(2026, 1, 10), date(2027, 1, 10))
     capture = _capture(GRU, date(2026, 3, 2), tag_read=pet.rga)
     staff = factories.user(roles=("agent",))
     reclaim = services.start_reclaim(

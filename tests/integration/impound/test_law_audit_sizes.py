@@ -158,6 +158,24 @@ def test_cab_19_2_later_captures_do_not_count(ufm):  # type: ignore[no-untyped-d
     assert _fine(services.reclaim_fee(CAB, first, date(2026, 3, 3))) == 2 * 5000
 
 
+def test_cab_19_2_animals_caught_the_same_day_are_one_occasion_not_a_repeat(ufm):  # type: ignore[no-untyped-def]
+    # "reincidência ... com relação ao proprietário" is an offence after an earlier one: the
+    # owner's two horses caught together each pay the single fine (count 1, not 2).
+    owner = factories.user(roles=("citizen",))
+    first = _owned_capture(CAB, date(2026, 3, 9), owner)
+    second = _owned_capture(CAB, date(2026, 3, 9), owner)
+    assert _fine(services.reclaim_fee(CAB, first, date(2026, 3, 10))) == 2 * 5000
+    assert _fine(services.reclaim_fee(CAB, second, date(2026, 3, 10))) == 2 * 5000
+
+
+def test_cab_19_2_two_animals_caught_on_one_earlier_day_count_once(ufm):  # type: ignore[no-untyped-def]
+    owner = factories.user(roles=("citizen",))
+    _owned_capture(CAB, date(2026, 3, 2), owner)
+    _owned_capture(CAB, date(2026, 3, 2), owner)  # the same occasion: one earlier offence
+    later = _owned_capture(CAB, date(2026, 3, 9), owner)
+    assert _fine(services.reclaim_fee(CAB, later, date(2026, 3, 10))) == 2 * 2 * 5000
+
+
 def test_gru_10_xv_pages_show_a_heavy_dog_as_small_class(app, client):  # type: ignore[no-untyped-def]
     # The hold and the fee follow the legal class; the pages must say the same (the agent's
     # "Médio" stays visible as a description, never as the class the law counts).

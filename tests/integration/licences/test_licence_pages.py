@@ -37,6 +37,28 @@ def adult(owner, today, **fields):
     return pet
 
 
+def sent_request(owner, pets, *, profile, today) -> ExcessLicence:
+    """A request for ``pets`` (each confirmed, with its sterilisation proof) sent through the
+    service, as the tests that start from a request on file need it."""
+    return services.request_licence(
+        owner,
+        services.RequestData(
+            animals_requested=len(pets),
+            housing_description="Quintal amplo, coberto e limpo todo dia.",
+            listed=[
+                services.ListedAnimal(
+                    p.id,
+                    True,
+                    sterilisation_proof=services.Upload(io.BytesIO(b"%PDF-1.4"), "s.pdf"),
+                )
+                for p in pets
+            ],
+        ),
+        profile=profile,
+        today=today,
+    )
+
+
 def _file(name: str = "c.pdf"):
     return (io.BytesIO(b"%PDF-1.4 comprovante"), name)
 
@@ -199,23 +221,7 @@ def test_public_check_page_and_api_show_nothing_about_the_holder(client, app, to
     pets = [adult(owner, today) for _ in range(6)]
     staff = factories.user(roles=("agent",))
     with app.test_request_context():
-        licence = services.request_licence(
-            owner,
-            services.RequestData(
-                animals_requested=6,
-                housing_description="Quintal amplo, coberto e limpo todo dia.",
-                listed=[
-                    services.ListedAnimal(
-                        p.id,
-                        True,
-                        sterilisation_proof=services.Upload(io.BytesIO(b"%PDF-1.4"), "s.pdf"),
-                    )
-                    for p in pets
-                ],
-            ),
-            profile=prof,
-            today=today,
-        )
+        licence = sent_request(owner, pets, profile=prof, today=today)
         services.approve(
             licence, staff, max_animals=6, covered_ids=None, reason=None, profile=prof, today=today
         )
@@ -283,23 +289,7 @@ def test_gru_37_par1_iii_api_answers_422_licence_new_acquisition(client, app, to
     pets = [adult(owner, today) for _ in range(6)]
     staff = factories.user(roles=("agent",))
     with app.test_request_context():
-        licence = services.request_licence(
-            owner,
-            services.RequestData(
-                animals_requested=6,
-                housing_description="Quintal amplo, coberto e limpo todo dia.",
-                listed=[
-                    services.ListedAnimal(
-                        p.id,
-                        True,
-                        sterilisation_proof=services.Upload(io.BytesIO(b"%PDF-1.4"), "s.pdf"),
-                    )
-                    for p in pets
-                ],
-            ),
-            profile=prof,
-            today=today,
-        )
+        licence = sent_request(owner, pets, profile=prof, today=today)
         services.approve(
             licence, staff, max_animals=6, covered_ids=None, reason=None, profile=prof, today=today
         )
@@ -374,23 +364,7 @@ def test_lgpd_download_includes_the_licences(client, auth, app, today) -> None:
     owner = auth.login()
     pets = [adult(owner, today) for _ in range(6)]
     with app.test_request_context():
-        services.request_licence(
-            owner,
-            services.RequestData(
-                animals_requested=6,
-                housing_description="Quintal amplo, coberto e limpo todo dia.",
-                listed=[
-                    services.ListedAnimal(
-                        p.id,
-                        True,
-                        sterilisation_proof=services.Upload(io.BytesIO(b"%PDF-1.4"), "s.pdf"),
-                    )
-                    for p in pets
-                ],
-            ),
-            profile=app.extensions["portal_profile"],
-            today=today,
-        )
+        sent_request(owner, pets, profile=app.extensions["portal_profile"], today=today)
     db.session.commit()
     import json
 

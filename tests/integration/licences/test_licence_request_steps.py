@@ -5,7 +5,6 @@ by when, and fees that say what they are for."""
 
 from __future__ import annotations
 
-import io
 import re
 from datetime import timedelta
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 import pytest
 
 from portal.blueprints.animals import services as animals
-from portal.blueprints.licences import services
+from portal.blueprints.licences import progress, services
 from portal.blueprints.licences.todo import DRAFT_KIND
 from portal.extensions import db
 from portal.models import ExcessLicence, FormDraft, PaymentItem, StoredFile
@@ -25,12 +24,22 @@ from tests.integration.licences.test_licence_pages import (
     _request_form,
     adult,
     send_by_steps,
+    sent_request,
 )
 
 
 @pytest.fixture
 def today(app):  # type: ignore[no-untyped-def]
     return animals.local_today(app.extensions["portal_profile"])
+
+
+@pytest.fixture
+def five_at_home(auth, today):  # type: ignore[no-untyped-def]
+    """The signed-in owner and the five adult animals registered at their residence."""
+    owner = auth.login()
+    pets = [adult(owner, today) for _ in range(5)]
+    db.session.commit()
+    return owner, pets
 
 
 def _draft(owner) -> Any:  # type: ignore[no-untyped-def]
@@ -46,10 +55,10 @@ def _visible_inputs(html: str) -> int:
     return len([m for m in found if "hidden" not in m])
 
 
-def test_request_is_four_short_steps_each_saved_on_the_server(client, auth, today) -> None:
-    owner = auth.login()
-    pets = [adult(owner, today) for _ in range(5)]
-    db.session.commit()
+def test_request_is_four_short_steps_each_saved_on_the_server(
+    client, auth, today, five_at_home
+) -> None:
+    owner, pets = five_at_home
     first = client.get("/licencas/pedido").get_data(as_text=True)
     for label in (
         "Animais da residência",
@@ -73,10 +82,8 @@ def test_request_is_four_short_steps_each_saved_on_the_server(client, auth, toda
     assert 'id="new_1-name"' in again and 'id="new_2-name"' not in again
 
 
-def test_what_the_portal_knows_is_pre_filled(client, auth, today) -> None:
-    owner = auth.login()
-    pets = [adult(owner, today) for _ in range(5)]
-    db.session.commit()
+def test_what_the_portal_knows_is_pre_filled(client, auth, today, five_at_home) -> None:
+    owner, pets = five_at_home
     form = _request_form(pets, asked=7, new=[_new("Mel", today)])
     assert send_by_steps(client, form, until="").status_code == 302
     housing = client.get("/licencas/pedido/alojamento").get_data(as_text=True)
@@ -84,10 +91,10 @@ def test_what_the_portal_knows_is_pre_filled(client, auth, today) -> None:
     assert re.search(r'id="animals_requested"[^>]*value="6"', housing)
 
 
-def test_uploads_are_held_shown_and_removable_and_a_refusal_keeps_them(client, auth, today) -> None:
-    owner = auth.login()
-    pets = [adult(owner, today) for _ in range(5)]
-    db.session.commit()
+def test_uploads_are_held_shown_and_removable_and_a_refusal_keeps_them(
+    client, auth, today, five_at_home
+) -> None:
+    owner, pets = five_at_home
     form = _request_form(pets, asked=6, new=[_new("Mel", today)])
     del form[f"sterilisation-{pets[4].id}"]  # one proof missing: the step is refused
     response = send_by_steps(client, form, until="documentos")
@@ -141,10 +148,10 @@ def test_a_refusal_at_the_end_keeps_the_draft_and_its_files(client, auth, today,
     assert {f.stored_file.purpose for f in draft.files} == {"draft"}
 
 
-def test_gru_37_par1_i_required_marks_match_what_is_refused(client, auth, today) -> None:
-    owner = auth.login()
-    pets = [adult(owner, today) for _ in range(5)]
-    db.session.commit()
+def test_gru_37_par1_i_required_marks_match_what_is_refused(
+    client, auth, today, five_at_home
+) -> None:
+    owner, pets = five_at_home
     form = _request_form(pets, asked=6, new=[_new("Mel", today)])
     assert send_by_steps(client, form, until="alojamento").status_code == 302
     page = client.get("/licencas/pedido/documentos").get_data(as_text=True)
@@ -161,10 +168,10 @@ def test_gru_37_par1_i_required_marks_match_what_is_refused(client, auth, today)
     )
 
 
-def test_request_page_one_number_next_step_who_and_by_when(client, auth, today) -> None:
-    owner = auth.login()
-    pets = [adult(owner, today) for _ in range(5)]
-    db.session.commit()
+def test_request_page_one_number_next_step_who_and_by_when(
+    client, auth, today, five_at_home
+) -> None:
+    owner, pets = five_at_home
     send_by_steps(
         client, _request_form(pets, asked=7, new=[_new("Mel", today), _new("Bia", today)])
     )
@@ -180,11 +187,9 @@ def test_request_page_one_number_next_step_who_and_by_when(client, auth, today) 
 
 
 def test_gru_22_i_each_fee_says_which_animal_and_request_and_the_list_explains_them(
-    client, auth, today
+    client, auth, today, five_at_home
 ) -> None:
-    owner = auth.login()
-    pets = [adult(owner, today) for _ in range(5)]
-    db.session.commit()
+    owner, pets = five_at_home
     send_by_steps(
         client, _request_form(pets, asked=7, new=[_new("Mel", today), _new("Bia", today)])
     )
@@ -205,23 +210,7 @@ def test_the_decision_reaches_the_home_to_do_list(client, auth, today, gru) -> N
     owner = factories.user()
     pets = [adult(owner, today) for _ in range(6)]
     staff = factories.user(roles=("agent",))
-    licence = services.request_licence(
-        owner,
-        services.RequestData(
-            animals_requested=6,
-            housing_description="Quintal amplo, coberto e limpo todo dia.",
-            listed=[
-                services.ListedAnimal(
-                    p.id,
-                    True,
-                    sterilisation_proof=services.Upload(io.BytesIO(b"%PDF-1.4"), "s.pdf"),
-                )
-                for p in pets
-            ],
-        ),
-        profile=gru,
-        today=today,
-    )
+    licence = sent_request(owner, pets, profile=gru, today=today)
     texts = [t.text for t in citizen_todo(owner)]
     assert any(f"Pedido de licença nº {licence.id} em análise" in t for t in texts)
     services.approve(
@@ -231,10 +220,8 @@ def test_the_decision_reaches_the_home_to_do_list(client, auth, today, gru) -> N
     assert any(f"Licença aprovada (pedido nº {licence.id})" in t for t in texts)
 
 
-def test_draft_files_stay_private_to_their_owner(client, auth, today) -> None:
-    owner = auth.login()
-    pets = [adult(owner, today) for _ in range(5)]
-    db.session.commit()
+def test_draft_files_stay_private_to_their_owner(client, auth, today, five_at_home) -> None:
+    owner, pets = five_at_home
     send_by_steps(client, _request_form(pets, asked=6), until="alojamento")
     stored = db.session.scalars(db.select(StoredFile).where(StoredFile.purpose == "draft")).first()
     assert stored is not None
@@ -280,10 +267,8 @@ def test_gru_37_par1_v_renewal_in_steps_starts_from_the_current_licence(client, 
     assert renewal.animals_requested == 6
 
 
-def test_only_the_owner_removes_a_file_of_their_draft(client, auth, today) -> None:
-    owner = auth.login()
-    pets = [adult(owner, today) for _ in range(5)]
-    db.session.commit()
+def test_only_the_owner_removes_a_file_of_their_draft(client, auth, today, five_at_home) -> None:
+    owner, pets = five_at_home
     send_by_steps(client, _request_form(pets, asked=6), until="alojamento")
     held = _draft(owner).files[0]
     auth.logout()
@@ -310,3 +295,19 @@ def test_lgpd_download_holds_the_unsent_draft_and_its_files(client, auth, today)
     auth.logout()
     auth.login()
     assert client.get("/minha-conta/meus-dados.json").get_json()["rascunhos"] == []
+
+
+def test_licence_decision_target_is_the_programme_policy_of_the_profile(
+    app, today, gru, monkeypatch
+) -> None:
+    """The laws set no deadline to decide (GRU 37 §1): the CCZ's target is the profile's
+    programme policy, so a city changes it in its file, not in the code."""
+    owner = factories.user()
+    licence = sent_request(owner, [adult(owner, today) for _ in range(6)], profile=gru, today=today)
+    assert progress.decision_due(licence) == licence.requested_on + timedelta(days=30)
+    programme = gru.programme.model_copy(update={"licence_decision_target_days": 45})
+    monkeypatch.setitem(
+        app.extensions, "portal_profile", gru.model_copy(update={"programme": programme})
+    )
+    assert progress.decision_due(licence) == licence.requested_on + timedelta(days=45)
+    assert progress.next_step(licence, today).by == licence.requested_on + timedelta(days=45)

@@ -13,7 +13,7 @@ from portal.extensions import db
 from portal.models import AuditEvent, OutboxMessage, ReportState
 from portal.models.base import utcnow
 from tests import factories
-from tests.factories import REPORTER, pdf_text, photo, submit
+from tests.factories import REPORTER, inspect_report, pdf_text, photo, submit
 
 
 def _today():  # type: ignore[no-untyped-def]
@@ -118,30 +118,8 @@ def test_state_machine_refuses_illegal_moves(app, coordinator, agent, other_agen
     # Only the assigned agent records the inspection; admin does not inspect.
     for actor in (other_agent, admin):
         with pytest.raises(svc.IllegalMove):
-            svc.record_inspection(
-                svc.current_profile(),
-                report,
-                actor,
-                visited_on=_today(),
-                findings={},
-                notes=None,
-                people_present=None,
-                outcome="nothing_found",
-                photos=[],
-                today=_today(),
-            )
-    svc.record_inspection(
-        svc.current_profile(),
-        report,
-        agent,
-        visited_on=_today(),
-        findings={},
-        notes=None,
-        people_present=None,
-        outcome="nothing_found",
-        photos=[],
-        today=_today(),
-    )
+            inspect_report(report, actor)
+    inspect_report(report, agent)
     assert report.state == ReportState.CLOSED
     # Closed is an end here: no re-assignment, no merge, no police.
     for to_state in (
@@ -319,9 +297,9 @@ def test_staff_tile_and_pages_need_a_staff_role(client, auth) -> None:
     assert "/ccz/denuncias" in client.get("/admin/").get_data(as_text=True)
 
 
-def test_reporters_of_joined_reports_hear_of_the_main_ones_progress(
-    app, client, auth, coordinator, agent
-) -> None:
+def _ana_and_bia_merged(app, client, auth, coordinator):  # type: ignore[no-untyped-def]
+    """Ana's and Bia's confidential reports of one place; the coordinator (signed in here) merges
+    Bia's into Ana's."""
     _r, main, _c = submit(
         app.test_client(), identity="confidential", name="Ana", email="ana@example.com"
     )
@@ -330,6 +308,13 @@ def test_reporters_of_joined_reports_hear_of_the_main_ones_progress(
     )
     auth.login(coordinator)
     client.post(f"/ccz/denuncias/{joined.protocol}/juntar", data={"target": main.protocol})
+    return main, joined
+
+
+def test_reporters_of_joined_reports_hear_of_the_main_ones_progress(
+    app, client, auth, coordinator, agent
+) -> None:
+    main, joined = _ana_and_bia_merged(app, client, auth, coordinator)
     db.session.refresh(joined)
     assert joined.merged_into_id == main.id  # the staff's decision
     _assign(client, main, agent)
@@ -349,14 +334,7 @@ def test_reporters_of_joined_reports_hear_of_the_main_ones_progress(
 
 def test_a_public_reply_reaches_only_its_own_reporter(app, client, auth, coordinator) -> None:
     """Issue 26: Bia's report was merged into Ana's; the CCZ's reply to Ana never reaches Bia."""
-    _r, main, _c = submit(
-        app.test_client(), identity="confidential", name="Ana", email="ana@example.com"
-    )
-    _r, joined, _c = submit(
-        app.test_client(), identity="confidential", name="Bia", email="bia@example.com"
-    )
-    auth.login(coordinator)
-    client.post(f"/ccz/denuncias/{joined.protocol}/juntar", data={"target": main.protocol})
+    main, joined = _ana_and_bia_merged(app, client, auth, coordinator)
     client.post(
         f"/ccz/denuncias/{main.protocol}/mensagem",
         data={"text": "Obrigado, Sra. Ana. A vistoria será amanhã.", "public": "y"},

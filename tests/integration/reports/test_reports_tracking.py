@@ -11,7 +11,7 @@ from portal.blueprints.reports import services as svc
 from portal.extensions import db
 from portal.models import MaltreatmentReport, OutboxMessage, ReportEvent
 from portal.models.base import utcnow
-from tests.factories import photo, submit
+from tests.factories import inspect_report, photo, submit
 
 
 def _track(client, protocol: str, code: str):  # type: ignore[no-untyped-def]
@@ -155,18 +155,7 @@ def test_after_the_inspection_and_at_the_end_the_page_says_what_follows(
     _r, report, _code = submit(client)
     today = svc.local_today()
     svc.triage_valid(report, coordinator, agent, today, today)
-    svc.record_inspection(
-        svc.current_profile(),
-        report,
-        agent,
-        visited_on=today,
-        findings={},
-        notes=None,
-        people_present=None,
-        outcome="notice_needed",
-        photos=[],
-        today=today,
-    )
+    inspect_report(report, agent, "notice_needed")
     db.session.commit()
     html = _page(client, report)
     assert "providências previstas em lei" in html and 'id="proximo-passo-prazo"' not in html

@@ -26,6 +26,7 @@ from portal.models import (
     UnitValue,
 )
 from tests import factories
+from tests.integration.enforcement.test_issuing_edges import _establishment
 
 TODAY = date(2026, 11, 30)
 
@@ -61,19 +62,22 @@ def company_notice(app):  # type: ignore[no-untyped-def]
 
 
 def _cadastro(user, cnpj: str, status: str) -> Establishment:  # type: ignore[no-untyped-def]
-    place = Establishment(
-        cnpj=cnpj,
-        legal_name="Pet Shop Verdadeiro Ltda",
-        cep="07000000",
-        street="Rua B",
-        number="20",
-        district="Centro",
-        requested_by_id=user.id,
-        status=status,
-    )
-    db.session.add(place)
+    place = _establishment(user, cnpj, "Pet Shop Verdadeiro Ltda")
+    place.status = status
     db.session.commit()
     return place
+
+
+def _file_as_representative(client, doc: EnforcementDocument):  # type: ignore[no-untyped-def]
+    """The bearer of the printed code files a defence with a power of attorney."""
+    return client.post(
+        f"/minhas-notificacoes/{doc.id}/peticao",
+        data={
+            "text": "Defesa da empresa",
+            "power_of_attorney": (io.BytesIO(b"%PDF-1.4 procuracao"), "procuracao.pdf"),
+        },
+        content_type="multipart/form-data",
+    )
 
 
 def _sees_nothing(client, doc: EnforcementDocument) -> None:  # type: ignore[no-untyped-def]
@@ -117,7 +121,7 @@ def test_the_responsible_of_the_active_cadastro_is_the_addressee(client, auth, c
 
 
 def test_reminders_go_to_the_active_cadastro_not_to_a_mere_requester(company_notice):
-    from portal.blueprints.enforcement.reminders import _recipient
+    from portal.blueprints.enforcement.addressees import recipient
 
     doc = company_notice
     owner = factories.user(roles=("citizen",), full_name="Dona Verdadeira")
@@ -125,7 +129,7 @@ def test_reminders_go_to_the_active_cadastro_not_to_a_mere_requester(company_not
     db.session.commit()
     _cadastro(owner, doc.addressee_cnpj, EstablishmentStatus.ACTIVE)
     _cadastro(attacker, doc.addressee_cnpj, EstablishmentStatus.REFUSED)  # the newest
-    assert _recipient(doc) == owner
+    assert recipient(doc) == owner
 
 
 def test_gru_107_the_bearer_of_the_code_files_with_a_power_of_attorney_staff_accept_it(
@@ -143,14 +147,7 @@ def test_gru_107_the_bearer_of_the_code_files_with_a_power_of_attorney_staff_acc
     )
     assert opened.status_code == 200
     assert client.get(f"/minhas-notificacoes/{doc.id}/documento.pdf").status_code == 200
-    filed = client.post(
-        f"/minhas-notificacoes/{doc.id}/peticao",
-        data={
-            "text": "Defesa da empresa",
-            "power_of_attorney": (io.BytesIO(b"%PDF-1.4 procuracao"), "procuracao.pdf"),
-        },
-        content_type="multipart/form-data",
-    )
+    filed = _file_as_representative(client, doc)
     assert filed.status_code == 302
     petition = db.session.query(Petition).filter_by(document_id=doc.id).one()
     assert petition.representation_status == RepresentationStatus.PENDING
@@ -182,14 +179,7 @@ def test_a_refused_representation_gives_no_access(client, auth, company_notice):
     client.post(
         "/verificar-documento", data={"number": doc.number, "code": services.printed_code(doc)}
     )
-    client.post(
-        f"/minhas-notificacoes/{doc.id}/peticao",
-        data={
-            "text": "Defesa da empresa",
-            "power_of_attorney": (io.BytesIO(b"%PDF-1.4 procuracao"), "procuracao.pdf"),
-        },
-        content_type="multipart/form-data",
-    )
+    _file_as_representative(client, doc)
     filed = db.session.query(Petition).filter_by(document_id=doc.id).one()
     from portal.blueprints.enforcement.addressees import decide_representation
 
@@ -208,3 +198,49 @@ def test_verify_by_number_in_the_query_is_rate_limited_like_the_form(client):
     ]
     assert codes[-1] == 429 and 429 not in codes[:20]
     assert client.get("/verificar-documento").status_code == 200  # the empty form stays open
+
+
+def _bearer_files(client, auth, doc: EnforcementDocument):  # type: ignore[no-untyped-def]
+    lawyer = factories.user(roles=("citizen",), full_name="Pedro Procurador")
+    db.session.commit()
+    auth.login(lawyer)
+    client.post(
+        "/verificar-documento", data={"number": doc.number, "code": services.printed_code(doc)}
+    )
+    _file_as_representative(client, doc)
+    return lawyer, db.session.query(Petition).filter_by(document_id=doc.id).one()
+
+
+def test_the_representations_answer_is_on_the_representatives_to_do(client, auth, company_notice):
+    # issue 25: every decision reaches its person by e-mail *and* on the home page; pending or
+    # refused, the document is not on their list, so the to-do says where the power stands
+    from portal.blueprints.enforcement.addressees import decide_representation
+
+    doc = company_notice
+    _lawyer, filed = _bearer_files(client, auth, doc)
+    home = client.get("/").get_data(as_text=True)
+    assert f"Sua representação no documento {doc.number} está em análise" in home
+    decide_representation(filed, factories.user(roles=("coordinator",)), accept=False)
+    db.session.commit()
+    home = client.get("/").get_data(as_text=True)
+    assert f"Sua representação no documento {doc.number} foi recusada" in home
+    assert "em análise" not in home
+
+
+def test_the_accepted_representative_gets_a_copy_of_the_decision(app, client, auth, company_notice):
+    from portal.blueprints.enforcement.addressees import decide_representation
+    from portal.services.clock import local_today
+
+    doc = company_notice
+    lawyer, filed = _bearer_files(client, auth, doc)
+    judge = factories.user(roles=("coordinator",))
+    decide_representation(filed, judge, accept=True)
+    services.decide_petition(
+        app.extensions["portal_profile"], filed, judge, grant=True, reason="Provas aceitas",
+        method="signed", service_on=local_today(), today=local_today(),
+    )  # fmt: skip
+    db.session.commit()
+    told = db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == lawyer.email)).all()
+    decision = [m for m in told if m.subject.startswith("Decisão:")]
+    assert len(decision) == 1 and doc.number in decision[0].subject
+    assert "Provas aceitas" in decision[0].body

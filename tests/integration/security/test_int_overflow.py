@@ -10,12 +10,12 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from portal.blueprints.sterilisation import services as sterilisation
 from portal.extensions import db
 from portal.models import MaltreatmentReport, SterilisationBooking, SterilisationSlot
 from portal.services.clock import local_today
 from portal.services.ids import DB_INT_MAX, parse_id
 from tests import factories
+from tests.integration.sterilisation.test_sterilisation_pages import _site_and_day
 
 HUGE = "99999999999999999999"
 
@@ -38,27 +38,6 @@ HUGE = "99999999999999999999"
 )
 def test_parse_id_reads_only_database_ids(text, expected) -> None:  # type: ignore[no-untyped-def]
     assert parse_id(text) == expected
-
-
-def _site_and_day(profile):  # type: ignore[no-untyped-def]
-    coord = factories.user(roles=("coordinator",))
-    site = sterilisation.save_site(
-        None,
-        sterilisation.SiteData(
-            name="CCZ Centro",
-            partner_kind="ccz",
-            address="Rua do CCZ, 100",
-            district="Centro",
-            instructions="Jejum de 8 horas.",
-        ),
-        coord,
-        profile=profile,
-    )
-    slot = sterilisation.add_slot(
-        site, local_today() + timedelta(days=7), 2, coord, today=local_today()
-    )
-    db.session.commit()
-    return site, slot
 
 
 @pytest.mark.parametrize(

@@ -16,24 +16,10 @@ from portal.blueprints.reports import services as svc
 from portal.extensions import db
 from portal.models import MaltreatmentReport, OutboxMessage
 from tests import factories
-from tests.factories import report_form_data, submit
+from tests.factories import inspect_report, report_form_data, submit
 
 REPLY = "Obrigado, Sra. Maria. A vistoria será amanhã às 9h."
 MARIA = {"identity": "confidential", "name": "Maria Primeira", "email": "maria@example.com"}
-
-
-@pytest.fixture
-def coordinator(app):  # type: ignore[no-untyped-def]
-    person = factories.user(roles=("coordinator",), full_name="Coordenadora Clara")
-    db.session.commit()
-    return person
-
-
-@pytest.fixture
-def agent(app):  # type: ignore[no-untyped-def]
-    person = factories.user(roles=("agent",), full_name="Agente Armando Fiscal")
-    db.session.commit()
-    return person
 
 
 @pytest.fixture
@@ -129,19 +115,7 @@ def test_the_merged_reporter_reads_the_case_state_without_the_other_reports_text
     _follow(second, response)
     auth.login(coordinator)
     client.post(f"/ccz/denuncias/{protocol}/juntar", data={"target": maria.protocol})
-    today = svc.local_today()
-    svc.record_inspection(
-        svc.current_profile(),
-        maria,
-        agent,
-        visited_on=today,
-        findings={},
-        notes=None,
-        people_present=None,
-        outcome="notice_needed",
-        photos=[],
-        today=today,
-    )
+    inspect_report(maria, agent, "notice_needed")
     svc.close_after_handover(maria, coordinator, "Sra. Maria, o responsável foi notificado.")
     db.session.commit()
     page = second.get(f"/denuncias/acompanhar/{protocol}").get_data(as_text=True)

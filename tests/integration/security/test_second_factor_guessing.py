@@ -7,8 +7,6 @@ once."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pyotp
 import pytest
 from flask import g
@@ -16,7 +14,6 @@ from sqlalchemy import select
 
 from portal.extensions import db, limiter
 from portal.models import AuditEvent, OutboxMessage
-from portal.services import twofactor
 from tests import factories
 
 
@@ -54,17 +51,12 @@ def _alerts(person) -> list[OutboxMessage]:  # type: ignore[no-untyped-def]
 
 
 def test_wrong_codes_from_many_addresses_lock_the_account_and_mail_the_person(strict_app):
-    agent = factories.user(roles=("agent",))
-    record = twofactor.start_enrolment(agent)
-    twofactor.confirm_enrolment(
-        agent, pyotp.TOTP(record.secret).at(datetime.now(UTC) - timedelta(seconds=30))
-    )
-    db.session.commit()
+    agent, secret = factories.enrolled_staff(("agent",))
     for n in range(5):
         wrong = _attempt(strict_app, agent, "000000", n)
         assert wrong.status_code == 200 and "Código inválido" in wrong.get_data(as_text=True)
     assert _alerts(agent) == []
-    locked = _attempt(strict_app, agent, pyotp.TOTP(record.secret).now(), 5)
+    locked = _attempt(strict_app, agent, pyotp.TOTP(secret).now(), 5)
     assert locked.status_code == 429  # even the right code waits
     assert "Muitas tentativas" in locked.get_data(as_text=True)
     _attempt(strict_app, agent, "111111", 6)
@@ -78,14 +70,9 @@ def test_wrong_codes_from_many_addresses_lock_the_account_and_mail_the_person(st
 
 
 def test_right_codes_do_not_count_against_the_account(strict_app):
-    vet = factories.user(roles=("vet",))
-    record = twofactor.start_enrolment(vet)
-    twofactor.confirm_enrolment(
-        vet, pyotp.TOTP(record.secret).at(datetime.now(UTC) - timedelta(seconds=30))
-    )
-    db.session.commit()
+    vet, secret = factories.enrolled_staff(("vet",))
     for n in range(4):
         assert _attempt(strict_app, vet, "000000", n).status_code == 200
-    ok = _attempt(strict_app, vet, pyotp.TOTP(record.secret).now(), 4)
+    ok = _attempt(strict_app, vet, pyotp.TOTP(secret).now(), 4)
     assert ok.status_code == 302  # the fifth request, but only the fourth wrong code
     assert _alerts(vet) == []

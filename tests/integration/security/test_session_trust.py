@@ -19,7 +19,6 @@ from flask.testing import FlaskClient
 
 from portal.extensions import db
 from portal.models import UserRole
-from portal.services import twofactor
 from tests import factories
 
 
@@ -48,29 +47,11 @@ def fresh_client(app):  # type: ignore[no-untyped-def]
     return app.test_client()
 
 
-def _password_login(client, person, *, remember: bool = False):  # type: ignore[no-untyped-def]
-    data = {"email": person.email, "password": factories.PASSWORD}
-    if remember:
-        data["remember"] = "y"
-    response = client.post("/conta/entrar", data=data)
-    assert response.status_code == 302
-    return response
-
-
-def _enrolled_admin():  # type: ignore[no-untyped-def]
-    admin = factories.user(roles=("admin",))
-    db.session.flush()
-    record = twofactor.start_enrolment(admin)
-    earlier = pyotp.TOTP(record.secret).at(datetime.now(UTC) - timedelta(seconds=30))
-    assert twofactor.confirm_enrolment(admin, earlier) is not None
-    db.session.commit()
-    return admin, record.secret
-
-
 def _admin_client(app):  # type: ignore[no-untyped-def]
-    admin, secret = _enrolled_admin()
+    admin, secret = factories.enrolled_staff(("admin",))
     client = app.test_client()
-    assert _password_login(client, admin).headers["Location"].endswith("/conta/verificacao")
+    step = factories.password_login(client, admin)
+    assert step.headers["Location"].endswith("/conta/verificacao")
     done = client.post("/conta/verificacao", data={"code": pyotp.TOTP(secret).now()})
     assert done.status_code == 302 and "/conta/verificacao" not in done.headers["Location"]
     assert client.get("/admin/").status_code == 200
@@ -85,7 +66,7 @@ def test_a_role_grant_does_not_turn_a_password_session_into_a_staff_session(stri
     citizen = factories.user()
     db.session.commit()
     victim_browser = strict_app.test_client()
-    _password_login(victim_browser, citizen, remember=True)
+    factories.password_login(victim_browser, citizen, remember=True)
     assert _opens(victim_browser, "/minha-conta/")
     session_cookie = victim_browser.get_cookie("session").value
     remember_cookie = victim_browser.get_cookie("remember_token").value
@@ -112,7 +93,7 @@ def test_a_role_grant_does_not_turn_a_password_session_into_a_staff_session(stri
     assert not _opens(remembered, "/minha-conta/")
 
     # Signing in again asks for the second factor (first time: enrolment) before the staff area.
-    again = _password_login(victim_browser, citizen)
+    again = factories.password_login(victim_browser, citizen)
     assert again.headers["Location"].endswith("/conta/verificacao/cadastrar")
     assert not _opens(victim_browser, "/admin/")
 
@@ -125,7 +106,7 @@ def test_a_staff_account_is_refused_by_a_session_that_skipped_the_second_factor(
     citizen = factories.user()
     db.session.commit()
     browser = strict_app.test_client()
-    _password_login(browser, citizen)
+    factories.password_login(browser, citizen)
     assert _opens(browser, "/minha-conta/")
     citizen.role_links.append(UserRole(role="coordinator"))  # no session-version bump
     db.session.commit()
@@ -137,7 +118,7 @@ def test_a_role_removal_ends_the_sessions_too(app, fresh_client) -> None:
     agent = factories.user(roles=("citizen", "agent"))
     admin = factories.user(roles=("admin",))
     db.session.commit()
-    _password_login(fresh_client, agent)
+    factories.password_login(fresh_client, agent)
     assert _opens(fresh_client, "/admin/")
     from portal.blueprints.admin.services import change_roles
 
@@ -150,7 +131,7 @@ def test_deactivating_an_account_ends_its_sessions(app, fresh_client) -> None:
     person = factories.user()
     admin = factories.user(roles=("admin",))
     db.session.commit()
-    _password_login(fresh_client, person)
+    factories.password_login(fresh_client, person)
     from portal.blueprints.admin.services import change_roles
 
     change_roles(person, admin, {"citizen"}, active=False)
@@ -161,7 +142,7 @@ def test_deactivating_an_account_ends_its_sessions(app, fresh_client) -> None:
 def test_sair_ends_the_session_server_side_copied_cookies_stop_working(app, fresh_client) -> None:
     person = factories.user()
     db.session.commit()
-    _password_login(fresh_client, person, remember=True)
+    factories.password_login(fresh_client, person, remember=True)
     assert _opens(fresh_client, "/minha-conta/")
     session_cookie = fresh_client.get_cookie("session").value
     remember_cookie = fresh_client.get_cookie("remember_token").value
@@ -185,8 +166,8 @@ def test_sair_on_one_device_leaves_the_others_signed_in(app) -> None:
     person = factories.user()
     db.session.commit()
     phone, laptop = app.test_client(), app.test_client()
-    _password_login(phone, person)
-    _password_login(laptop, person)
+    factories.password_login(phone, person)
+    factories.password_login(laptop, person)
     phone.post("/conta/sair")
     assert not _opens(phone, "/minha-conta/")
     assert _opens(laptop, "/minha-conta/")
@@ -213,7 +194,7 @@ def test_a_sign_in_older_than_the_remember_cookie_ends(app, fresh_client) -> Non
 
     person = factories.user()
     db.session.commit()
-    _password_login(fresh_client, person, remember=True)
+    factories.password_login(fresh_client, person, remember=True)
     row = db.session.scalars(select(LoginSession).where(LoginSession.user_id == person.id)).one()
     row.created_at = datetime.now(UTC) - timedelta(days=29)
     db.session.commit()
@@ -231,9 +212,9 @@ def test_ended_sign_ins_are_cleared_at_the_next_sign_in(app, fresh_client) -> No
     person = factories.user()
     db.session.commit()
     for _ in range(3):
-        _password_login(fresh_client, person)
+        factories.password_login(fresh_client, person)
         fresh_client.post("/conta/sair")
-    _password_login(fresh_client, person)
+    factories.password_login(fresh_client, person)
     count = select(func.count()).select_from(LoginSession)
     assert db.session.scalar(count.where(LoginSession.user_id == person.id)) == 1
 
@@ -243,7 +224,7 @@ def test_a_second_factor_reset_ends_the_persons_sessions(app, fresh_client) -> N
     that phone held end too (it may have been stolen, signed in)."""
     agent = factories.user(roles=("citizen", "agent"))
     db.session.commit()
-    _password_login(fresh_client, agent)
+    factories.password_login(fresh_client, agent)
     assert _opens(fresh_client, "/minha-conta/")
     from portal.blueprints.admin.services import reset_second_factor
 
