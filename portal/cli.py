@@ -70,6 +70,10 @@ def seed_unit_values() -> None:
 
 
 def init_commands(app: Flask) -> None:
+    from portal.services.drafts import purge_drafts_command
+
+    app.cli.add_command(purge_drafts_command)  # daily: form drafts nobody came back to
+
     @app.cli.command("create-user")
     @click.option("--email", required=True)
     @click.option("--name", required=True)

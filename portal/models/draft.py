@@ -3,6 +3,8 @@ so that nothing is lost between steps, after a refusal, or when they come back l
 
 * :class:`FormDraft` – one draft per person, form and key (``kind`` names the form, e.g.
   ``"licence_request"``; ``key`` tells apart drafts of the same form, e.g. a renewal of licence 7).
+  A form open to anonymous people (a maus-tratos report) keys the draft to the browser's session
+  instead (``session_key``, a random token kept in the signed session cookie; ``owner_id`` empty).
   ``data`` holds the typed values as the form posted them (name -> text or list of texts) and
   ``step`` the last step reached.
 * :class:`DraftFile` – an upload held by a draft under a ``slot`` (the input's name). The file is
@@ -25,12 +27,17 @@ from portal.models.upload import StoredFile
 
 class FormDraft(Model):
     __tablename__ = "form_draft"
-    __table_args__ = (UniqueConstraint("owner_id", "kind", "key"),)
+    __table_args__ = (
+        UniqueConstraint("owner_id", "kind", "key"),
+        UniqueConstraint("session_key", "kind", "key"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    owner_id: Mapped[int] = mapped_column(
+    # exactly one of the two: the signed-in person, or an anonymous browser's session token
+    owner_id: Mapped[int | None] = mapped_column(
         ForeignKey("user_account.id", ondelete="CASCADE"), index=True
     )
+    session_key: Mapped[str | None] = mapped_column(String(64), index=True)
     kind: Mapped[str] = mapped_column(String(40))
     key: Mapped[str] = mapped_column(String(40), default="")
     data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

@@ -50,7 +50,7 @@ DOCUMENT_STATUS_LABELS: dict[str, Any] = {
 def upload_document(
     person: User,
     kind: str,
-    stream: IO[bytes],
+    stream: IO[bytes] | StoredFile,
     filename: str | None,
     issued_on: date | None,
     on: date,
@@ -82,12 +82,16 @@ def upload_document(
                     max=max_days,
                 ),
             )
-    try:
-        stored = store_document(
-            stream, purpose=DOCUMENT_PURPOSE, owner_id=person.id, filename=filename
-        )
-    except UploadError as err:
-        raise AdoptionError("file", "invalid_file", err.message) from err
+    if isinstance(stream, StoredFile):  # held by the form's draft: validated when it arrived
+        stored = stream
+        stored.purpose, stored.owner_id, stored.public = DOCUMENT_PURPOSE, person.id, False
+    else:
+        try:
+            stored = store_document(
+                stream, purpose=DOCUMENT_PURPOSE, owner_id=person.id, filename=filename
+            )
+        except UploadError as err:
+            raise AdoptionError("file", "invalid_file", err.message) from err
     doc = ApplicantDocument(
         person_id=person.id,
         kind=kind,

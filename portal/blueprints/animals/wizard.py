@@ -1,8 +1,13 @@
 """The registration wizard ("Cadastrar animal"): five short steps that work on a phone.
 
 Everything typed is kept in the session (``rga_draft``) between steps, so going back, an upload
-error or a rule refused at the end never loses a field. Each step checks its fields with the same
-functions :func:`~portal.blueprints.animals.registration.register_animal` calls at the end
+error or a rule refused at the end never loses a field. The photo is held in the person's form
+draft (``portal.services.drafts``, kind :data:`PHOTO_DRAFT`): private until the animal is
+registered, shown back as "Arquivo já enviado" with a box to remove it, replaced by a new one,
+and deleted with the draft ("Recomeçar", or the purge of drafts nobody came back to).
+
+Each step checks its fields with the same functions
+:func:`~portal.blueprints.animals.registration.register_animal` calls at the end
 (``validation.py``), so a problem is shown at the step where it was typed, with the same message.
 The views in ``routes.py`` only pick the step; :func:`handle_step` does the rest.
 """
@@ -28,11 +33,13 @@ from portal.blueprints.animals.forms import (
 from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.models import Animal, StoredFile
+from portal.services import drafts
 from portal.services.dates import add_months
 from portal.services.fees import price_list
-from portal.services.uploads import UploadError, store_image
 
 DRAFT_KEY = "rga_draft"
+PHOTO_DRAFT = "rga_registration"  # the form draft that holds the photo (issue 25)
+PHOTO_SLOT = "photo"
 STEPS = ("animal", "endereco", "vacina", "foto", "revisao")
 
 
@@ -121,22 +128,18 @@ def _attach_errors(step: str, form: Any, draft: dict[str, Any]) -> list[dict[str
     return banner
 
 
-def _animal_birth(form: AnimalStepForm, today):  # type: ignore[no-untyped-def]
+def _animal_birth(form: AnimalStepForm, today):
     if form.birth_known.data == "estimated":
         months = (form.age_years.data or 0) * 12 + (form.age_months.data or 0)
         return add_months(today, -months), True
     return form.birth_date.data, False
 
 
-def _animal_data(draft: dict[str, Any], today) -> services.AnimalData:  # type: ignore[no-untyped-def]
+def _animal_data(draft: dict[str, Any], today) -> services.AnimalData:
     form = _rebuilt(AnimalStepForm, draft["data"].get("animal"))
     form.validate()
     birth, estimated = _animal_birth(form, today)
-    photo = None
-    if draft.get("photo_id"):
-        photo = db.session.get(StoredFile, draft["photo_id"])
-        if photo is None or photo.owner_id != current_user.id:
-            photo = None
+    photo = _held_photo()
     try:
         weight = parse_weight_grams(form.weight_kg.data)
     except ValueError:
@@ -155,6 +158,13 @@ def _animal_data(draft: dict[str, Any], today) -> services.AnimalData:  # type: 
         microchip=form.microchip.data,
         photo=photo,
     )
+
+
+def _held_photo() -> StoredFile | None:
+    """The photo the person's draft holds (only their own draft is ever looked up)."""
+    held = drafts.held(drafts.find(current_user._get_current_object(), PHOTO_DRAFT))
+    files = held.get(PHOTO_SLOT, [])
+    return files[-1].stored if files else None
 
 
 def _vaccination_data(raw: dict[str, str] | None) -> tuple[services.VaccinationData | None, str]:
@@ -182,7 +192,7 @@ def _next_step(draft: dict[str, Any], step: str) -> str:
     return STEPS[STEPS.index(step) + 1]
 
 
-def _render_step(step: str, draft: dict[str, Any], **context: Any):  # type: ignore[no-untyped-def]
+def _render_step(step: str, draft: dict[str, Any], **context: Any):
     return render_template(
         f"animals/register_{step}.html",
         step=step,
@@ -193,7 +203,7 @@ def _render_step(step: str, draft: dict[str, Any], **context: Any):  # type: ign
     )
 
 
-def handle_step(step: str):  # type: ignore[no-untyped-def]
+def handle_step(step: str):
     """Show or submit one step; a step after the first unfinished one sends back to that one."""
     if step not in STEPS:
         abort(404)
@@ -216,25 +226,27 @@ def draft_summary() -> tuple[str, list[str]]:
     labels = _step_labels()
     name = str((draft["data"].get("animal") or {}).get("name") or "")
     steps = [labels[step] for step in draft["done"] if step in labels and step != "revisao"]
-    if draft.get("photo_id") and labels["foto"] not in steps:
+    if _held_photo() is not None and labels["foto"] not in steps:
         steps.append(labels["foto"])
     return name, steps
 
 
 def restart() -> None:
-    """Throw the draft away ("Recomeçar")."""
+    """Throw the draft away ("Recomeçar"), the photo held with it too."""
     session.pop(DRAFT_KEY, None)
+    _drop_photo_draft()
+    db.session.commit()
     flash(_("Cadastro recomeçado: os dados digitados foram descartados."), "info")
 
 
-def _advance(draft: dict[str, Any], step: str):  # type: ignore[no-untyped-def]
+def _advance(draft: dict[str, Any], step: str):
     if step not in draft["done"]:
         draft["done"].append(step)
     _save_draft(draft)
     return redirect(url_for("animals.register", step=_next_step(draft, step)))
 
 
-def _step_animal(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
+def _step_animal(draft: dict[str, Any]):
     profile = services.current_profile()
     today = services.local_today(profile)
     if request.method == "POST":
@@ -274,7 +286,7 @@ def _step_animal(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
     return _render_step("animal", draft, form=form, banner=banner)
 
 
-def _step_address(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
+def _step_address(draft: dict[str, Any]):
     profile = services.current_profile()
     today = services.local_today(profile)
     user = current_user._get_current_object()
@@ -345,7 +357,7 @@ def _step_address(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
     return _render_step("endereco", draft, form=form, banner=banner, profile_rule=profile.household)
 
 
-def _step_vaccination(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
+def _step_vaccination(draft: dict[str, Any]):
     profile = services.current_profile()
     today = services.local_today(profile)
     allow_none = not services.rabies_required(profile)
@@ -388,34 +400,35 @@ def _step_vaccination(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
     )
 
 
-def _step_photo(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
+def _drop_photo_draft() -> None:
+    found = drafts.find(current_user._get_current_object(), PHOTO_DRAFT)
+    if found is not None:
+        drafts.discard(found)  # deletes the photo it holds, unless the animal took it
+
+
+def _step_photo(draft: dict[str, Any]):
+    """Hold the photo in the form draft (private until registered); a new one replaces it."""
     form = PhotoStepForm()
-    photo = db.session.get(StoredFile, draft["photo_id"]) if draft.get("photo_id") else None
+    user = current_user._get_current_object()
     if form.validate_on_submit():
         upload: Any = form.photo.data  # a werkzeug FileStorage, or None when nothing was sent
-        if form.remove_photo.data:
-            draft["photo_id"] = None
-            photo = None
+        held = drafts.find(user, PHOTO_DRAFT)
+        if form.remove_photo.data and held is not None:
+            for f in drafts.held(held).get(PHOTO_SLOT, []):
+                drafts.remove(held, f.id)
+        refused: list[str] = []
         if upload is not None and upload.filename:
-            try:
-                stored = store_image(
-                    upload.stream,
-                    purpose="animal_photo",
-                    owner_id=current_user.id,
-                    public=True,
-                    filename=upload.filename,
-                )
-            except UploadError as err:
-                db.session.rollback()
-                form.photo.errors = [*form.photo.errors, err.message]
-                return _render_step("foto", draft, form=form, photo=photo, banner=[])
-            db.session.commit()
-            draft["photo_id"] = stored.id
-        return _advance(draft, "foto")
-    return _render_step("foto", draft, form=form, photo=photo, banner=[])
+            held = held or drafts.open_draft(user, PHOTO_DRAFT)
+            refused = drafts.hold(held, PHOTO_SLOT, [upload], accept="image")
+        db.session.commit()
+        if not refused:
+            return _advance(draft, "foto")
+        form.photo.errors = [*form.photo.errors, *refused]
+    held_files = drafts.held(drafts.find(user, PHOTO_DRAFT)).get(PHOTO_SLOT, [])
+    return _render_step("foto", draft, form=form, photo=_held_photo(), kept=held_files, banner=[])
 
 
-def _step_review(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
+def _step_review(draft: dict[str, Any]):
     profile = services.current_profile()
     today = services.local_today(profile)
     user = current_user._get_current_object()
@@ -450,7 +463,7 @@ def _step_review(draft: dict[str, Any]):  # type: ignore[no-untyped-def]
 
 def _submit(
     draft: dict[str, Any],
-    animal: services.AnimalData,  # type: ignore[no-untyped-def]
+    animal: services.AnimalData,
     vaccination: services.VaccinationData | None,
     choice: str,
 ):
@@ -458,6 +471,8 @@ def _submit(
     profile = services.current_profile()
     today = services.local_today(profile)
     user = current_user._get_current_object()
+    if animal.photo is not None:  # the held photo becomes the animal's, on its public page
+        animal.photo.purpose, animal.photo.public = "animal_photo", True
     try:
         registered = services.register_animal(
             owner=user,
@@ -470,6 +485,7 @@ def _submit(
             today=today,
             guard_resubmission=True,
         )
+        _drop_photo_draft()  # the photo is the animal's now: only the draft goes
         db.session.commit()
     except services.AlreadyRegistered as done:
         # a double tap on "Confirmar" (or the browser resending): show the first one's result
@@ -479,20 +495,24 @@ def _submit(
         return redirect(url_for("animals.detail", rga=done.animal.rga))
     except services.AnimalError as err:
         db.session.rollback()
-        draft["errors"] = [
+        errors = [
             {**e.as_dict(), "licence_url": getattr(e, "licence_url", None)} for e in err.errors
         ]
-        _save_draft(draft)
         first = ERROR_PLACES.get(err.errors[0].field or "", ("revisao", None))[0]
-        return redirect(url_for("animals.register", step=first))
+        return _sent_back(draft, errors, first)
     except IntegrityError:
         db.session.rollback()
-        draft["errors"] = [services.duplicate_microchip_error().as_dict()]
-        _save_draft(draft)
-        return redirect(url_for("animals.register", step="animal"))
+        return _sent_back(draft, [services.duplicate_microchip_error().as_dict()], "animal")
     session.pop(DRAFT_KEY, None)
     _flash_registered(registered)
     return redirect(url_for("animals.detail", rga=registered.rga))
+
+
+def _sent_back(draft: dict[str, Any], errors: list[dict[str, Any]], step: str):
+    """The review refused: the errors wait in the draft for the step where each is fixed."""
+    draft["errors"] = errors
+    _save_draft(draft)
+    return redirect(url_for("animals.register", step=step))
 
 
 def _flash_registered(registered: Animal) -> None:

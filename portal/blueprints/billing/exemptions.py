@@ -22,6 +22,7 @@ from portal.models import (
     ExemptionStatus,
     PaymentItem,
     PaymentStatus,
+    StoredFile,
     User,
 )
 from portal.models.base import utcnow
@@ -54,7 +55,7 @@ def request_exemption(
     profile: Profile,
     code: str,
     statement: str | None,
-    proof: IO[bytes],
+    proof: IO[bytes] | StoredFile,
     filename: str | None,
 ) -> ExemptionRequest:
     """The payer asks to be exempted and uploads proof (private: staff only). Raises BillingError
@@ -78,10 +79,16 @@ def request_exemption(
     if exemption is None:
         raise BillingError("code", "invalid", _("Escolha uma das isenções previstas na lei."))
     # owner_id stays empty: the proof is served to staff only, never back to the browser.
-    try:
-        stored = store_document(proof, purpose="exemption_proof", owner_id=None, filename=filename)
-    except UploadError as err:
-        raise BillingError("proof", "invalid_upload", err.message) from None
+    if isinstance(proof, StoredFile):  # held by the form's draft: validated when it arrived
+        stored = proof
+        stored.purpose, stored.owner_id, stored.public = "exemption_proof", None, False
+    else:
+        try:
+            stored = store_document(
+                proof, purpose="exemption_proof", owner_id=None, filename=filename
+            )
+        except UploadError as err:
+            raise BillingError("proof", "invalid_upload", err.message) from None
     req = ExemptionRequest(
         item=item,
         requester_id=requester.id,

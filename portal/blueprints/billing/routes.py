@@ -24,6 +24,7 @@ from portal.blueprints.billing import bp, documents, services, stripe_gateway
 from portal.blueprints.billing.forms import ExemptionRequestForm
 from portal.extensions import db
 from portal.forms import EmptyForm, choices
+from portal.kept_uploads import Kept, Slot, keep
 from portal.models import PaymentItem
 from portal.models.base import utcnow
 from portal.services.clock import current_profile
@@ -31,7 +32,7 @@ from portal.services.fees import price_list
 from portal.views import run_service
 
 
-def _profile():  # type: ignore[no-untyped-def]
+def _profile():
     return current_profile()
 
 
@@ -184,22 +185,35 @@ def request_exemption(item_id: int):
     form.code.choices = choices((e.code, f"{e.label} ({e.article})") for e in exemptions)
     if len(exemptions) == 1 and not form.is_submitted():
         form.code.data = exemptions[0].code
-    if form.validate_on_submit():
-        upload = form.proof.data
+    # issue 25: the proof is held as soon as it arrives; a refusal of another field keeps it
+    kept = keep("exemption_request", str(found.id), [Slot("proof")])
+    kept.relax(form)
+    valid = form.validate_on_submit()
+    refused = kept.show_refused(form)  # after validate(), which resets the fields' errors
+    if valid and not refused:
         done = run_service(
-            lambda: services.request_exemption(
-                found,
-                current_user,
-                profile=_profile(),
-                code=form.code.data,
-                statement=form.statement.data,
-                proof=upload.stream,
-                filename=upload.filename,
-            ),
+            lambda: _send_exemption(found, form, kept),
             form=form,
             fallback="code",
             success=_("Pedido de isenção enviado. Você receberá a decisão por e-mail."),
         )
         if done.ok:
             return redirect(url_for("billing.item", item_id=found.id))
-    return render_template("billing/exemption_form.html", item=found, form=form)
+    return render_template(
+        "billing/exemption_form.html", item=found, form=form, kept=kept.files("proof")
+    )
+
+
+def _send_exemption(found: PaymentItem, form: ExemptionRequestForm, kept: Kept) -> object:
+    proof = kept.take("proof", "exemption_proof", owner_id=None)
+    made = services.request_exemption(
+        found,
+        current_user,
+        profile=_profile(),
+        code=form.code.data,
+        statement=form.statement.data,
+        proof=proof[-1],
+        filename=None,
+    )
+    kept.discard()
+    return made

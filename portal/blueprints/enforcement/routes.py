@@ -11,19 +11,21 @@ from flask_login import current_user
 
 from portal.access import public, signed_in
 from portal.blueprints.enforcement import bp, services
-from portal.blueprints.enforcement.attachments import petition_files, variant_of
+from portal.blueprints.enforcement.attachments import PURPOSE, petition_files, variant_of
 from portal.blueprints.enforcement.authority import authority_ref
 from portal.blueprints.enforcement.documents import document_pdf
 from portal.blueprints.enforcement.forms import PetitionForm, VerifyForm
 from portal.blueprints.enforcement.issue_form import plain_provision
 from portal.extensions import db, limiter
-from portal.models import EnforcementDocument, StoredFile
+from portal.kept_uploads import Kept, Slot, keep
+from portal.models import EnforcementDocument
 from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.clock import current_profile, local_today
-from portal.services.uploads import UploadError, store_document
 
 _UNLOCKED = "enforcement_unlocked"
+# the petition's file inputs, held in the person's draft of it as they arrive (issue 25)
+_PETITION_SLOTS = [Slot("attachments", many=True), Slot("power_of_attorney")]
 _FILED = _l("Petição registrada. Você receberá a decisão por e-mail e na sua página inicial.")
 
 
@@ -96,20 +98,22 @@ def pdf(doc_id: int):
     return document_pdf(doc, current_profile())
 
 
-def _stored(form: PetitionForm) -> tuple[list[StoredFile], StoredFile | None]:
-    """The attachments and the power of attorney as stored files (raises UploadError)."""
-
-    def store(upload: Any) -> StoredFile:
-        return store_document(
-            upload.stream,
-            purpose="enforcement_petition",
-            owner_id=current_user.id,
-            filename=upload.filename,
-        )
-
-    files = [store(f) for f in (form.attachments.data or []) if f and f.filename]
-    proxy = form.power_of_attorney.data
-    return files, store(proxy) if proxy and proxy.filename else None
+def _file(profile: Profile, doc: EnforcementDocument, form: PetitionForm, kept: Kept) -> Any:
+    """File the petition with the files the form's draft holds (issue 25: sent once, kept
+    across a refusal), now the petition's own; the draft goes in the same commit."""
+    attachments = kept.take("attachments", PURPOSE)
+    proxy = kept.take("power_of_attorney", PURPOSE)
+    filed = services.file_petition(
+        profile,
+        doc,
+        current_user,
+        text=form.text.data,
+        attachments=attachments,
+        power_of_attorney=proxy[-1] if proxy else None,
+        has_access_code=_unlocked(doc),
+    )
+    kept.discard()
+    return filed
 
 
 @bp.route("/minhas-notificacoes/<int:doc_id>/peticao", methods=["GET", "POST"])
@@ -118,21 +122,11 @@ def petition(doc_id: int):
     doc = _visible(doc_id)
     profile = current_profile()
     form = PetitionForm()
-    if form.validate_on_submit():
+    kept = keep("enforcement_petition", str(doc.id), _PETITION_SLOTS)
+    valid = form.validate_on_submit()
+    if not kept.show_refused(form) and valid:
         try:
-            files, proxy_file = _stored(form)
-            filed = services.file_petition(
-                profile,
-                doc,
-                current_user,
-                text=form.text.data,
-                attachments=files,
-                power_of_attorney=proxy_file,
-                has_access_code=_unlocked(doc),
-            )
-        except UploadError as err:
-            db.session.rollback()
-            form.attachments.errors = [*form.attachments.errors, err.message]
+            filed = _file(profile, doc, form, kept)
         except services.EnforcementError as err:
             db.session.rollback()
             if not err.show_on(form):
@@ -149,6 +143,7 @@ def petition(doc_id: int):
         "enforcement/petition.html",
         doc=doc,
         form=form,
+        kept=kept.all(),
         option=services.petition_option(profile, doc),
         representative=not services.is_addressee(doc, current_user),
         today=local_today(),

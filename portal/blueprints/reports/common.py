@@ -75,8 +75,14 @@ class IllegalMove(DomainError):
 
 @dataclass
 class PhotoUpload:
-    stream: IO[bytes]
+    """A photo as sent (``stream``), or already held by the reporter's draft of the form
+    (``held``: validated and re-encoded when it arrived, issue 25; ``gps`` is the point read from
+    it then, only when the reporter had agreed)."""
+
+    stream: IO[bytes] | None = None
     use_gps: bool = False  # the reporter agreed to place the pin from the photo's GPS
+    held: Any = None  # a StoredFile of the draft
+    gps: tuple[float, float] | None = None
 
 
 @dataclass

@@ -219,6 +219,15 @@ def store_photos(
     """
     point = None
     for index, photo in enumerate(photos, start=1):
+        if photo.held is not None:  # held by the draft: stored already, now the report's
+            stored = photo.held
+            stored.purpose, stored.owner_id, stored.public = PHOTO_PURPOSE, None, False
+            stored.original_name = None
+            if photo.use_gps and point is None:
+                point = photo.gps
+            report.photos.append(ReportPhoto(file=stored, stage=stage))
+            continue
+        assert photo.stream is not None
         data = photo.stream.read()
         if photo.use_gps and point is None:
             point = photo_gps(data)
