@@ -63,6 +63,8 @@ from portal.models.enforcement import (
     Petition,
     PetitionKind,
     PetitionStatus,
+    RemedyFiling,
+    RemedyFilingKind,
     RepresentationStatus,
     ServiceMethod,
 )
@@ -83,6 +85,7 @@ from portal.models.impound import (
     DestinationDecision,
     EuthanasiaProposal,
     LostAnimalAlert,
+    OnSiteEuthanasia,
     ProposalStatus,
     ReclaimRecord,
     ReclaimStatus,
@@ -95,6 +98,7 @@ from portal.models.licence import (
     LicenceFile,
     LicenceInspection,
     LicenceStatus,
+    ReducedHouseholdLimit,
 )
 from portal.models.login_session import LoginSession
 from portal.models.reminder import ReminderDelivery, ReminderOptOut
@@ -113,6 +117,7 @@ from portal.models.settings import MunicipalHoliday, OutboxMessage, UnitValue
 from portal.models.sterilisation import (
     BookingStatus,
     SterilisationBooking,
+    SterilisationEstimate,
     SterilisationSite,
     SterilisationSlot,
 )
@@ -124,6 +129,8 @@ from portal.models.workspace import QueueSnapshot
 __all__ = [
     "BookingStatus",
     "SterilisationBooking",
+    "SterilisationEstimate",
+    "ReducedHouseholdLimit",
     "SterilisationSite",
     "SterilisationSlot",
     "Capture",
@@ -135,6 +142,7 @@ __all__ = [
     "CustodyType",
     "DestinationDecision",
     "EuthanasiaProposal",
+    "OnSiteEuthanasia",
     "LostAnimalAlert",
     "ProposalStatus",
     "ReclaimRecord",
@@ -229,6 +237,8 @@ __all__ = [
     "EnforcementKind",
     "EnforcementStatus",
     "PersonConsequence",
+    "RemedyFiling",
+    "RemedyFilingKind",
     "Petition",
     "PetitionKind",
     "PetitionStatus",

@@ -161,6 +161,14 @@ class EnforcementDocument(Model):
     consequence_article: Mapped[str | None] = mapped_column(String(60))
     # BJP 17 §2, 16 §4, 2 §3: the day the person was intimated (the ladder counts from it).
     notified_on: Mapped[date | None]
+    # GRU 87 V-VI: the motive of an autuação (a code of ``fines.apprehension_after``); the third
+    # for the same motive makes the apprehension definitive (``enforcement.repeat_apprehension``).
+    repeat_motive: Mapped[str | None] = mapped_column(String(40), index=True)
+    # GRU 89: a preliminary notice that is an interdição of a criação for human consumption.
+    interdiction: Mapped[bool] = mapped_column(default=False)
+    # VV 23 II: the laudo period the agent set on a maus-tratos notice, and the next one due.
+    laudo_every_days: Mapped[int | None]
+    laudo_next_due_on: Mapped[date | None] = mapped_column(index=True)
 
     # The fine as a charge (GRU 99-100) and its suspension while an appeal is pending (GRU 110).
     payment_item_id: Mapped[int | None] = mapped_column(ForeignKey("payment_item.id"))
@@ -235,6 +243,32 @@ class Petition(Model):
     decided_by: Mapped[User | None] = relationship(foreign_keys=[decided_by_id])
     against: Mapped[Petition | None] = relationship(remote_side=[id])
     power_of_attorney: Mapped[StoredFile | None] = relationship()
+
+
+class RemedyFilingKind(enum.StrEnum):
+    LAUDO = "laudo"  # VV 23 II: the veterinary laudo of the animal's physical integrity
+    ADDRESS = "address"  # VV 23 II: a change of the animal's address
+
+
+class RemedyFiling(Model):
+    """What the owner presents during the remedy term of a maus-tratos notice (VV 23 II): a
+    veterinary laudo (uploaded, or received on paper and recorded by staff) or a new address of
+    the animal."""
+
+    __tablename__ = "enforcement_remedy_filing"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("enforcement_document.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    text: Mapped[str | None] = mapped_column(Text)  # the new address, or a note on the laudo
+    file_id: Mapped[int | None] = mapped_column(ForeignKey("stored_file.id"))
+    received_on: Mapped[date]
+    filed_by_id: Mapped[int] = mapped_column(ForeignKey("user_account.id"), index=True)
+    filed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    document: Mapped[EnforcementDocument] = relationship()
+    file: Mapped[StoredFile | None] = relationship()
+    filed_by: Mapped[User] = relationship()
 
 
 class PersonConsequence(Model):

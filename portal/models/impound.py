@@ -190,11 +190,46 @@ class DestinationDecision(Model):
     # The conditions confirmed before a community return (BJP 25 §3 II; VV 19 §1).
     community_conditions: Mapped[list[str] | None] = mapped_column(JSON)
     listing_id: Mapped[int | None] = mapped_column(ForeignKey("listing.id"))
+    # GRU 88 III: the licensed slaughterhouse the animal went to (name and inspection register).
+    slaughterhouse: Mapped[str | None] = mapped_column(String(200))
+    # The signed laudo of a euthanasia outside Lei 14.228/2021's procedure (GRU 88 II; CAB 20).
+    laudo_file_id: Mapped[int | None] = mapped_column(ForeignKey("stored_file.id"))
+    # CAB 20: what came of a public auction ("sold", "failed"); a failed one puts the animal back
+    # in custody for the destinations after it.
+    auction_outcome: Mapped[str | None] = mapped_column(String(10))
+    auction_outcome_on: Mapped[date | None]
     decided_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
     decided_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     capture: Mapped[Capture] = relationship(back_populates="destinations")
     decided_by: Mapped[User | None] = relationship()
+    laudo_file: Mapped[StoredFile | None] = relationship()
+
+
+class OnSiteEuthanasia(Model):
+    """GRU 90: a large animal whose transport is impossible, euthanised where it was found on the
+    vet's laudo (an apprehension or capture that brings no animal to the CCZ, so no Capture)."""
+
+    __tablename__ = "on_site_euthanasia"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[str] = mapped_column(String(30), unique=True)  # EUT-2026-00001
+    description: Mapped[str] = mapped_column(String(200))  # species, coat, marks
+    size: Mapped[str] = mapped_column(String(10))  # the legal class (GRU 10 XVII: large)
+    place: Mapped[str] = mapped_column(String(300))
+    district: Mapped[str] = mapped_column(String(100))
+    performed_on: Mapped[date] = mapped_column(index=True)
+    transport_impossible: Mapped[str] = mapped_column(Text)  # why it could not be moved
+    vet_report: Mapped[str] = mapped_column(Text)  # the laudo
+    vet_crmv: Mapped[str] = mapped_column(String(20))
+    laudo_file_id: Mapped[int] = mapped_column(ForeignKey("stored_file.id"))
+    article: Mapped[str] = mapped_column(String(60))
+    owner_name: Mapped[str | None] = mapped_column(String(200))  # when known
+    recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
+    recorded_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    laudo_file: Mapped[StoredFile] = relationship()
+    recorded_by: Mapped[User | None] = relationship()
 
 
 class ProposalStatus(enum.StrEnum):

@@ -185,3 +185,28 @@ class LicenceEvent(Model):
 
     licence: Mapped[ExcessLicence] = relationship(back_populates="events")
     actor: Mapped[User | None] = relationship()
+
+
+class ReducedHouseholdLimit(Model):
+    """BJP 17 §1: the agent lowers one residence's limit after assessing the number and size of
+    the animals, their care, the space and hygiene, "a partir de laudo técnico e intimação do
+    agente". One row per decision; the newest one not lifted (``lifted_at`` empty) is in force,
+    for the residence (``residence_key``: whoever owns the animals living there)."""
+
+    __tablename__ = "reduced_household_limit"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    residence_key: Mapped[str] = mapped_column(String(300), index=True)
+    address_line: Mapped[str] = mapped_column(String(300))  # as shown when it was set
+    max_animals: Mapped[int]
+    report_id: Mapped[int] = mapped_column(ForeignKey("stored_file.id"))  # the laudo técnico
+    report_on: Mapped[date]  # the laudo's date
+    reason: Mapped[str] = mapped_column(Text)  # what the agent found (size, space, hygiene)
+    set_by_id: Mapped[int] = mapped_column(ForeignKey("user_account.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    lifted_at: Mapped[datetime | None]
+    lifted_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
+    lift_reason: Mapped[str | None] = mapped_column(Text)
+
+    report: Mapped[StoredFile] = relationship()
+    set_by: Mapped[User] = relationship(foreign_keys=[set_by_id])

@@ -109,3 +109,17 @@ class SterilisationBooking(Model):
     @property
     def is_open(self) -> bool:
         return self.status in OPEN_BOOKING
+
+
+class SterilisationEstimate(Model):
+    """VV 10 §1: the estimated number of dogs and cats in the municipality for one year, kept by
+    the CCZ; the year's target is a share of it (the profile's ``annual_target_percent``)."""
+
+    __tablename__ = "sterilisation_estimate"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    year: Mapped[int] = mapped_column(unique=True)
+    dogs_and_cats: Mapped[int]
+    source: Mapped[str] = mapped_column(String(300))  # where the estimate comes from
+    set_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

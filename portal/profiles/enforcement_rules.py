@@ -70,6 +70,10 @@ class SpecificFine(_Rule):
     # ``amount_cents``, per animal) within them and says why. ``decree`` names the federal source.
     range_max: Amount | None = None
     decree: str | None = None
+    # Where the published text cannot be read as it stands (VV 42 §ú: a warning-sign article whose
+    # fines describe acts against an animal), what cannot be read and the reading the portal chose
+    # (pt-BR), shown on the rules page next to the fine.
+    reading: str | None = None
 
     @model_validator(mode="after")
     def _range_in_cents(self) -> SpecificFine:
@@ -95,6 +99,20 @@ class DefinitiveConsequence(_Frozen):
     article: Citation
 
 
+class RepeatApprehension(_Frozen):
+    """A definitive apprehension the law attaches to repeated autuações for one motive (GRU 87 V:
+    "já autuados duas vezes por manterem a criação fora de padrões aceitáveis de higiene,
+    bem-estar e alojamento, recebam nova autuação por reincidir"; VI: the same for not reducing
+    the animals to the number allowed). Computed from the person's record, never typed: the
+    autuações for the same motive, not cancelled, inside the repeat window of ``fines``
+    (``repeat_window_years``, GRU 79: "reincidir" is defined there)."""
+
+    code: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+    label: str  # pt-BR: the motive, as the agent picks it on the auto
+    article: Citation
+    prior: int = Field(default=2, ge=1)  # "já autuados duas vezes": the earlier autuações
+
+
 class FineRule(_Rule):
     """Fines: unit, severity levels, repeat offences and prescription."""
 
@@ -110,6 +128,8 @@ class FineRule(_Rule):
     prescription_years: int | None = Field(default=None, ge=1)  # GRU 113: 5
     # None: the law gives no consequence on the person beyond the fine (CAB).
     definitive_consequence: DefinitiveConsequence | None = None
+    # GRU 87 V-VI: motives whose repeated autuações make the apprehension definitive.
+    apprehension_after: list[RepeatApprehension] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _joint_fines_exist(self) -> FineRule:
@@ -119,9 +139,17 @@ class FineRule(_Rule):
             for code in fine.joint:
                 if code not in codes or code == fine.code:
                     problems.append(f"fines.specific[{fine.code}].joint: unknown fine {code!r}")
+        motives = [m.code for m in self.apprehension_after]
+        if len(motives) != len(set(motives)):
+            problems.append("fines.apprehension_after: a code is listed twice")
+        if motives and self.repeat_window_years is None:
+            problems.append("fines.apprehension_after: needs repeat_window_years (GRU 79)")
         if problems:
             raise ValueError("; ".join(sorted(problems)))
         return self
+
+    def motive(self, code: str | None) -> RepeatApprehension | None:
+        return next((m for m in self.apprehension_after if m.code == code), None)
 
 
 ExpenseKind = Literal["capture", "transport", "food", "veterinary", "storage", "other"]
@@ -137,6 +165,27 @@ class ExpenseRule(_Rule):
 
     kinds: list[ExpenseKind] = Field(min_length=1)
     fee_kinds: list[Literal["reclaim", "fine"]] = Field(min_length=1)
+
+
+class InterdictionRule(_Rule):
+    """GRU 89: for animals raised for human consumption the authority may choose interdição
+    instead of the apprehension of the chapter, intimating the offender to take the animals,
+    within the term of a preliminary notice, to a licensed slaughterhouse with the authority;
+    every expense of transport and accompaniment is the offender's (§ú, ``cites.expenses``)."""
+
+    CITE_ONLY = frozenset({"expenses"})
+
+
+class RemedyDuties(_Rule):
+    """VV 23 II: during the term to remedy maus-tratos the owner reports any change of the
+    animal's address and periodically presents a veterinary laudo of its physical integrity.
+    The law gives no period: the agent sets it on the notice (``min``/``max`` days bound it).
+    The duties apply to a preliminary notice for a maus-tratos conduct (the report categories'
+    articles) or for one of ``provisions`` (VV 23 I)."""
+
+    provisions: list[Citation] = Field(default_factory=list)
+    laudo_min_days: int = Field(default=1, ge=1)
+    laudo_max_days: int = Field(default=90, ge=1)
 
 
 class NoticeRule(_Rule):
@@ -170,6 +219,8 @@ class NoticeRule(_Rule):
     first_instance_authority: str | None = None
     second_instance_authority: str | None = None
     second_instance_other_authority: str | None = None
+    interdiction: InterdictionRule | None = None  # GRU 89; None where the law has none
+    remedy_duties: RemedyDuties | None = None  # VV 23 II; None where the law has none
 
 
 # ---------------------------------------------------------------------------------------------
@@ -279,6 +330,9 @@ class EstablishmentRule(_Rule):
     responsible_vet_required: bool = True
     sketch_required: bool = False  # a sketch of the animals' housing (GRU 11 §1 IV)
     accreditation: bool = False  # accredited establishments register animals (API token)
+    # GRU 13 §1: the responsible vet's term of technical responsibility is renewed yearly, so it
+    # is checked again at every renewal of the cadastro, not only at the first request.
+    vet_term_yearly: bool = False
     # What the law calls the yearly document: the cadastro zoossanitário (GRU 11) or the sanitary
     # authority's laudo issued after the agent's inspection (CABO 34; CAB 33), or the register
     # without which nobody may sell dogs and cats (VV 45: "sales_register"). The portal keeps any

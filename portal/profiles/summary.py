@@ -46,6 +46,7 @@ def rule_sections(profile: Profile) -> list[RuleSection]:
             _establishments(profile),
             "estabelecimentos",
         ),
+        RuleSection(_("Programa de castração"), _sterilisation(profile), "castracao"),
     ]
     return [section for section in sections if section.items]
 
@@ -74,10 +75,25 @@ def _household(p: Profile) -> list[RuleItem]:
             "própria e a convenção do condomínio, não este limite."
         )
         out.add(text, rule.cite("excluded_housing"))
+    if rule.condo_convention:
+        # CAB 25: the building's convention applies on top of the limit of CAB 31
+        text = _(
+            "Em apartamentos de condomínio, vale o mesmo limite e também a convenção do "
+            "condomínio, que pode ser mais restritiva. O portal não tem acesso às convenções e "
+            "não as confere: cada morador verifica a do seu prédio."
+        )
+        out.add(text, rule.cite("condo_convention"))
     if rule.agent_may_reduce:
         text = _(
             "O agente sanitário pode reduzir esse número em uma residência, com laudo "
             "técnico, conforme o porte dos animais, o espaço e as condições de higiene."
+        )
+        out.add(text, rule.cite("agent_may_reduce"))
+        text = _(
+            "A lei não diz se a redução alcança quem tem a licença especial: o portal a aplica "
+            "à residência, com ou sem licença, até nova avaliação do CCZ. Os moradores recebem "
+            "o laudo por e-mail e o veem em Meus animais, e o portal não registra nem transfere "
+            "para lá animais acima do novo número."
         )
         out.add(text, rule.cite("agent_may_reduce"))
     if rule.above_limit == "forbidden":
@@ -372,11 +388,18 @@ def _establishments(p: Profile) -> list[RuleItem]:
     out.add_practice(text, rule.cite("renewal_window_days"))
     if rule.responsible_vet_required:
         out.add(
-            _(
-                "O estabelecimento funciona com um médico veterinário responsável técnico, com "
-                "termo de responsabilidade renovado anualmente."
-            ),
+            _("O estabelecimento funciona com um médico veterinário responsável técnico."),
             rule.cite("responsible_vet_required"),
+        )
+    if rule.vet_term_yearly:
+        # GRU 13 §1: the term is renewed yearly, so every renewal checks it again
+        out.add(
+            _(
+                "O termo de responsabilidade técnica do veterinário é renovado todo ano e "
+                "conferido em cada renovação do cadastro, não só no primeiro pedido: a renovação "
+                "só é pedida e aprovada com o termo válido."
+            ),
+            rule.cite("vet_term_yearly"),
         )
     if rule.accreditation:
         out.add(
@@ -386,4 +409,31 @@ def _establishments(p: Profile) -> list[RuleItem]:
             ),
             rule.cite("accreditation"),
         )
+    return out
+
+
+def _sterilisation(p: Profile) -> list[RuleItem]:
+    """The programme's yearly target where the law sets one (VV 10 §1)."""
+    rule, out = p.sterilisation, _Items()
+    if rule is None or rule.annual_target_percent is None:
+        return out
+    out.add(
+        _(
+            "Meta anual: castrar ao menos %(percent)d %% dos cães e gatos estimados no município "
+            "em cada um dos três primeiros anos do programa intensivo. O CCZ registra a "
+            "estimativa de cada ano e acompanha no portal o número de castrações feitas contra "
+            "a meta.",
+            percent=rule.annual_target_percent,
+        ),
+        rule.cite("annual_target_percent"),
+    )
+    out.add(
+        _(
+            "Depois do terceiro ano a lei pede uma porcentagem suficiente para o controle, sem "
+            "número, e não diz quando o programa começou: o portal mantém os %(percent)d %% "
+            "como referência em todos os anos, sem afirmar que a meta seja exigida nesses anos.",
+            percent=rule.annual_target_percent,
+        ),
+        rule.cite("later_years"),
+    )
     return out

@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from portal.profiles.schema import SIZE_CLASSES, Profile
+from portal.profiles.summary_destinations import destinations
 from portal.profiles.summary_wording import (
     RuleItem,
     _amount,
@@ -149,6 +150,7 @@ def _impound(p: Profile) -> list[RuleItem]:
             _("Quem vai adquirir um animal pede antes a certidão negativa de captura."),
             rule.cite("capture_certificate"),
         )
+    destinations(p, out)  # CABO 13; CAB 20; GRU 88, 90
     _destination_order(p, out)
     out.add(
         _(
@@ -235,6 +237,9 @@ def _fines(p: Profile) -> list[RuleItem]:
         if fine.per_animal:
             amount = _("%(amount)s por animal", amount=amount)
         out.add(_("%(what)s: %(amount)s.", what=fine.label, amount=amount), fine.article)
+        if fine.reading is not None:
+            # VV 42 §ú: a garbled text; what cannot be read and the portal's reading (pt-BR data)
+            out.add(_("Texto da lei ilegível em parte: %(r)s", r=fine.reading), fine.article)
     if rule.repeat_multiplier == 2 and rule.repeat_compounds:
         text = _("Na reincidência, a multa é o dobro da multa anterior.")
     elif rule.repeat_multiplier == 2:
@@ -256,6 +261,19 @@ def _fines(p: Profile) -> list[RuleItem]:
     if rule.prescription_years is not None:
         text = _("As infrações prescrevem em %(years)d anos.", years=rule.prescription_years)
         out.add(text, rule.cite("prescription_years"))
+    for motive in rule.apprehension_after:
+        # GRU 87 V-VI with GRU 79: the portal's reading of "reincidir" is stated
+        text = _(
+            "Apreensão definitiva dos animais de quem, já autuado %(n)d vezes por este motivo, "
+            "recebe nova autuação pelo mesmo motivo: %(what)s. O portal conta as autuações não "
+            'canceladas da mesma pessoa (CPF ou CNPJ) e entende "reincidir" como na regra da '
+            "reincidência: as anteriores contam se a nova vier em até %(years)d anos de cada uma. "
+            "A apreensão só vale depois da decisão definitiva.",
+            n=motive.prior,
+            what=_lower_first(motive.label),
+            years=rule.repeat_window_years or 0,
+        )
+        out.add(text, f"{motive.article}; {rule.cite('repeat_window_years')}")
     return out
 
 
@@ -309,6 +327,29 @@ def _notices(p: Profile) -> list[RuleItem]:
             days=rule.payment_days,
         )
         out.add(text, rule.cite("payment_days"))
+    if rule.interdiction is not None:
+        text = _(
+            "Na criação de animais destinada ao consumo humano, a autoridade pode optar pela "
+            "interdição: o infrator é intimado, por notificação preliminar, a levar os animais a "
+            "um abatedouro licenciado no prazo dado, acompanhado da autoridade sanitária."
+        )
+        out.add(text, rule.interdiction.article)
+        text = _(
+            "As despesas de transporte dos animais e de acompanhamento da autoridade sanitária e "
+            "de outros servidores ao abatedouro são pagas pelo infrator."
+        )
+        out.add(text, rule.interdiction.cite("expenses"))
+    if rule.remedy_duties is not None:
+        text = _(
+            "Na notificação por maus-tratos, enquanto corre o prazo para sanar, o responsável "
+            "avisa o CCZ de qualquer mudança de endereço do animal e apresenta periodicamente "
+            "laudo veterinário da integridade física do animal. A lei não fixa o período: o "
+            "agente o define na notificação (de %(min)s a %(max)s), e o portal lembra o "
+            "responsável antes de cada vencimento.",
+            min=_days(rule.remedy_duties.laudo_min_days),
+            max=_days(rule.remedy_duties.laudo_max_days),
+        )
+        out.add(text, rule.remedy_duties.article)
     if out and rule.moves_to_business_day:
         text = _(
             "Os prazos são contínuos: não se conta o dia do início e conta-se o do "

@@ -406,3 +406,44 @@ def test_rules_page_says_which_numbers_are_programme_policy():
 def test_gru_88_par4_cabo_39_par4_vv_23_iii_b_bjp_30_consequence_on_repeat(key, expected):
     rule = load_profile(key).fines.definitive_consequence
     assert (None if rule is None else (rule.kind, rule.article)) == expected
+
+
+# -- issue 27, enforcement: GRU 87 V-VI, GRU 89, VV 23 II, VV 42 §ú ------------------------------
+
+
+@pytest.mark.parametrize("key", ["guarulhos", "bjp", "vilavelha", "cabo", "cabeceira"])
+def test_gru_87_v_vi_gru_89_vv_23_ii_only_in_the_laws_that_have_them(key):
+    profile = load_profile(key)
+    motives = [(m.article, m.prior) for m in profile.fines.apprehension_after]
+    assert motives == ([("GRU 87 V", 2), ("GRU 87 VI", 2)] if key == "guarulhos" else [])
+    interdiction = profile.notices.interdiction
+    assert (interdiction and interdiction.cite("expenses")) == (
+        "GRU 89 §ú" if key == "guarulhos" else None
+    )
+    duties = profile.notices.remedy_duties
+    assert (duties and duties.article) == ("VV 23 II" if key == "vilavelha" else None)
+
+
+def test_gru_87_v_motives_need_the_repeat_window_of_gru_79():
+    data = load_profile("guarulhos").model_dump()
+    data["fines"]["repeat_window_years"] = None
+    with pytest.raises(pydantic.ValidationError, match="repeat_window_years"):
+        Profile.model_validate(data)
+
+
+def test_vv_42_pu_rules_page_states_the_garbled_text_and_the_reading():
+    items = {
+        item.text: item.article
+        for section in rule_sections(load_profile("vilavelha"))
+        for item in section.items
+    }
+    reading = next(text for text in items if "ilegível" in text)
+    assert items[reading] == "VV 42 §ú I" and "art. 50 I" in reading
+    fine = next(text for text in items if text.startswith("Ferimento, mutilação"))
+    assert items[fine] == "VV 42 §ú I"
+    laudos = next(text for text in items if "laudo veterinário da integridade" in text)
+    assert items[laudos] == "VV 23 II" and "o agente o define" in laudos
+    gru = [i for s in rule_sections(load_profile("guarulhos")) for i in s.items]
+    assert not any("ilegível" in i.text or "laudo veterinário da" in i.text for i in gru)
+    repeat = next(i for i in gru if i.article.startswith("GRU 87 V;"))
+    assert "reincidir" in repeat.text and repeat.article == "GRU 87 V; GRU 79"

@@ -93,6 +93,15 @@ def render_pdf(doc: EnforcementDocument, profile: Profile) -> bytes:
             if doc.comply_days == 0
             else _("Prazo para sanar: %(n)d dias a partir da ciência.", n=doc.comply_days)
         )
+    if doc.laudo_every_days and profile.notices.remedy_duties:
+        # VV 23 II: the duties during the remedy term are part of what the notice intimates
+        duties = _(
+            "Enquanto o prazo para sanar estiver correndo, o responsável avisa o CCZ de qualquer "
+            "mudança de endereço do animal e apresenta a cada %(k)d dias um laudo veterinário "
+            "da integridade física do animal.",
+            k=doc.laudo_every_days,
+        )
+        line(f"{duties} ({profile.notices.remedy_duties.article})")
     for row in doc.fine_breakdown or []:
         line(f"{row['label']}: {format_brl(row['amount_cents'])} ({row['article']})")
     if doc.fine_cents:

@@ -79,6 +79,50 @@ class IssueForm(FlaskForm):
     measures = TextAreaField(_l("Medidas sanitárias aplicadas"), validators=[Optional()])
     definitive = BooleanField(_l("Apreensão definitiva / perda da posse (registrada na pessoa)"))
     agent_title = StringField(_l("Seu cargo"), validators=[DataRequired(REQUIRED), Length(max=100)])
+    # GRU 87 V-VI: the motive of the autuação, counted for the definitive apprehension
+    repeat_motive = SelectField(_l("Motivo da autuação (reincidência)"), validators=[Optional()])
+    # GRU 89: interdição of a criação for human consumption
+    interdiction = BooleanField(
+        _l("Interdição: criação destinada ao consumo humano, animais para abatedouro licenciado")
+    )
+    # VV 23 II: the laudo period of a maus-tratos notice
+    laudo_every_days = IntegerField(
+        _l("Laudo veterinário a cada (dias)"),
+        validators=[Optional(), NumberRange(min=1, max=999, message=_l("Informe de 1 a 999."))],
+    )
+
+
+class LaudoForm(FlaskForm):
+    """VV 23 II: the owner sends the periodic veterinary laudo."""
+
+    laudo = FileField(_l("Laudo veterinário (PDF ou foto)"))
+    note = TextAreaField(_l("Observação (opcional)"), validators=[Optional(), Length(max=1000)])
+
+
+class LaudoReceivedForm(FlaskForm):
+    """VV 23 II: staff record a laudo presented on paper at the CCZ."""
+
+    received_on = DateField(
+        _l("Data em que o laudo foi apresentado"),
+        validators=[InputRequired(_l("Informe a data."))],
+    )
+    note = TextAreaField(_l("Observação (opcional)"), validators=[Optional(), Length(max=1000)])
+
+
+class AnimalAddressForm(FlaskForm):
+    """VV 23 II: the owner reports a change of the animal's address."""
+
+    address = StringField(
+        _l("Novo endereço do animal"),
+        validators=[
+            DataRequired(REQUIRED),
+            Length(
+                min=8,
+                max=300,
+                message=_l("Informe o novo endereço do animal: rua, número, bairro e cidade."),
+            ),
+        ],
+    )
 
 
 class ServiceForm(FlaskForm):

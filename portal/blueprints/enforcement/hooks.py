@@ -8,7 +8,7 @@ the last 30 days, so every decision reaches the home page as well as the e-mail.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from flask import url_for
 from flask_babel import gettext as _
@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 from sqlalchemy import and_, or_, select
 
 from portal.blueprints.enforcement.authority import authority_ref
+from portal.blueprints.enforcement.duties import duty_text, repeat_finding
 from portal.blueprints.enforcement.labels import PETITION_LABELS, PETITION_STATUS_LABELS
 from portal.blueprints.enforcement.petitions import last_decided, open_petition, penalty_of
 from portal.blueprints.enforcement.reading import current_deadline, documents_for
@@ -31,11 +32,31 @@ RECENT_DECISION_DAYS = 30  # a decision stays on the home page this long after i
 
 def todo(user: User) -> Iterator[TodoItem]:
     profile = current_profile()
+    today = local_today()
     for doc in documents_for(user):
         item = _todo_of(profile, doc)
         if item is not None:
             yield item
+        yield from _duties_of(profile, doc, today)
     yield from _representations(user)
+
+
+def _duties_of(profile: Profile, doc: EnforcementDocument, today: date) -> Iterator[TodoItem]:
+    """VV 23 II: the laudo due (or overdue) during the remedy term; GRU 87 V-VI: a repeat
+    autuação that makes the apprehension definitive, while it can still be contested."""
+    text = duty_text(profile, doc, today)
+    if text is not None:
+        url = url_for("enforcement.duties_page", doc_id=doc.id)
+        yield TodoItem("enforcement", text, url, _("Enviar o laudo"), 10)
+    if doc.status in ("final", "cancelled"):
+        return
+    finding = (
+        repeat_finding(profile, doc) if doc.parent_id is None or doc.kind != "penalty" else None
+    )
+    if finding is not None and finding.applies:
+        url = url_for("enforcement.detail", doc_id=doc.id)
+        said = _("Documento %(n)s:", n=doc.number) + " " + finding.reason()
+        yield TodoItem("enforcement", said, url, _("Ver o documento"), 15)
 
 
 def _representations(user: User) -> Iterator[TodoItem]:

@@ -14,6 +14,7 @@ from portal.blueprints.enforcement.labels import KIND_LABELS, label
 from portal.extensions import db
 from portal.models import EnforcementDocument, PaymentItem, Petition, PetitionStatus
 from portal.models.billing import PAYABLE_STATUSES
+from portal.profiles.schema import RemedyDuties
 from portal.services.clock import local_today
 from portal.workspace import (
     Chart,
@@ -79,7 +80,9 @@ def fines_by_month(period: Period) -> ChartData:
     )
 
 
-def declare_queues(registry: QueueRegistry) -> None:
+def declare_queues(registry: QueueRegistry, remedy: RemedyDuties | None = None) -> None:
+    """The queues; ``remedy`` is the profile's VV 23 II rule (the overdue-laudo queue exists only
+    where the law has it)."""
     registry.declare_search(
         SearchProvider("fiscalizacao", _l("Notificações e autos (número)"), STAFF, _search)
     )
@@ -173,6 +176,34 @@ def declare_queues(registry: QueueRegistry) -> None:
             ),
         )
     )
+    if remedy is not None:
+        _declare_laudos(registry, remedy)
     registry.declare_chart(
         Chart("fiscalizacao-multas", _l("Multas aplicadas por mês"), JUDGES, fines_by_month)
+    )
+
+
+def _declare_laudos(registry: QueueRegistry, remedy: RemedyDuties) -> None:
+    registry.declare(
+        Queue(
+            key="fiscalizacao-laudos",
+            title=_l("Fiscalização: laudos veterinários em atraso (%(a)s)", a=remedy.article),
+            roles=("agent", "coordinator"),
+            entity=EnforcementDocument,
+            rows=lambda: select(EnforcementDocument).where(
+                EnforcementDocument.status == "open",
+                EnforcementDocument.laudo_next_due_on.is_not(None),
+                EnforcementDocument.laudo_next_due_on < local_today(),
+            ),
+            since=EnforcementDocument.issued_at,
+            order=EnforcementDocument.laudo_next_due_on,
+            overdue=lambda: EnforcementDocument.laudo_next_due_on < local_today(),
+            due=lambda d: d.laudo_next_due_on,
+            link=_doc_link,
+            columns=DOC_COLUMNS,
+            description=_l(
+                "Notificações por maus-tratos cujo responsável não apresentou o laudo "
+                "veterinário no período fixado pelo agente."
+            ),
+        )
     )

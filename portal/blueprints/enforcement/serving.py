@@ -16,6 +16,7 @@ from portal.blueprints.enforcement.common import (
     term_end,
 )
 from portal.blueprints.enforcement.consequences import on_final, record_consequence
+from portal.blueprints.enforcement.duties import on_served
 from portal.blueprints.enforcement.fines import _charge_fine
 from portal.extensions import db
 from portal.models import (
@@ -107,6 +108,8 @@ def record_service(
         doc.status = EnforcementStatus.FINAL
         db.session.flush()
         on_final(doc, upheld=True, actor=actor)
+    # GRU 87 V-VI: a repeat autuação is told; VV 23 II: the laudo schedule starts from now
+    on_served(profile, doc)
     audit.record(
         "enforcement.served",
         doc,

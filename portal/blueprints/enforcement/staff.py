@@ -13,14 +13,20 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from portal.access import STAFF, roles_required
-from portal.blueprints.enforcement import bp, issue_form, services
+from portal.blueprints.enforcement import bp, duties, issue_form, services
 from portal.blueprints.enforcement.documents import document_pdf
-from portal.blueprints.enforcement.forms import DecisionForm, IssueForm, ServiceForm
+from portal.blueprints.enforcement.forms import (
+    DecisionForm,
+    IssueForm,
+    LaudoReceivedForm,
+    ServiceForm,
+)
 from portal.blueprints.enforcement.labels import SERVICE_LABELS
 from portal.blueprints.enforcement.routes import petition_context
 from portal.extensions import db
 from portal.forms import EmptyForm, choices
 from portal.models import Capture, EnforcementDocument, MaltreatmentReport, Petition, ReportState
+from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.clock import current_profile, local_today
 
@@ -81,7 +87,8 @@ def issue():
     form = IssueForm()
     issue_form.fill_choices(form, profile)
     if request.method == "GET":
-        issue_form.prefill(form, report, parent)
+        seize = request.args.get("tipo") == "apreensao"  # GRU 87 V-VI, from the document page
+        issue_form.prefill(form, report, parent, apprehension=seize)
     if form.validate_on_submit():
         try:
             doc = issue_form.submit(form, profile, current_user, parent=parent, report=report)
@@ -134,8 +141,27 @@ def staff_detail(doc_id: int):
         review=services.awaiting_review(doc),
         doc_capture=db.session.get(Capture, doc.capture_id) if doc.capture_id else None,
         comply_over=_comply_over(doc),
+        finding_applies=_finding_applies(profile, doc),  # GRU 87 V-VI
+        laudo_form=LaudoReceivedForm(received_on=local_today()),  # VV 23 II
         **petition_context(profile, doc),
     )
+
+
+def _finding_applies(profile: Profile, doc: EnforcementDocument) -> bool:
+    """GRU 87 V-VI: the record makes the apprehension definitive and none was issued yet."""
+    finding = duties.repeat_finding(profile, doc)
+    if finding is None or not finding.applies:
+        return False
+    issued = db.session.scalar(
+        select(EnforcementDocument.id)
+        .where(
+            EnforcementDocument.parent_id == doc.id,
+            EnforcementDocument.kind == "apprehension",
+            EnforcementDocument.status != "cancelled",
+        )
+        .limit(1)
+    )
+    return issued is None
 
 
 def _comply_over(doc: EnforcementDocument) -> bool:

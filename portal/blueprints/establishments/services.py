@@ -315,9 +315,34 @@ def request_renewal(
                 day=window.closes.strftime("%d/%m/%Y"),
             ),
         )
+    _check_vet_term(establishment, profile, today)  # GRU 13 §1
     establishment.renewal_requested_on = today
     db.session.flush()
     _event(establishment, "renewal_requested", user)
+
+
+def _check_vet_term(establishment: Establishment, profile: Profile, on: date) -> None:
+    """GRU 13 §1: the term of technical responsibility "deverá ser renovado anualmente", so a
+    renewal of the cadastro is asked for and approved only with a term valid on ``on`` (the
+    request's or decision's day), not only the first cadastro; the establishment updates the
+    term in its data first (GRU 11 §4). Nothing where the law has no yearly term."""
+    rule = rule_of(profile)
+    if not (rule.responsible_vet_required and rule.vet_term_yearly):
+        return
+    term = establishment.vet_term_valid_until
+    if term is not None and term >= on:
+        return
+    raise EstablishmentError(
+        "vet_term_valid_until",
+        "vet_term_expired",
+        _(
+            "O termo de responsabilidade técnica do veterinário venceu em %(day)s: ele é "
+            "renovado todo ano e conferido em cada renovação do cadastro (%(article)s). "
+            "Atualize os dados do cadastro com o termo novo e peça a renovação de novo.",
+            day=term.strftime("%d/%m/%Y") if term else "—",
+            article=rule.cite("vet_term_yearly"),
+        ),
+    )
 
 
 def close(establishment: Establishment, actor: User, reason: str) -> None:
@@ -420,10 +445,13 @@ def refuse(establishment: Establishment, staff: User, reason: str) -> None:
     )
 
 
-def approve_renewal(establishment: Establishment, staff: User, *, profile: Profile) -> None:
+def approve_renewal(
+    establishment: Establishment, staff: User, *, profile: Profile, today: date | None = None
+) -> None:
     """GRU 11 §3: the renewed term starts the day after the old one ends — even when the CCZ
     decides after that day, since the request was on time — and runs to the next anniversary of
-    the first issue (GRU 11 §2)."""
+    the first issue (GRU 11 §2). GRU 13 §1: the vet's term must still be valid on the decision's
+    day (``today``; by default the new term's first day)."""
     rule = rule_of(profile)
     if establishment.renewal_requested_on is None or establishment.valid_until is None:
         raise EstablishmentError(None, "no_renewal", _("Não há pedido de renovação."))
@@ -433,6 +461,7 @@ def approve_renewal(establishment: Establishment, staff: User, *, profile: Profi
     # GRU 11 §3: the old term stays in force to its last day, so a renewal approved early leaves
     # valid_from alone: the two terms run back to back as one validity
     start = date.fromordinal(old_end.toordinal() + 1)
+    _check_vet_term(establishment, profile, today or start)  # GRU 13 §1: at every renewal
     establishment.valid_until = next_term_end(
         establishment.first_issued_on or old_end, old_end, rule.validity_years
     )

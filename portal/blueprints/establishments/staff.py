@@ -128,7 +128,7 @@ def _decision(
             _("Pedido recusado."),
         ),
         "renovar": (
-            lambda: services.approve_renewal(establishment, staff, profile=profile),
+            lambda: services.approve_renewal(establishment, staff, profile=profile, today=today),
             _("Renovação aprovada."),
         ),
         "credenciar": (

@@ -316,6 +316,10 @@ def next_step(capture: Capture, today: date) -> str:
             day=local_date(capture.release.released_at).strftime("%d/%m/%Y"),
         )
     if capture.status == CaptureStatus.DESTINED:
+        latest = max(capture.destinations, key=lambda d: d.id or 0, default=None)
+        if latest is not None and latest.destination == "auction" and not latest.auction_outcome:
+            # CAB 20: a failed auction opens the destinations after it
+            return _("Registrar o resultado do leilão em hasta pública")
         return _("Nenhum: caso encerrado, com a destinação decidida abaixo.")
     if capture.status == CaptureStatus.DEFINITIVE_PENDING:
         return _(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import IO, Any
 
 from flask_babel import gettext as _
 
@@ -26,6 +26,7 @@ from .capture import active_reclaim
 from .deadlines import legal_size
 from .labels import (
     FEDERAL_EUTHANASIA,
+    FEDERAL_SPECIES,
     community_condition_label,
     condition_label,
     destination_label,
@@ -41,28 +42,111 @@ def destinations_offered(
     capture: Capture,
     *,
     incurable_laudo: bool = False,
+    vet_laudo: bool = False,
+    vet: bool = False,
     today: date | None = None,
 ) -> list[str]:
     """The destinations the law allows for this animal today, in the profile's order of priority
     (one the order does not allow yet is left out: :func:`destinations_withheld` says why).
 
-    Lei 14.228/2021: euthanasia appears only when a vet's laudo states a serious incurable
-    disease or infectious risk — never for a healthy dog or cat.
+    Euthanasia comes last, only when :func:`euthanasia_allowed` (``incurable_laudo``: a vet's
+    laudo states an incurable disease; ``vet_laudo``: a vet's laudo without that finding; ``vet``:
+    the person deciding is a vet). Lei 14.228/2021: never for a healthy dog or cat.
     """
-    rule = profile.impound
     withheld = {d for d, _why in destinations_withheld(profile, capture, today=today)}
-    offered: list[str] = []
-    for destination in rule.destinations:
-        if destination == "auction" and legal_size(profile, capture) not in rule.auction_sizes:
-            continue  # CAB 11 II, 20: medium and large animals (CAB 19: by species, not weight)
-        if destination == "community_return" and capture.species not in ("dog", "cat"):
-            continue
-        if destination in withheld:
-            continue  # CAB 15-16: the order of the law does not allow it yet
-        offered.append(destination)
-    if incurable_laudo:
+    offered = [
+        d
+        for d in _listed(profile, capture)
+        if d not in withheld and _fits(profile, capture, d)  # CAB 15-16, 20: not yet
+    ]
+    laudo = vet_laudo or incurable_laudo
+    if euthanasia_allowed(
+        profile, capture, incurable=incurable_laudo, laudo=laudo, vet=vet or laudo
+    ):
         offered.append("euthanasia")
     return offered
+
+
+def _listed(profile: Profile, capture: Capture) -> list[str]:
+    """The profile's destinations; after a failed auction, the ones the law gives then (CAB 20)."""
+    rule = profile.impound
+    if auction_failed(capture):
+        after = rule.after_failed_auction or rule.destinations
+        return [d for d in after if d != "auction"]
+    return list(rule.destinations)
+
+
+def _fits(profile: Profile, capture: Capture, destination: str) -> bool:
+    """Whether a listed destination suits this animal's species and legal size class."""
+    if destination == "auction":
+        # CAB 11 II, 20: medium and large animals (CAB 19: by species, not weight)
+        return legal_size(profile, capture) in profile.impound.auction_sizes
+    if destination == "community_return":
+        return capture.species in FEDERAL_SPECIES  # BJP 25 §3 II; VV 19: dogs and cats
+    if destination == "slaughterhouse":
+        # GRU 88 III; Lei 14.228/2021, art. 1º: a dog's or a cat's life never ends there
+        return capture.species not in FEDERAL_SPECIES
+    return True
+
+
+def auction_failed(capture: Capture) -> bool:
+    """CAB 20: the animal went to public auction and nobody bought it."""
+    return any(d.auction_outcome == "failed" for d in capture.destinations)
+
+
+def _auction_first(profile: Profile, capture: Capture) -> bool:
+    """CAB 20: an unreclaimed medium or large animal goes to auction before anything else."""
+    rule = profile.impound
+    return (
+        rule.auction_first
+        and "auction" in rule.destinations
+        and legal_size(profile, capture) in rule.auction_sizes
+        and not auction_failed(capture)
+    )
+
+
+def euthanasia_allowed(
+    profile: Profile, capture: Capture, *, incurable: bool, laudo: bool, vet: bool
+) -> bool:
+    """Whether a vet may decide this animal's euthanasia now.
+
+    Dogs and cats: a laudo stating a serious incurable or infectious disease (Lei 14.228/2021,
+    art. 2º; the laudo goes to the NGOs first, :mod:`euthanasia`). Other species: the grounds of
+    the municipal law (GRU 88 II: a laudo of incurable disease; CAB 20: a laudo recommending it,
+    or a failed auction); where the law adds nothing, the federal standard."""
+    if not vet:
+        return False
+    grounds = profile.impound.other_species_euthanasia
+    if capture.species in FEDERAL_SPECIES or grounds is None:
+        return incurable and laudo
+    return (
+        ("incurable_laudo" in grounds and incurable and laudo)  # GRU 88 II
+        or ("vet_recommendation" in grounds and laudo)  # CAB 20
+        or ("failed_auction" in grounds and auction_failed(capture))  # CAB 20
+    )
+
+
+def euthanasia_refusal(profile: Profile, capture: Capture) -> str:
+    """Why the euthanasia is refused, citing the law that governs this species."""
+    grounds = profile.impound.other_species_euthanasia
+    if capture.species in FEDERAL_SPECIES or grounds is None:
+        # Lei 14.228/2021, art. 1º-2º: never for a healthy dog or cat; the laudo is required.
+        return _(
+            "Eutanásia só com laudo do médico veterinário responsável que ateste doença "
+            "grave incurável ou doença infectocontagiosa com risco à saúde humana ou "
+            "animal (%(law)s).",
+            law=FEDERAL_EUTHANASIA,
+        )
+    ways = {
+        "incurable_laudo": _("com laudo que ateste doença incurável"),
+        "vet_recommendation": _("com laudo que a recomende"),
+        "failed_auction": _("depois de um leilão em hasta pública frustrado"),
+    }
+    return _(
+        "Eutanásia deste animal só por decisão do médico veterinário, %(ways)s (%(article)s).",
+        ways=f" {_('ou')} ".join(ways[g] for g in grounds),
+        article=profile.impound.cite("other_species_euthanasia"),
+    )
 
 
 def destinations_withheld(
@@ -70,10 +154,21 @@ def destinations_withheld(
 ) -> list[tuple[str, str]]:
     """The destinations the law's order does not allow yet, each with why (pt-BR, cited).
 
-    CAB 15-16: the animal stays ten days available for adoption after the hold; only after that
-    failed attempt may it be donated to an NGO (on the 11th day after the hold's last day)."""
+    CAB 20: a medium or large animal goes to public auction first; the other destinations wait
+    for a failed auction. CAB 15-16: the animal stays ten days available for adoption after the
+    hold; only after that failed attempt may it be donated to an NGO (on the 11th day after the
+    hold's last day)."""
     rule = profile.impound
-    if not rule.destination_after_days:
+    if _auction_first(profile, capture):
+        why = _(
+            "Animal de médio ou grande porte não resgatado vai primeiro a leilão em hasta "
+            "pública; as outras destinações só depois de um leilão frustrado (%(article)s).",
+            article=rule.cite("auction_first"),
+        )
+        return [
+            (d, why) for d in rule.destinations if d != "auction" and _fits(profile, capture, d)
+        ]
+    if not rule.destination_after_days or auction_failed(capture):
         return []
     if today is None:
         from portal.services.clock import local_today
@@ -114,6 +209,8 @@ class DestinationData:
     listing_name: str | None = None
     # What the staff confirmed before a community return (BJP 25 §3 II; VV 19 §1).
     community_conditions: tuple[str, ...] = ()
+    slaughterhouse: str | None = None  # GRU 88 III: name and inspection register
+    laudo_file: tuple[IO[bytes], str | None] | None = None  # the signed laudo (GRU 88 II)
 
 
 def check_may_destine(capture: Capture) -> None:
@@ -193,30 +290,38 @@ def decide_destination(
     before = check_timing(profile, capture, actor=actor, laudo=laudo, today=today)
     if not data.reason.strip():
         raise DomainError("reason", "required", _("Explique o motivo da decisão."))
-    incurable_laudo = data.incurable and laudo and is_vet
     withheld = dict(destinations_withheld(profile, capture, today=today))
     if data.destination in withheld:
-        raise DomainError("destination", "not_yet", withheld[data.destination])  # CAB 15-16
-    if data.destination not in destinations_offered(
-        profile, capture, incurable_laudo=incurable_laudo, today=today
-    ):
+        raise DomainError("destination", "not_yet", withheld[data.destination])  # CAB 15-16, 20
+    offered = destinations_offered(
+        profile,
+        capture,
+        incurable_laudo=data.incurable and laudo and is_vet,
+        vet_laudo=laudo and is_vet,
+        vet=is_vet,
+        today=today,
+    )
+    if data.destination not in offered:
         if data.destination == "euthanasia":
-            # Lei 14.228/2021, art. 1º-2º: never for a healthy dog or cat; the laudo is required.
-            raise DomainError(
-                "destination",
-                "euthanasia_refused",
-                _(
-                    "Eutanásia só com laudo do médico veterinário responsável que ateste doença "
-                    "grave incurável ou doença infectocontagiosa com risco à saúde humana ou "
-                    "animal (%(law)s).",
-                    law=FEDERAL_EUTHANASIA,
-                ),
-            )
+            # Lei 14.228/2021, art. 1º-2º for dogs and cats; GRU 88 II, CAB 20 for the others
+            refusal = euthanasia_refusal(profile, capture)
+            raise DomainError("destination", "euthanasia_refused", refusal)
         raise DomainError(
             "destination", "not_allowed", _("Esta destinação não é prevista para este animal.")
         )
     if data.destination == "euthanasia" and not (data.vet_crmv or "").strip():
         raise DomainError("vet_crmv", "required", _("Informe o CRMV do veterinário."))
+    slaughterhouse = (data.slaughterhouse or "").strip() or None
+    if data.destination == "slaughterhouse" and slaughterhouse is None:
+        raise DomainError(
+            "slaughterhouse",
+            "required",
+            _(
+                "Informe o abatedouro licenciado: nome e registro no serviço de inspeção "
+                "(%(article)s).",
+                article=profile.impound.cite("destinations"),
+            ),
+        )
     # Checked before the decision exists: it joins the capture (and the session) when built,
     # and the NGO look-up would flush a half-made decision.
     if data.destination == "ngo_donation":
@@ -232,6 +337,11 @@ def decide_destination(
             ),
         )
     conditions = _community_conditions(profile, data)
+    laudo_file = None
+    if data.laudo_file is not None and data.destination == "euthanasia":
+        # GRU 88 II; CAB 20: the signed laudo of another species' euthanasia (dogs and cats
+        # have theirs on the proposal, Lei 14.228/2021); stored before the decision is built
+        laudo_file = _store_laudo(*data.laudo_file)
     decision = DestinationDecision(
         capture=capture,
         destination=data.destination,
@@ -244,6 +354,8 @@ def decide_destination(
         organization_id=data.organization_id if data.destination == "ngo_donation" else None,
         carer_name=carer if data.destination == "community_return" else None,
         community_conditions=conditions,
+        slaughterhouse=slaughterhouse if data.destination == "slaughterhouse" else None,
+        laudo_file=laudo_file,
     )
     db.session.add(decision)
     if data.destination == "adoption" and capture.species in ("dog", "cat"):
@@ -291,6 +403,18 @@ def _community_conditions(profile: Profile, data: DestinationData) -> list[str] 
     return list(rule.community_return_conditions)
 
 
+LAUDO_FILE_PURPOSE = "impound_laudo"  # the laudo of a decision or of GRU 90; staff read it
+
+
+def _store_laudo(stream: IO[bytes], filename: str | None) -> Any:
+    from portal.services.uploads import UploadError, store_document
+
+    try:
+        return store_document(stream, purpose=LAUDO_FILE_PURPOSE, owner_id=None, filename=filename)
+    except UploadError as err:
+        raise DomainError("laudo_file", "invalid_file", err.message) from None
+
+
 def _check_ngo(organization_id: int | None) -> None:
     from portal.models import Organization
 
@@ -331,3 +455,43 @@ def _adoption_draft(capture: Capture, name: str | None, actor: User, today: date
         )
     db.session.flush()
     return listing
+
+
+# ---------------------------------------------------------------------------------------------
+# The public auction's outcome (CAB 20; CABO 13 II)
+# ---------------------------------------------------------------------------------------------
+
+
+def pending_auction(capture: Capture) -> DestinationDecision | None:
+    """The auction this animal was sent to, while its outcome is not recorded."""
+    if capture.status != CaptureStatus.DESTINED or not capture.destinations:
+        return None
+    latest = max(capture.destinations, key=lambda d: d.id or 0)
+    if latest.destination == "auction" and latest.auction_outcome is None:
+        return latest
+    return None
+
+
+def record_auction_outcome(
+    capture: Capture, *, sold: bool, actor: User, today: date
+) -> DestinationDecision:
+    """Record what came of the auction. A failed one (CAB 20 "se mostre frustrada a tentativa de
+    leilão") puts the animal back in the CCZ's custody, for the destinations the law gives then
+    (``impound.after_failed_auction``; euthanasia where ``other_species_euthanasia`` allows)."""
+    decision = pending_auction(capture)
+    if decision is None:
+        raise DomainError(
+            "outcome", "no_auction", _("Não há leilão aguardando resultado para este animal.")
+        )
+    decision.auction_outcome = "sold" if sold else "failed"
+    decision.auction_outcome_on = today
+    if not sold:
+        capture.status = CaptureStatus.IN_CUSTODY
+    db.session.flush()
+    audit.record(
+        "impound.auction_outcome",
+        capture,
+        detail={"outcome": decision.auction_outcome},
+        actor_id=actor.id,
+    )
+    return decision

@@ -205,6 +205,57 @@ class DestinationForm(FlaskForm):
             "risco à saúde humana ou animal"
         )
     )
+    # GRU 88 III: where the animal of another species goes.
+    slaughterhouse = StringField(
+        _l("Abatedouro licenciado (nome e registro no serviço de inspeção)"),
+        validators=[Optional(), Length(max=200)],
+    )
+    # GRU 88 II; CAB 20: the signed laudo of another species' euthanasia.
+    laudo_file = FileField(_l("Arquivo do laudo assinado (PDF ou foto, opcional)"))
+
+
+class AuctionOutcomeForm(FlaskForm):
+    """CAB 20: what came of the public auction."""
+
+    outcome = RadioField(
+        _l("Resultado do leilão"),
+        choices=choices(
+            [
+                ("sold", _l("Arrematado")),
+                ("failed", _l("Frustrado: ninguém arrematou")),
+            ]
+        ),
+        validators=[DataRequired(_l("Escolha o resultado do leilão."))],
+    )
+
+
+class OnSiteEuthanasiaForm(FlaskForm):
+    """GRU 90: a large animal euthanised where it was, its transport being impossible."""
+
+    species = RadioField(_l("Espécie"), choices=SPECIES, validators=[DataRequired(REQUIRED)])
+    size = RadioField(_l("Porte"), choices=SIZES, validators=[DataRequired(REQUIRED)])
+    description = StringField(
+        _l("Animal (espécie, pelagem, sinais)"),
+        validators=[DataRequired(REQUIRED), Length(max=200)],
+    )
+    place = StringField(_l("Local"), validators=[DataRequired(REQUIRED), Length(max=300)])
+    district = StringField(_l("Bairro"), validators=[DataRequired(REQUIRED), Length(max=100)])
+    performed_on = DateField(_l("Data"), validators=[DataRequired(REQUIRED)])
+    transport_impossible = TextAreaField(
+        _l("Por que o transporte do animal é inviável"),
+        validators=[DataRequired(REQUIRED), Length(max=2000)],
+    )
+    vet_report = TextAreaField(
+        _l("Laudo técnico do médico veterinário"),
+        validators=[DataRequired(REQUIRED), Length(max=5000)],
+    )
+    vet_crmv = StringField(
+        _l("CRMV do veterinário"), validators=[DataRequired(REQUIRED), Length(max=20)]
+    )
+    laudo_file = FileField(_l("Arquivo do laudo assinado (PDF ou foto)"))
+    owner_name = StringField(
+        _l("Proprietário, se conhecido"), validators=[Optional(), Length(max=200)]
+    )
 
 
 class PublicFilterForm(FlaskForm):

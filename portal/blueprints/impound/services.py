@@ -55,9 +55,12 @@ from .deadlines import (
 )
 from .destinations import (
     DestinationData,
+    auction_failed,
     decide_destination,
     destinations_offered,
     destinations_withheld,
+    pending_auction,
+    record_auction_outcome,
 )
 from .labels import (
     CONDITIONS,
@@ -70,6 +73,7 @@ from .labels import (
     SEXES,
     SIZES,
     SPECIES,
+    auction_outcome_label,
     capture_size_label,
     community_condition_label,
     condition_label,
@@ -108,6 +112,10 @@ __all__ = [
     "SIZES",
     "SPECIES",
     "AlertData",
+    "auction_failed",
+    "auction_outcome_label",
+    "pending_auction",
+    "record_auction_outcome",
     "CaptureData",
     "CustodyRow",
     "DestinationData",

@@ -289,9 +289,10 @@ def test_gru_82_2_no_destination_while_the_owner_reclaims(app, reclaim_status):
 # -- Each profile's destinations, in the law's order ----------------------------------------------
 
 OFFERED = [
-    # GRU 86, 88 I: doação (adoption or an NGO); eutanásia, abatedouro yield to the federal law.
+    # GRU 86, 88 I: doação (adoption or an NGO); III abatedouro never for dogs and cats (Lei
+    # 14.228/2021, art. 1º), offered for other species.
     ("gru_88", GRU, "dog", "small", ["adoption", "ngo_donation"]),
-    ("gru_88_horse", GRU, "other", "large", ["adoption", "ngo_donation"]),
+    ("gru_88_iii_horse", GRU, "other", "large", ["adoption", "ngo_donation", "slaughterhouse"]),
     # BJP 25 §3 I-II, 28: adoption or an NGO first, then the community for dogs and cats.
     ("bjp_25_3_dog", BJP, "dog", "small", ["adoption", "ngo_donation", "community_return"]),
     ("bjp_25_3_cat", BJP, "cat", "small", ["adoption", "ngo_donation", "community_return"]),
@@ -299,13 +300,13 @@ OFFERED = [
     # VV 19 §1, 22 §1: adoption or back to the community; VV 21 NGOs.
     ("vv_19_cat", VV, "cat", "small", ["adoption", "community_return", "ngo_donation"]),
     ("vv_19_other", VV, "other", "small", ["adoption", "ngo_donation"]),
-    # CAB 15-16: adoption, then NGOs; CAB 11 II, 20: auction only for medium and large.
+    # CAB 15-16: adoption, then NGOs; CAB 11 II, 20: medium and large go to auction first.
     ("cab_15_16_small", CAB, "dog", "small", ["adoption", "ngo_donation"]),
-    ("cab_20_medium", CAB, "other", "medium", ["adoption", "ngo_donation", "auction"]),
-    ("cab_20_large", CAB, "other", "large", ["adoption", "ngo_donation", "auction"]),
+    ("cab_20_medium", CAB, "other", "medium", ["auction"]),
+    ("cab_20_large", CAB, "other", "large", ["auction"]),
     # CABO 13 II-IV: auction and donation, any size.
-    ("cabo_13_small", CABO, "dog", "small", ["adoption", "auction"]),
-    ("cabo_13_large", CABO, "other", "large", ["adoption", "auction"]),
+    ("cabo_13_iv_small", CABO, "dog", "small", ["adoption", "auction", "ngo_donation"]),
+    ("cabo_13_iv_large", CABO, "other", "large", ["adoption", "auction", "ngo_donation"]),
 ]
 
 
@@ -335,7 +336,9 @@ def test_cabo_13_cab_15_20_vv_19_bjp_25_3_gru_88_destinations_offered_in_the_law
         (CAB, "dog", "small", "community_return"),
         (VV, "other", "small", "community_return"),  # VV 19: dogs and cats
         (BJP, "other", "small", "community_return"),  # BJP 25 §3 II: dogs and cats
-        (CABO, "dog", "small", "ngo_donation"),
+        (GRU, "dog", "small", "slaughterhouse"),  # GRU 88 III; Lei 14.228/2021, art. 1º
+        (GRU, "cat", "small", "slaughterhouse"),
+        (BJP, "other", "large", "slaughterhouse"),  # not in BJP 25 §3's list
         (BJP, "dog", "small", "leilão"),  # not a code at all (the id is spelt without the tilde)
     ],
     ids=lambda v: getattr(v, "key", v).replace("ã", "a"),
@@ -561,8 +564,11 @@ def test_gru_88_adoption_draft_of_an_unnamed_animal_of_unknown_sex(app, name):
 def test_cab_11_iii_a_horse_is_adopted_without_a_portal_listing(app):
     # CAB 11 III lists adoption for every impounded animal (13: bovines and equines too); the
     # portal's adoption listings are for dogs and cats, so the decision stands alone.
+    # CAB 20: after the auction, which failed.
     capture = _horse(CAB)
-    decision = _destine(CAB, capture, date(2026, 3, 8), "adoption", listing_name="Pé de Pano")
+    _destine(CAB, capture, date(2026, 3, 8), "auction")
+    services.record_auction_outcome(capture, sold=False, actor=_agent(), today=date(2026, 3, 20))
+    decision = _destine(CAB, capture, date(2026, 3, 20), "adoption", listing_name="Pé de Pano")
     assert (decision.destination, decision.listing_id) == ("adoption", None)
     assert capture.status == CaptureStatus.DESTINED
     assert db.session.query(Listing).count() == 0

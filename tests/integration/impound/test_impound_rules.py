@@ -343,7 +343,7 @@ def test_cab_15_destinations_in_profile_order_auction_only_medium_large(app):
     small = _capture(CAB, date(2026, 3, 2))
     large = _capture(CAB, date(2026, 3, 2), species="other", size="large")
     assert services.destinations_offered(CAB, small) == ["adoption", "ngo_donation"]
-    assert services.destinations_offered(CAB, large) == ["adoption", "ngo_donation", "auction"]
+    assert services.destinations_offered(CAB, large) == ["auction"]  # CAB 20: auction first
 
 
 def test_bjp_25_4_destination_refused_before_deadline_unless_vet_report(app):
