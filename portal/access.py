@@ -78,6 +78,11 @@ def staff_only(view: Any) -> bool:
     return policy.startswith("roles:") and roles <= set(STAFF)
 
 
+def is_signed_in() -> bool:
+    """For a menu entry's ``visible=``: shown to anyone signed in."""
+    return bool(current_user.is_authenticated)
+
+
 def local_target(target: str | None) -> str | None:
     """``target`` when it is a path on this site, else None (no open redirects).
 

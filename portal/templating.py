@@ -8,9 +8,10 @@ from typing import Any
 
 from flask import Flask, current_app, request, url_for
 from flask_babel import format_date, format_datetime, format_decimal, get_locale
+from stdnum.br import cnpj as cnpj_lib
 
 from portal.models.animal import sex_label, size_label, species_label
-from portal.services.clock import current_profile
+from portal.services.clock import current_profile, local_date
 from portal.services.identity import mask_cpf
 from portal.services.legal import legal_ref
 from portal.services.money import format_brl
@@ -25,6 +26,17 @@ def _date(value: date | datetime | None, fmt: str = "dd/MM/yyyy") -> str:
     if isinstance(value, datetime):
         return format_datetime(value, "dd/MM/yyyy HH:mm")
     return format_date(value, fmt)
+
+
+def _local_date(value: datetime | None) -> str:
+    """The calendar day of an instant in the municipality (instants are stored in UTC)."""
+    if value is None:
+        return ""
+    return format_date(local_date(value), "dd/MM/yyyy")
+
+
+def _cnpj(cnpj: str | None) -> str:
+    return cnpj_lib.format(cnpj) if cnpj else ""
 
 
 def _number(value: float | int | Decimal | None, places: int | None = None) -> str:
@@ -109,6 +121,8 @@ def init_templating(app: Flask) -> None:
     app.jinja_env.filters["cpf_mask"] = mask_cpf
     app.jinja_env.filters["date"] = _date
     app.jinja_env.filters["number"] = _number
+    app.jinja_env.filters["local_date"] = _local_date
+    app.jinja_env.filters["cnpj_format"] = _cnpj
     app.jinja_env.filters["role_label"] = _role_label
     app.jinja_env.filters["species_label"] = species_label
     app.jinja_env.filters["sex_label"] = sex_label

@@ -2,16 +2,18 @@
 
 Each domain package has an ``init_app(app)`` that says what it adds — menu entries, staff
 dashboard tiles, demo data, CLI commands, API-client hooks, LGPD sections, to-do providers, file
-access rules, payment-settlement listeners, staff queues, reminders and error answers — through
-:func:`wiring`; ``create_app`` calls those functions one by one (``portal.wire_domains``), so
-reading it tells what the application is made of. Nothing is added at import time, and two apps in
-one process (tests build several) never share or duplicate an entry.
+access rules, payment-settlement listeners, staff queues, reminders, error answers and the captures
+shown on report and animal pages — through :func:`wiring`; ``create_app`` calls those functions
+one by one (``portal.wire_domains``), so reading it tells what the application is made of.
+Nothing is added at import time, and two apps in one process (tests build several) never share or
+duplicate an entry.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
@@ -19,7 +21,16 @@ from flask import Flask, current_app
 from werkzeug.exceptions import HTTPException
 
 if TYPE_CHECKING:
-    from portal.models import ApiClient, PaymentItem, StoredFile, User
+    from portal.models import (
+        Animal,
+        ApiClient,
+        ExcessLicence,
+        PaymentItem,
+        ReducedHouseholdLimit,
+        StoredFile,
+        User,
+    )
+    from portal.profiles.schema import Profile
     from portal.reminders import ReminderRegistry
     from portal.services.todo import TodoItem
     from portal.workspace import QueueRegistry
@@ -34,6 +45,12 @@ PaymentHold = Callable[["PaymentItem"], bool]
 QueueDeclarer = Callable[["QueueRegistry"], None]
 ReminderDeclarer = Callable[["ReminderRegistry"], None]
 ErrorAnswer = Callable[[HTTPException], Any]
+CaptureLinks = Callable[[Any], list["CaptureLink"]]
+HouseholdAllowance = Callable[["Profile", str, date], "Allowance | None"]
+HouseholdReduction = Callable[["Profile", "str | None"], "ReducedHouseholdLimit | None"]
+RegistrationHold = Callable[["Animal"], "tuple[str, str] | None"]
+RegistrationRefusal = Callable[["str | None", "str | None"], "tuple[str, str] | None"]
+SanctionsForCpf = Callable[["str | None"], list[Any]]
 
 
 class NavItem(NamedTuple):
@@ -53,6 +70,28 @@ class AdminLink(NamedTuple):
     roles: tuple[str, ...]
 
 
+class CaptureLink(NamedTuple):
+    """A capture shown on another domain's page (a report's staff page, the owner's animal page),
+    with the link its reader may follow."""
+
+    protocol: str
+    url: str
+    status_label: str
+    captured_on: Any
+    deadline_on: Any | None  # the last day to reclaim, while it can still be reclaimed
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """How many counted dogs and cats a residence may keep on a day, and why (the household
+    check in animals asks the licences domain through :meth:`Wiring.allowance`)."""
+
+    limit: int
+    licence: ExcessLicence | None = None
+    inside_request: bool = False  # a licence request is registering its animals: it checks
+    reduction: ReducedHouseholdLimit | None = None  # BJP 17 §1: the agent's lower number
+
+
 @dataclass
 class Wiring:
     """One application's registries. The methods are what a domain's ``init_app`` calls."""
@@ -70,6 +109,14 @@ class Wiring:
     queue_declarers: list[QueueDeclarer] = field(default_factory=list)
     reminder_declarers: list[ReminderDeclarer] = field(default_factory=list)
     error_answers: dict[str, ErrorAnswer] = field(default_factory=dict)
+    action_labels: dict[str, Any] = field(default_factory=dict)
+    report_captures: CaptureLinks | None = None
+    household_allowance_provider: HouseholdAllowance | None = None
+    household_reduction_provider: HouseholdReduction | None = None
+    registration_hold_provider: RegistrationHold | None = None
+    registration_refusal_provider: RegistrationRefusal | None = None
+    sanctions_provider: SanctionsForCpf | None = None
+    animal_captures: CaptureLinks | None = None
 
     def nav(
         self, label: Any, endpoint: str, order: int = 50, visible: Callable[[], bool] | None = None
@@ -132,6 +179,75 @@ class Wiring:
         ``[{"code", "description"}]``). A blueprint's error handler never sees a URL that matched
         no rule (404) or no method (405); ``portal.errors`` asks this registry for those."""
         self.error_answers[path_prefix] = answer
+
+    def audit_labels(self, labels: dict[str, Any]) -> None:
+        """The domain's audited actions in words, for the staff's audit trail and its filter."""
+        self.action_labels.update(labels)
+
+    # -- calls up the layers (docs/ARCHITECTURE.md): a lower domain asks, a higher one answers --
+
+    def household_allowance(self, provider: HouseholdAllowance) -> None:
+        """What a residence may keep on a day: the licence and the agent's reduction (licences)."""
+        self.household_allowance_provider = provider
+
+    def allowance(self, profile: Profile, residence_key: str, on: date) -> Allowance | None:
+        """The residence's allowance; the plain limit where no domain answers (no licence in the
+        law), None where the law sets no limit (VV 2)."""
+        if self.household_allowance_provider is not None:
+            return self.household_allowance_provider(profile, residence_key, on)
+        limit = profile.household.limit
+        return Allowance(limit=limit) if limit is not None else None
+
+    def household_reduction(self, provider: HouseholdReduction) -> None:
+        """The limit an agent's technical report lowered for a residence (BJP 17 §1; licences)."""
+        self.household_reduction_provider = provider
+
+    def reduction(
+        self, profile: Profile, residence_key: str | None
+    ) -> ReducedHouseholdLimit | None:
+        if self.household_reduction_provider is None:
+            return None
+        return self.household_reduction_provider(profile, residence_key)
+
+    def registration_hold(self, provider: RegistrationHold) -> None:
+        """Why an RGA cannot be definitive yet, as (code, message) (licences: a pending request)."""
+        self.registration_hold_provider = provider
+
+    def hold_on_registration(self, animal: Animal) -> tuple[str, str] | None:
+        if self.registration_hold_provider is None:
+            return None
+        return self.registration_hold_provider(animal)
+
+    def registration_refusal(self, provider: RegistrationRefusal) -> None:
+        """What the law bars a person from registering, as (article, message) (enforcement)."""
+        self.registration_refusal_provider = provider
+
+    def refusal_to_register(self, cpf: str | None, microchip: str | None) -> tuple[str, str] | None:
+        if self.registration_refusal_provider is None:
+            return None
+        return self.registration_refusal_provider(cpf, microchip)
+
+    def sanctions_for_cpf(self, provider: SanctionsForCpf) -> None:
+        """The consequences in force on a CPF (enforcement), read by adoption's eligibility."""
+        self.sanctions_provider = provider
+
+    def sanctions(self, cpf: str | None) -> list[Any]:
+        return self.sanctions_provider(cpf) if self.sanctions_provider is not None else []
+
+    def captures_for_report(self, provider: CaptureLinks) -> None:
+        """The captures recorded from a maus-tratos report, for its staff page (impound)."""
+        self.report_captures = provider
+
+    def captures_of_animal(self, provider: CaptureLinks) -> None:
+        """An animal's captures while its present owner had it, for the owner's page (impound)."""
+        self.animal_captures = provider
+
+    def captures_linked_to_report(self, report: Any) -> list[CaptureLink] | None:
+        """None where no domain records captures (the page then offers none)."""
+        return self.report_captures(report) if self.report_captures else None
+
+    def captures_linked_to_animal(self, animal: Any) -> list[CaptureLink]:
+        return self.animal_captures(animal) if self.animal_captures else []
 
 
 def init_wiring(app: Flask) -> Wiring:

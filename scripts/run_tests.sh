@@ -70,7 +70,7 @@ status=0
 
 took() { echo "== $1 took $(( (SECONDS - $2) / 60 )) min $(( (SECONDS - $2) % 60 )) s"; }
 
-echo "== Test suite on SQLite"
+echo "== Test suite on SQLite (with the URL walkers; the other @walker walks run on PostgreSQL)"
 start=$SECONDS
 TEST_DATABASE_URL="sqlite:///$(mktemp -d)/ccz_test.db" $PY -m pytest "${XDIST[@]}" "${DURATIONS[@]}" "$@" || status=1
 took SQLite "$start"

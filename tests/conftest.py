@@ -18,20 +18,36 @@ works on its own: ``<file>_gw0.db`` for SQLite, ``<database>_gw0`` for PostgreSQ
 worker starts, dropped when it ends). Rate-limit counters live in each process's memory and every
 app gets its own upload folder, so workers never share those either.
 
-Speed. Each test gets a new app (its config may differ, and tests change config and registries),
-but what only depends on the code is built once per process and shared by every app: werkzeug's
-URL builders, Jinja's compiled templates (checked against the template's source) and the engine
-of the test database (its pooled connections). TestingConfig hashes passwords with the cheapest
-argon2; tests/integration/auth/test_password_cost.py keeps the real cost everywhere else.
+Speed. One app per configuration and test process: ``make_app(**overrides)`` (and the ``app``
+fixture, which is ``make_app()``) hands out the app built for those overrides the first time a test
+asked for them (building one costs about a second: werkzeug compiles every URL rule). What a test
+changes on it is undone when the test ends (``_Pristine``): its config, extensions (the profile),
+registries (``portal.wiring``, staff queues, reminders), Jinja globals and filters and the app's own
+attributes; an app whose routes or request hooks a test changed is dropped and built again. Each
+test gets its own upload folder and fresh rate-limit storage, as a new app did. A second call with
+the same overrides in one test, or overrides naming another database or upload folder, builds a
+new app, used by that test only. TestingConfig hashes passwords with the cheapest argon2;
+tests/integration/auth/test_password_cost.py keeps the real cost everywhere else.
+
+Slow walks. Tests marked ``@pytest.mark.walker`` run once per ``make test``. The URL walkers of
+tests/integration/security (policies, CPF masking, CSRF, IDOR) run in the SQLite run: what they
+check does not depend on the database, and they take four to five times longer on PostgreSQL.
+``@pytest.mark.walker(database="postgresql")`` marks the walks that send junk input (fuzz, the API
+contract), which find what PostgreSQL refuses and SQLite stores (a text over its column's length,
+an integer out of range), and the browser walks of every role's pages (axe-core, 360 px), which
+cost the same on either database and balance the two runs.
+``CCZ_RUN_WALKERS=1`` runs every walk on either database.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -124,40 +140,9 @@ db.session.session_factory.class_ = _TestSession
 db.session.session_factory.configure(join_transaction_mode="create_savepoint")
 
 
-def _reuse_url_builders() -> None:
-    """Every test builds a new app, and werkzeug compiles two Python functions per URL rule for
-    url_for (about 70% of ``create_app``'s time). The code depends only on the rule's text, its
-    defaults and their converters, so compile it once per process and bind it to each new rule."""
-    from werkzeug.routing import Rule
-
-    compile_builder = Rule._compile_builder
-    compiled: dict[tuple, object] = {}
-
-    def cached(self: Rule, append_unknown: bool = True):  # type: ignore[no-untyped-def]
-        defaults = self.defaults or {}
-        key = (
-            self.rule,
-            self.merge_slashes,
-            tuple(self._trace),
-            append_unknown,
-            tuple(
-                (k, type(self._converters.get(k)).__qualname__, repr(v))
-                for k, v in defaults.items()
-            ),
-        )
-        if key not in compiled:
-            compiled[key] = compile_builder(self, append_unknown)
-        return compiled[key]
-
-    Rule._compile_builder = cached  # type: ignore[method-assign]
-
-
-_reuse_url_builders()
-
-
 class _SharedBytecode(BytecodeCache):
-    """Jinja's compiled templates, kept for every app this process builds. Each test's new app has
-    its own Jinja environment, which compiled every template it rendered again (a base page costs
+    """Jinja's compiled templates, shared by the apps this process builds (one per configuration):
+    each app's Jinja environment would compile every template it renders again (a base page costs
     tens of milliseconds). Entries are keyed by template name and checked against the source's
     checksum, so an edited template is compiled again."""
 
@@ -175,28 +160,9 @@ class _SharedBytecode(BytecodeCache):
 _TEMPLATE_BYTECODE = _SharedBytecode()
 
 
-_ENGINES: dict[str, Engine] = {}  # the test database's engine, one per process
-_make_engine = db._make_engine
-
-
-def _shared_engine(bind_key: str | None, options: dict, app: Flask) -> Engine:
-    """Every app built on the test database with the same engine options gets one engine, so a
-    test reuses pooled connections (a new engine opens new connections, and on PostgreSQL each
-    first connection runs the dialect's start-up queries). Other databases get their own engine,
-    disposed with the app as before."""
-    url = make_url(options["url"]).render_as_string(hide_password=False)
-    if url != make_url(TestingConfig.SQLALCHEMY_DATABASE_URI).render_as_string(hide_password=False):
-        return _make_engine(bind_key, options, app)
-    key = repr(sorted((k, repr(v)) for k, v in options.items()))
-    if key not in _ENGINES:
-        _ENGINES[key] = engine = _make_engine(bind_key, options, app)
-        _track_checkouts(engine)
-    return _ENGINES[key]
-
-
-# The driver connections each shared engine has handed out and not taken back, so that a connection
-# a test leaked can be closed on purpose instead of being garbage-collected open later, which
-# psycopg reports as a ResourceWarning (an error here) in whatever test happens to run then.
+# The driver connections each app's engine has handed out and not taken back, so that a connection a
+# test leaked can be closed on purpose instead of being garbage-collected open later, which psycopg
+# reports as a ResourceWarning (an error here) in whatever test happens to run then.
 _CHECKED_OUT: dict[int, dict[int, object]] = {}
 
 
@@ -213,19 +179,152 @@ def _track_checkouts(engine: Engine) -> None:
             out.pop(id(dbapi_connection), None)
 
 
-db._make_engine = _shared_engine  # type: ignore[method-assign]
+def _engines_of(app: Flask) -> list[Engine]:
+    with app.app_context():
+        return list(db.engines.values())
 
 
-def _drop_leaking_engines() -> None:
+def _release_leaked_connections(app: Flask) -> None:
     """A connection still checked out after a test (a thread or session that never let go) would
-    stay out of the shared pool for good: start that engine afresh, as a new app used to."""
-    for key, engine in list(_ENGINES.items()):
+    stay out of the app's pool for good: close it and start the pool afresh, as a new app did."""
+    for engine in _engines_of(app):
         checkedout = getattr(engine.pool, "checkedout", None)
         if checkedout is not None and checkedout():
             for leaked in _CHECKED_OUT.pop(id(engine), {}).values():
                 leaked.close()  # type: ignore[attr-defined]
+            _CHECKED_OUT[id(engine)] = {}
             engine.dispose()
-            del _ENGINES[key]
+
+
+def _dispose(app: Flask) -> None:
+    for engine in _engines_of(app):
+        _CHECKED_OUT.pop(id(engine), None)
+        engine.dispose()
+
+
+# The registries in app.extensions a test may add to: lists, or objects with dict and list fields.
+_REGISTRIES = ("portal_wiring", "workspace_queues", "reminders", "api_client_gates")
+
+
+class _Pristine:
+    """What a test may change on a shared app, as it was when the app was built; ``restore`` puts it
+    back and says whether the app is still as built (False: routes or request hooks changed, so the
+    app must not serve another test)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        app.jinja_env  # noqa: B018  (built now, so that it is part of what is kept)
+        self.attributes = dict(vars(app))
+        self.config = dict(app.config)
+        self.extensions = dict(app.extensions)
+        self.registries: dict[tuple[str, str | None], dict | list] = {}
+        for name in _REGISTRIES:
+            registry = app.extensions.get(name)
+            if isinstance(registry, dict | list):
+                self.registries[(name, None)] = _copy(registry)
+            elif registry is not None:
+                for field, value in vars(registry).items():
+                    if isinstance(value, dict | list):
+                        self.registries[(name, field)] = _copy(value)
+        self.globals = dict(app.jinja_env.globals)
+        self.filters = dict(app.jinja_env.filters)
+        self.shape = self._shape()
+
+    def _shape(self) -> tuple:
+        app = self.app
+        hooks = (
+            app.before_request_funcs,
+            app.after_request_funcs,
+            app.teardown_request_funcs,
+            app.template_context_processors,
+            app.url_value_preprocessors,
+            app.url_default_functions,
+        )
+        errors = app.error_handler_spec
+        return (
+            len(list(app.url_map.iter_rules())),
+            tuple(app.view_functions),
+            tuple(app.blueprints),
+            tuple(sorted((str(k), len(v)) for hook in hooks for k, v in hook.items())),
+            len(app.teardown_appcontext_funcs),
+            sorted(
+                (str(s), str(c), len(h)) for s, codes in errors.items() for c, h in codes.items()
+            ),
+        )
+
+    def restore(self) -> bool:
+        app = self.app
+        attributes = vars(app)
+        for name in [n for n in attributes if n not in self.attributes]:
+            del attributes[name]
+        for name, value in self.attributes.items():
+            if attributes.get(name) is not value:
+                attributes[name] = value
+        app.config.clear()
+        app.config.update(self.config)
+        app.extensions.clear()
+        app.extensions.update(self.extensions)
+        for (name, field), value in self.registries.items():
+            registry = app.extensions[name]
+            current = registry if field is None else getattr(registry, field)
+            current.clear()
+            if isinstance(current, dict):
+                current.update(value)
+            else:
+                current.extend(value)
+        for mapping, kept in (
+            (app.jinja_env.globals, self.globals),
+            (app.jinja_env.filters, self.filters),
+        ):
+            mapping.clear()
+            mapping.update(kept)
+        return self._shape() == self.shape
+
+
+def _copy(value: dict | list) -> dict | list:
+    return dict(value) if isinstance(value, dict) else list(value)
+
+
+_APPS: OrderedDict[str, _Pristine] = OrderedDict()  # per configuration, most recently used last
+# Each app keeps its own engine and pooled connections: a handful of configurations is kept, the
+# least recently used beyond that is dropped (on PostgreSQL each kept engine holds a connection).
+_MAX_APPS = 8
+# Overrides that name another database or a folder of the test's own: a new app, for that test only.
+_UNSHARED = frozenset({"SQLALCHEMY_DATABASE_URI", "UPLOAD_DIR"})
+_MISSING = object()
+
+
+def _config_key(overrides: dict[str, object]) -> str | None:
+    """The cache key of a configuration: the overrides that differ from TestingConfig's value."""
+    if _UNSHARED & overrides.keys():
+        return None
+    differing = {k: v for k, v in overrides.items() if getattr(TestingConfig, k, _MISSING) != v}
+    return repr(sorted(differing.items()))
+
+
+def _build(overrides: dict[str, object]) -> Flask:
+    app = create_app(_config(**overrides))
+    app.jinja_env.bytecode_cache = _TEMPLATE_BYTECODE
+    for engine in _engines_of(app):
+        _track_checkouts(engine)
+    return app
+
+
+def _shared_app(key: str, overrides: dict[str, object]) -> _Pristine:
+    if key in _APPS:
+        _APPS.move_to_end(key)
+        return _APPS[key]
+    _APPS[key] = kept = _Pristine(_build(overrides))
+    while len(_APPS) > _MAX_APPS:
+        _dispose(_APPS.popitem(last=False)[1].app)
+    return kept
+
+
+def _forget(kept: _Pristine) -> None:
+    for key, value in list(_APPS.items()):
+        if value is kept:
+            del _APPS[key]
+    _dispose(kept.app)
 
 
 def _admin_url(url: str) -> str:
@@ -282,21 +381,45 @@ def _schema() -> Iterator[None]:
     own_database = bool(WORKER) and url.startswith("postgres")
     if own_database:
         _create_worker_database(url)
-    app = create_app(_config())
+    app = _shared_app(_config_key({}) or "", {}).app
     with app.app_context():
         db.drop_all()
         db.create_all()
     yield
     with app.app_context():
         db.drop_all()
-    for engine in _ENGINES.values():
-        engine.dispose()
-    _ENGINES.clear()
+    while _APPS:
+        _dispose(_APPS.popitem()[1].app)
     if own_database:
         _drop_worker_database(url)
     if os.environ.get("MUTANT_UNDER_TEST") and url.startswith("sqlite:///"):
         with contextlib.suppress(OSError):
             os.remove(url.removeprefix("sqlite:///"))
+
+
+def _database_kind() -> str:
+    url = os.environ["TEST_DATABASE_URL"]
+    return "sqlite" if url.startswith("sqlite") else "postgresql"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``walker`` tests (minutes each) run once per ``make test``: in the run of the database
+    their marker names (``database=``, SQLite by default)."""
+    if os.environ.get("CCZ_RUN_WALKERS") == "1":
+        return
+    here = _database_kind()
+    for item in items:
+        marker = item.get_closest_marker("walker")
+        if marker is None:
+            continue
+        wanted = marker.kwargs.get("database", "sqlite")
+        if wanted != here:
+            item.add_marker(
+                pytest.mark.skip(
+                    reason=f"walker: walks every URL or role (slow), so it runs once, in the "
+                    f"{wanted} run of scripts/run_tests.sh; CCZ_RUN_WALKERS=1 runs it here too"
+                )
+            )
 
 
 def _empty_tables() -> None:
@@ -314,18 +437,29 @@ def _needs_real_commits(request: pytest.FixtureRequest) -> bool:
 
 
 @pytest.fixture
-def make_app(_schema: None, request: pytest.FixtureRequest) -> Iterator:
-    """Build an app with config overrides (e.g. another profile). What the test wrote is rolled
-    back afterwards, or, for ``real_commits`` tests, every table is emptied."""
+def make_app(_schema: None, request: pytest.FixtureRequest) -> Iterator[Callable[..., Flask]]:
+    """The app for some config overrides (e.g. another profile), shared with the other tests of
+    this process that ask for the same overrides; what the test changes on it is undone at its end.
+    What the test wrote is rolled back afterwards, or, for ``real_commits`` tests, every table is
+    emptied."""
     global _rollback
-    made: list[Flask] = []
+    shared: list[_Pristine] = []
+    own: list[Flask] = []
     rollback = None if _needs_real_commits(request) else _Rollback()
     _rollback = rollback
+    uploads = tempfile.mkdtemp(prefix="ccz-uploads-")
 
     def build(**overrides: object) -> Flask:
-        app = create_app(_config(**overrides))
-        app.jinja_env.bytecode_cache = _TEMPLATE_BYTECODE
-        made.append(app)
+        key = _config_key(overrides)
+        kept = _shared_app(key, overrides) if key is not None else None
+        if kept is None or kept in shared:  # a second app with the same config: a new one
+            app = _build(overrides)
+            own.append(app)
+        else:
+            shared.append(kept)
+            app = kept.app
+            app.config["UPLOAD_DIR"] = uploads
+        limiter.init_app(app)  # fresh rate-limit storage for this app's config, as a new app had
         return app
 
     try:
@@ -334,13 +468,22 @@ def make_app(_schema: None, request: pytest.FixtureRequest) -> Iterator:
         _rollback = None
         if rollback is not None:
             rollback.close()
-        for app in made:
-            with app.app_context():
-                if rollback is None:
-                    _empty_tables()
-                if db.engine not in _ENGINES.values():
-                    db.engine.dispose()
-        _drop_leaking_engines()
+        else:
+            emptied: set[str] = set()
+            for app in [kept.app for kept in shared] + own:
+                url = str(app.config["SQLALCHEMY_DATABASE_URI"])
+                if url not in emptied:
+                    emptied.add(url)
+                    with app.app_context():
+                        _empty_tables()
+        for kept in shared:
+            if kept.restore():
+                _release_leaked_connections(kept.app)
+            else:
+                _forget(kept)
+        for app in own:
+            _dispose(app)
+        shutil.rmtree(uploads, ignore_errors=True)
 
 
 @pytest.fixture

@@ -1,4 +1,7 @@
-"""One blueprint per domain. Adding a domain = one import and one entry here."""
+"""One blueprint per domain. Adding a domain = one import and one entry here.
+
+A domain that exists only where the law has it (licences, sterilisation) is not listed: its
+``init_app`` registers its blueprint when the profile has the rule."""
 
 from portal.blueprints.account import bp as account_bp
 from portal.blueprints.account import staff_bp as account_staff_bp
@@ -13,12 +16,10 @@ from portal.blueprints.enforcement import bp as enforcement_bp
 from portal.blueprints.establishments import bp as establishments_bp
 from portal.blueprints.files import bp as files_bp
 from portal.blueprints.impound import bp as impound_bp
-from portal.blueprints.licences import bp as licences_bp
 from portal.blueprints.main import bp as main_bp
 from portal.blueprints.open311 import bp as open311_bp
 from portal.blueprints.reminders import bp as reminders_bp
 from portal.blueprints.reports import bp as reports_bp
-from portal.blueprints.sterilisation import bp as sterilisation_bp
 from portal.blueprints.workspace import bp as workspace_bp
 
 api_bp = api_with_routes()  # the API's route modules, one per domain
@@ -40,8 +41,6 @@ BLUEPRINTS = [
     open311_bp,
     reminders_bp,
     establishments_bp,
-    licences_bp,
     enforcement_bp,
     impound_bp,
-    sterilisation_bp,
 ]

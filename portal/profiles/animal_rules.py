@@ -40,6 +40,10 @@ class HouseholdRule(_Rule):
     above_limit: Literal["forbidden", "licence", "kennel", "none"]
     # Some laws let the agent lower the limit for one house after a technical report (BJP 17 §1).
     agent_may_reduce: bool = False
+    # CAB 25: keeping animals in condominium buildings is regulated by each building's convention.
+    # The flat still counts against the limit (CAB 31 makes no exception); the portal tells the
+    # household that the convention applies too and cannot check it (it is a private document).
+    condo_convention: bool = False
 
     @model_validator(mode="after")
     def _limit_matches_consequence(self) -> HouseholdRule:
@@ -123,7 +127,16 @@ class HoldDays(_Frozen):
     large: int = Field(ge=0)
 
 
-ImpoundDestination = Literal["adoption", "ngo_donation", "community_return", "auction"]
+# "slaughterhouse": the licensed slaughterhouse (GRU 88 III), never for dogs and cats (Lei federal
+# 14.228/2021, art. 1º forbids ending their lives but by the euthanasia of its art. 2º).
+ImpoundDestination = Literal[
+    "adoption", "ngo_donation", "community_return", "auction", "slaughterhouse"
+]
+# Why a vet may decide the euthanasia of an animal of a species outside Lei 14.228/2021 (horses,
+# cattle, pigs...): "incurable_laudo", a laudo stating an incurable disease (GRU 88 II);
+# "vet_recommendation", a laudo recommending it (CAB 20); "failed_auction", the public auction
+# failed (CAB 20).
+EuthanasiaGround = Literal["incurable_laudo", "vet_recommendation", "failed_auction"]
 # What an animal must have before it goes back to its community (BJP 25 §3 II; VV 19 §1).
 # "earlier_priorities_failed": BJP 25 §3 ranks community return second, after adoption or
 # donation to an NGO (I): the staff confirm priority I was not possible.
@@ -210,12 +223,27 @@ class ImpoundRule(_Rule):
     # that defines nothing, keeps the class the agent gives ("outros animais da mesma proporção").
     # Cited as ``legal_size_by_species``.
     legal_size_by_species: dict[LegalSizeSpecies, SizeClass] = Field(default_factory=dict)
+    # CAB 20: the unreclaimed animals of ``auction_sizes`` go to public auction before any other
+    # destination (euthanasia on a vet's laudo excepted); ``after_failed_auction``: what the staff
+    # may choose once the auction failed (empty: the profile's list, less the auction).
+    auction_first: bool = False
+    after_failed_auction: list[ImpoundDestination] = Field(default_factory=list)
+    # When a vet may decide the euthanasia of a species outside Lei 14.228/2021 (GRU 88 II;
+    # CAB 20). None: the law says nothing more, and the portal asks the federal standard for every
+    # species (a laudo stating an incurable disease). Cited as ``other_species_euthanasia``.
+    other_species_euthanasia: list[EuthanasiaGround] | None = None
+    # GRU 90: an animal of these legal size classes whose transport is impossible may be
+    # euthanised where it is, on the vet's laudo, without a capture. Empty: not provided for.
+    on_site_euthanasia_sizes: list[SizeClass] = Field(default_factory=list)
+    # How the portal reads a garbled or silent list of destinations (pt-BR, shown as written on
+    # the rules page, cited as ``destinations``): CABO 13 skips its item III.
+    destinations_reading: str | None = None
 
     def legal_size(self, species: str, weight_class: str) -> SizeClass:
         """The size class the law counts for ``species`` (GRU 10 XV-XVII); ``weight_class`` is
         the agent's description (Pequeno / Médio / Grande), used where the law has no class."""
         if species in self.legal_size_by_species:
-            return self.legal_size_by_species[species]  # type: ignore[index]
+            return self.legal_size_by_species[species]
         return weight_class  # type: ignore[return-value]
 
     def days_for(self, size: SizeClass, tagged: bool) -> int:
@@ -357,5 +385,6 @@ class SterilisationRule(_Rule):
     community_animals: bool = True
     partner_kinds: list[PartnerKind] = Field(min_length=1)
     annual_target_percent: int | None = Field(default=None, ge=1, le=100)
-    # "surgeon": who must operate (VV 10 §4), cited where the law says it.
-    CITE_ONLY: ClassVar[frozenset[str]] = frozenset({"surgeon"})
+    # "surgeon": who must operate (VV 10 §4), cited where the law says it; "later_years": the
+    # "porcentagem suficiente" without a number after the third year (VV 10 §2).
+    CITE_ONLY: ClassVar[frozenset[str]] = frozenset({"surgeon", "later_years"})

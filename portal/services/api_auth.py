@@ -59,7 +59,7 @@ def client_for_token(token: str | None, kind: str) -> ApiClient | None:
     return client
 
 
-def unauthorized_json():  # type: ignore[no-untyped-def]
+def unauthorized_json():
     response = jsonify(
         errors=[
             {

@@ -49,10 +49,6 @@ def mask_cpf(cpf: str | None) -> str:
     return f"***.{cpf[3:6]}.{cpf[6:9]}-**"
 
 
-def format_cpf(cpf: str) -> str:
-    return _cpf.format(cpf)
-
-
 def clean_cep(value: str) -> str | None:
     digits = re.sub(r"\D", "", value or "")
     return digits if len(digits) == 8 else None

@@ -138,7 +138,7 @@ def init_mail(app: Flask) -> None:
     app.cli.add_command(send_mail_command)
 
     @app.after_request
-    def send_after_commit(response):  # type: ignore[no-untyped-def]
+    def send_after_commit(response):
         try:
             deliver_committed()
         except Exception:  # noqa: BLE001 - mail must never break the page that was served

@@ -317,6 +317,7 @@ def _linked_pages(page, app, seen_endpoints: set[str]) -> list[str]:  # type: ig
     return found
 
 
+@pytest.mark.walker(database="postgresql")  # every role's pages, in a browser: once
 def test_axe_and_360px_layout_on_the_signed_in_pages_of_every_role(live_server, browser) -> None:
     """axe-core at 360 and 1280 px on every page each role reaches from the URL map, plus one page
     per record type linked from them; at 360 px nothing may scroll sideways. To keep the run short

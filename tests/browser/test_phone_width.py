@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
@@ -93,6 +94,7 @@ def _measure(page: Any, app: Any, base: str, queue: list[str], measured: set[str
     return too_wide
 
 
+@pytest.mark.walker(database="postgresql")  # every role's pages, in a browser: once
 def test_no_page_of_any_role_scrolls_sideways_at_360px(live_server, browser) -> None:
     result = live_server.app.test_cli_runner().invoke(args=["seed-demo"])
     assert result.exit_code == 0, result.output

@@ -13,9 +13,12 @@ SUGGESTION_ROLES = ("agent", "coordinator", "admin")
 def init_app(app: Flask) -> None:
     """The staff queue of contact suggestions nobody has decided yet, and the daily purge of
     sign-ups nobody confirmed (``flask purge-unconfirmed``)."""
+    from portal.blueprints.account.labels import AUDIT_LABELS
     from portal.blueprints.account.purge import purge_unconfirmed_command
     from portal.blueprints.account.queues import declare_queues
     from portal.wiring import wiring
+
+    wiring(app).audit_labels(AUDIT_LABELS)  # its audited actions in words
 
     wiring(app).queues(declare_queues)
     wiring(app).command(purge_unconfirmed_command)

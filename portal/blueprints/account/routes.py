@@ -48,7 +48,7 @@ def _render_profile(form: ProfileForm, password_form: ChangePasswordForm | None 
     )
 
 
-def _keep_this_session(user) -> None:  # type: ignore[no-untyped-def]
+def _keep_this_session(user) -> None:
     """After a session-version bump, re-sign this browser in (the others stay signed out)."""
     remember = (
         request.cookies.get(current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token"))

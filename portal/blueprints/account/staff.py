@@ -26,7 +26,7 @@ class RejectForm(FlaskForm):
     )
 
 
-def _render(suggestion, reject_form: RejectForm):  # type: ignore[no-untyped-def]
+def _render(suggestion, reject_form: RejectForm):
     return render_template(
         "account/staff_suggestion.html",
         suggestion=suggestion,

@@ -82,14 +82,14 @@ class AuditFilterForm(FlaskForm):
     ate = DateField(_l("Até"), validators=[Optional()])
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        from portal.services.audit import ACTION_LABELS, SUBJECT_TYPE_LABELS
+        from portal.services.audit import SUBJECT_TYPE_LABELS, action_labels
 
         super().__init__(*args, **kwargs)
         self.acao.choices = choices(
             [
                 ("", _l("Todas")),
                 *sorted(
-                    ((code, str(label)) for code, label in ACTION_LABELS.items()),
+                    ((code, str(label)) for code, label in action_labels().items()),
                     key=lambda p: p[1],
                 ),
             ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -145,7 +146,7 @@ def audit_log():
             query = replace(query, subject=found)
         if not form.objeto.errors:
             events = audit.find_events(query, current_profile_timezone(), page=page)
-    older = {k: v for k, v in request.args.items() if k != "page"}
+    older: dict[str, Any] = {k: v for k, v in request.args.items() if k != "page"}
     return render_template(
         "admin/audit.html",
         events=events,

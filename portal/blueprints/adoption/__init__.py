@@ -19,14 +19,12 @@ from flask.cli import with_appcontext
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
+from portal.access import is_signed_in
+
 if TYPE_CHECKING:
     from portal.models import ApiClient
 
 bp = Blueprint("adoption", __name__, url_prefix="/adocao")
-
-
-def _signed_in() -> bool:
-    return bool(current_user.is_authenticated)
 
 
 def _manager() -> bool:
@@ -46,12 +44,17 @@ def init_app(app: Flask) -> None:
     """Menu entries, staff tiles, the NGO document rule, LGPD section, the NGO API-client hook,
     demo data, the reindex command and the staff queues."""
     from portal.blueprints.adoption import demo, queues, services, todo
+    from portal.blueprints.adoption.labels import AUDIT_LABELS
     from portal.blueprints.adoption.lgpd import export_adoption
+    from portal.blueprints.adoption.routes import animal_age_filter
     from portal.wiring import wiring
 
+    wiring(app).audit_labels(AUDIT_LABELS)  # its audited actions in words
+
+    app.add_template_filter(animal_age_filter, "animal_age")  # "cerca de 2 anos e 1 mês"
     wired = wiring(app)
     wired.nav(_l("Adotar"), "adoption.search", order=30)
-    wired.nav(_l("Minhas adoções"), "adoption.my_applications", order=35, visible=_signed_in)
+    wired.nav(_l("Minhas adoções"), "adoption.my_applications", order=35, visible=is_signed_in)
     wired.nav(_l("Gestão de adoções"), "adoption.manage", order=70, visible=_manager)
     for label, endpoint in (
         (_l("Adoção: anúncios e pedidos do CCZ"), "adoption.manage"),

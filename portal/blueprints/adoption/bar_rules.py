@@ -23,6 +23,7 @@ from portal.models import (
     User,
 )
 from portal.profiles.schema import Profile
+from portal.wiring import wiring
 
 
 def active_bars(cpf: str | None) -> list[Any]:
@@ -55,11 +56,9 @@ class EnforcementBar:
 
 def enforcement_bars(cpf: str | None) -> list[EnforcementBar]:
     """The consequences the enforcement domain recorded on this CPF."""
-    from portal.blueprints.enforcement.services import consequences_for_cpf
-
     return [
         EnforcementBar(c.kind, c.article, c.document.number, None, c.animal_id)
-        for c in consequences_for_cpf(cpf)
+        for c in wiring().sanctions(cpf)  # enforcement.services.consequences_for_cpf
     ]
 
 

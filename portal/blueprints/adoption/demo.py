@@ -117,7 +117,7 @@ def demo_photo(species: str, rgb: tuple[int, int, int], seed: int) -> bytes:
     """A friendly drawing of a dog or cat face as a JPEG."""
     rnd = random.Random(seed)
     background = tuple(rnd.randint(170, 235) for _ in range(3))
-    img = Image.new("RGB", (800, 600), background)  # type: ignore[arg-type]
+    img = Image.new("RGB", (800, 600), background)
     draw = ImageDraw.Draw(img)
     cx, cy, r = 400, 320, 170
     if species == "cat":  # pointed ears

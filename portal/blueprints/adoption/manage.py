@@ -56,7 +56,7 @@ def manage():
     )
 
 
-def _save_photos(listing: Listing, files: list, saved: list[StoredFile]) -> None:  # type: ignore[type-arg]
+def _save_photos(listing: Listing, files: list, saved: list[StoredFile]) -> None:
     """Add every chosen file to ``saved``; a bad one raises AdoptionError naming it.
 
     The caller deletes the files in ``saved`` when it rolls back (before the rollback, while the
@@ -128,7 +128,7 @@ def _render_edit(
     photo_form: PhotoForm | None = None,
     problems: list[str] | None = None,
     status: int = 200,
-):  # type: ignore[no-untyped-def]
+):
     if form is None:
         form = ListingForm(obj=listing)
     form.owner.choices = [("x", listing.owner_name)]

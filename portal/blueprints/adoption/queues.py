@@ -47,7 +47,7 @@ OPEN_STATES = (
 )
 
 
-def _state_choices():  # type: ignore[no-untyped-def]
+def _state_choices():
     return [
         (ApplicationStatus.SUBMITTED.value, _l("Aguardando análise")),
         (ApplicationStatus.NEEDS_INFO.value, _l("Aguardando informações do candidato")),
@@ -55,7 +55,7 @@ def _state_choices():  # type: ignore[no-untyped-def]
     ]
 
 
-def _state_label(status: str):  # type: ignore[no-untyped-def]
+def _state_label(status: str):
     return dict(_state_choices()).get(status, status)
 
 

@@ -42,7 +42,7 @@ def _render_review(
     info_form: InfoRequestForm | None = None,
     refuse_form: ReasonForm | None = None,
     status: int = 200,
-):  # type: ignore[no-untyped-def]
+):
     results = (
         check_eligibility(
             profile(),
@@ -78,7 +78,7 @@ def review(application_id: int):
     return _render_review(application)
 
 
-def _act(application: AdoptionApplication, action, success: str):  # type: ignore[no-untyped-def]
+def _act(application: AdoptionApplication, action, success: str):
     done = run_service(action, success=success, show=False)
     if isinstance(done.error, apps.NotEligible):  # the page lists the rules not met
         return _render_review(

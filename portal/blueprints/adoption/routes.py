@@ -3,7 +3,7 @@ and the NGO registration request. Views parse input, call one service, commit on
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from flask import (
@@ -55,6 +55,7 @@ from portal.blueprints.adoption.term import TERM_VERSION, term_clauses
 from portal.blueprints.adoption.web import add_errors, profile, show_error, today
 from portal.extensions import db, limiter
 from portal.forms import EmptyForm, choices
+from portal.kept_uploads import Kept, Slot, keep
 from portal.models import (
     AdoptionApplication,
     ApplicantDocument,
@@ -62,7 +63,6 @@ from portal.models import (
     Listing,
     ListingState,
 )
-from portal.services.clock import local_date
 from portal.services.ids import query_id
 from portal.views import run_service
 
@@ -108,22 +108,6 @@ def age_label(birth: date, estimated: bool, on: date) -> str:
     return _("cerca de %(age)s", age=text) if estimated else text
 
 
-@bp.app_template_filter("local_date")
-def local_date_filter(value: datetime | None) -> str:
-    """The calendar day of an instant in the municipality (published_at is stored in UTC)."""
-    if value is None:
-        return ""
-    return format_date(local_date(value), "dd/MM/yyyy")
-
-
-@bp.app_template_filter("cnpj_format")
-def cnpj_format_filter(cnpj: str | None) -> str:
-    from stdnum.br import cnpj as cnpj_lib
-
-    return cnpj_lib.format(cnpj) if cnpj else ""
-
-
-@bp.app_template_filter("animal_age")
 def animal_age_filter(listing: Listing) -> str:
     return age_label(listing.birth_date, listing.birth_date_estimated, today())
 
@@ -253,18 +237,21 @@ def _open_own_application(application_id: int | None) -> AdoptionApplication | N
     return application if application.is_open else None
 
 
-def _upload(form: DocumentForm, application: AdoptionApplication | None) -> bool:
+def _upload(form: DocumentForm, application: AdoptionApplication | None, kept: Kept) -> bool:
     """Keep the proof (attached to ``application`` when sent for one) and commit; else roll back
-    and show the error on the form."""
+    and show the error on the form (the file stays held in the draft: issue 25)."""
     # a problem with neither the date nor the kind (the file, or attaching it) goes by the file
-    return run_service(lambda: _keep_document(form, application), form=form, fallback="file").ok
+    return run_service(
+        lambda: _keep_document(form, application, kept), form=form, fallback="file"
+    ).ok
 
 
-def _keep_document(form: DocumentForm, application: AdoptionApplication | None) -> None:
-    upload = form.file.data
+def _keep_document(form: DocumentForm, application: AdoptionApplication | None, kept: Kept) -> None:
+    held = kept.take("file", svc.DOCUMENT_PURPOSE)
     doc = svc.upload_document(
-        current_user, form.kind.data, upload.stream, upload.filename, form.issued_on.data, today()
+        current_user, form.kind.data, held[-1], None, form.issued_on.data, today()
     )
+    kept.discard()
     if application is not None:  # sent for this application, seen with it only
         svc.attach_document(application, doc, current_user)
 
@@ -279,7 +266,10 @@ def documents():
         form.kind.data = request.args["tipo"]
     back = request.args.get("voltar", type=query_id)
     application = _open_own_application(request.args.get("pedido", type=query_id))
-    if form.validate_on_submit() and _upload(form, application):
+    kept = keep("adoption_document", "", [Slot("file")])  # issue 25: held across a refusal
+    kept.relax(form)
+    valid = form.validate_on_submit()
+    if not kept.show_refused(form) and valid and _upload(form, application, kept):
         flash(_("Documento enviado. Quem analisar seu pedido vai conferi-lo."), "success")
         if application is not None:
             return redirect(url_for("adoption.my_application", application_id=application.id))
@@ -289,6 +279,7 @@ def documents():
     return render_template(
         "adoption/documents.html",
         form=form,
+        kept=kept.files("file"),
         docs=svc.documents_of(current_user),
         back=back,
         application=application,
@@ -353,7 +344,7 @@ def my_application(application_id: int):
 
 def _render_my_application(
     application: AdoptionApplication, form: AnswerInfoForm, problems: list[str] | None = None
-):  # type: ignore[no-untyped-def]
+):
     results = (
         check_eligibility(
             profile(), current_user, application.listing, today(), application=application

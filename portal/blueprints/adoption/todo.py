@@ -29,7 +29,7 @@ _LOADS = (
 )
 
 
-def _day(value) -> str:  # type: ignore[no-untyped-def]
+def _day(value) -> str:
     return value.strftime("%d/%m/%Y") if value else "—"
 
 
@@ -52,7 +52,7 @@ def _applicant_items(user: User) -> Iterator[TodoItem]:
             yield item
 
 
-def _applicant_item(application: AdoptionApplication, today) -> TodoItem | None:  # type: ignore[no-untyped-def]
+def _applicant_item(application: AdoptionApplication, today) -> TodoItem | None:
     animal, owner = application.listing.name, application.listing.owner_name
     url = url_for("adoption.my_application", application_id=application.id)
     step = applicant_step(application)

@@ -24,9 +24,14 @@ def init_app(app: Flask) -> None:
 
     from portal.blueprints.animals import provisional, queues, reminders, services
     from portal.blueprints.animals.hooks import seed_demo_animals
+    from portal.blueprints.animals.labels import AUDIT_LABELS
+    from portal.blueprints.animals.routes import animal_labels
     from portal.blueprints.animals.todo import animal_todo
     from portal.wiring import wiring
 
+    wiring(app).audit_labels(AUDIT_LABELS)  # its audited actions in words
+
+    app.context_processor(animal_labels)  # species, sex, size and RGA state in words
     wired = wiring(app)
     wired.nav(
         _l("Meus animais"),

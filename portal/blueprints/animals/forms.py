@@ -46,13 +46,6 @@ def parse_weight_grams(text: str | None) -> int | None:
     return int(whole) * 1000 + int((frac + "000")[:3])
 
 
-def format_weight(grams: int | None) -> str:
-    if grams is None:
-        return ""
-    kg, rest = divmod(grams, 1000)
-    return f"{kg},{rest:03d}".rstrip("0").rstrip(",")
-
-
 class AnimalStepForm(FlaskForm):
     """Step 1: the animal (BJP 3 a; GRU 15 I c; VV 12 §2)."""
 
@@ -111,7 +104,7 @@ class AnimalStepForm(FlaskForm):
         render_kw={"inputmode": "numeric", "autocomplete": "off"},
     )
 
-    def validate(self, extra_validators=None) -> bool:  # type: ignore[no-untyped-def,override]
+    def validate(self, extra_validators=None) -> bool:
         ok = super().validate(extra_validators)
         if self.birth_known.data == "estimated":
             if (
@@ -190,12 +183,12 @@ class VaccinationStepForm(VaccinationFieldsMixin, FlaskForm):
         validators=[InputRequired(REQUIRED)],
     )
 
-    def __init__(self, *args, allow_none: bool = False, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, allow_none: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         if not allow_none:
             self.choice.choices = [c for c in self.choice.choices if c[0] != "none"]
 
-    def validate(self, extra_validators=None) -> bool:  # type: ignore[no-untyped-def,override]
+    def validate(self, extra_validators=None) -> bool:
         ok = super().validate(extra_validators)
         if self.choice.data == "record":
             ok = self.require_record() and ok
@@ -275,7 +268,7 @@ class FinderForm(FlaskForm):
 
 
 class StaffVaccinationForm(VaccinationFieldsMixin, FlaskForm):
-    def validate(self, extra_validators=None) -> bool:  # type: ignore[no-untyped-def,override]
+    def validate(self, extra_validators=None) -> bool:
         ok = super().validate(extra_validators)
         return self.require_record() and ok
 

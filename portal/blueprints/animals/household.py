@@ -9,7 +9,9 @@ suggestion), so the animals are counted where they now live.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from flask import current_app, has_request_context, url_for
 from flask_babel import gettext as _
@@ -33,6 +35,10 @@ from portal.profiles.schema import Profile
 from portal.services.clock import local_today
 from portal.services.dates import age_in_days
 from portal.services.locks import hold
+from portal.wiring import Allowance, wiring
+
+if TYPE_CHECKING:
+    from portal.models import ReducedHouseholdLimit
 
 # ---------------------------------------------------------------------------------------------
 # Household limit (GRU 37; BJP 17; CAB 31; CABO 33 §ú; VV 2 has none)
@@ -41,10 +47,9 @@ from portal.services.locks import hold
 
 def licensed_limit(profile: Profile, residence_key: str, on: date) -> int | None:
     """The limit a valid excess-animal licence gives this residence on ``on``, or None without one
-    (the rule itself lives in ``portal.blueprints.licences.services.household_allowance``)."""
-    from portal.blueprints.licences.services import household_allowance
-
-    allowance = household_allowance(profile, residence_key, on)
+    (the rule itself lives in ``licences.services.household_allowance``, asked through the
+    wiring)."""
+    allowance = wiring().allowance(profile, residence_key, on)
     if allowance is None or allowance.licence is None:
         return None
     return allowance.limit
@@ -104,8 +109,6 @@ def check_household_limit(
     dog or cat, GRU 37 §1 III), or AnimalError("owner.address", "required") when the person has
     no usable address.
     """
-    from portal.blueprints.licences.services import household_allowance
-
     rule = profile.household
     if rule.limit is None:
         return  # VV 2: no limit per residence
@@ -125,7 +128,7 @@ def check_household_limit(
     # one after the other: the second one counts the first one's animal (GRU 37 §2; BJP 17).
     hold(f"residence:{key}")
     on = on or local_today(profile)
-    allowance = household_allowance(profile, key, on)
+    allowance = wiring().allowance(profile, key, on)
     assert allowance is not None  # rule.limit is set
     if allowance.inside_request:
         return  # a licence request registers its own animals and checks the numbers itself
@@ -147,6 +150,10 @@ def check_household_limit(
     if count + extra <= limit:
         return
     article = rule.article
+    if allowance.reduction is not None:
+        raise HouseholdLimitExceeded(
+            _reduced_message(profile, allowance, count), rule.cite("agent_may_reduce"), None
+        )
     if licence is not None and licence_rule is not None:
         cited = (
             licence_rule.cite("never_replaced_above")
@@ -203,6 +210,71 @@ def check_household_limit(
     else:
         message += " " + _("A lei não permite manter mais animais na mesma residência.")
     raise HouseholdLimitExceeded(message, article, _licence_url(profile))
+
+
+def _reduced_message(profile: Profile, allowance: Allowance, count: int) -> str:
+    """BJP 17 §1: the refusal names the technical report that lowered the residence's number.
+    No licence link: a licence does not lift a reduction, only a new assessment does."""
+    reduction = allowance.reduction
+    assert reduction is not None
+    return _(
+        "Este endereço já tem %(count)d cães e gatos com mais de %(days)d dias e o limite desta "
+        "residência foi reduzido para %(limit)d pelo laudo técnico nº %(report)d, de %(day)s "
+        "(%(article)s). Só o CCZ, com nova avaliação, pode alterar esse número.",
+        count=count,
+        days=profile.household.min_age_days,
+        limit=reduction.max_animals,
+        report=reduction.id,
+        day=reduction.report_on.strftime("%d/%m/%Y"),
+        article=profile.household.cite("agent_may_reduce"),
+    )
+
+
+@dataclass(frozen=True)
+class HouseholdNote:
+    """What "Meus animais" tells a household about its own residence."""
+
+    text: str
+    article: str
+    reduction: ReducedHouseholdLimit | None = None  # BJP 17 §1: with the report to download
+
+
+def household_notes(profile: Profile, person: User) -> list[HouseholdNote]:
+    """The rules that bind this person's residence beyond the plain limit: a number lowered by
+    the agent's report (BJP 17 §1), the condominium's convention for a flat (CAB 25)."""
+    rule, notes = profile.household, []
+    reduction = wiring().reduction(profile, owner_residence_key(person))
+    if reduction is not None and rule.limit is not None:
+        notes.append(
+            HouseholdNote(
+                _(
+                    "O limite de cães e gatos com mais de %(days)d dias na sua residência foi "
+                    "reduzido de %(limit)d para %(n)d pelo laudo técnico de %(day)s. Motivo: "
+                    "%(reason)s",
+                    days=rule.min_age_days,
+                    limit=rule.limit,
+                    n=reduction.max_animals,
+                    day=reduction.report_on.strftime("%d/%m/%Y"),
+                    reason=reduction.reason,
+                ),
+                rule.cite("agent_may_reduce"),
+                reduction,
+            )
+        )
+    if rule.condo_convention and rule.limit and person.housing_type == "apartment_condo":
+        notes.append(HouseholdNote(condo_convention_text(profile), rule.cite("condo_convention")))
+    return notes
+
+
+def condo_convention_text(profile: Profile) -> str:
+    """CAB 25: a flat follows its building's convention on top of the limit (CAB 31 has no
+    exception for flats). The portal cannot read the convention: the household checks it."""
+    return _(
+        "Em apartamento de condomínio, vale o limite de %(limit)d cães e gatos e também a "
+        "convenção do condomínio, que pode ser mais restritiva. O portal não tem acesso à "
+        "convenção: confira-a com o síndico.",
+        limit=profile.household.limit or 0,
+    )
 
 
 # ---------------------------------------------------------------------------------------------

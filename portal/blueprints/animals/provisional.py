@@ -43,6 +43,7 @@ from portal.models.base import utcnow
 from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.mail import send_email
+from portal.wiring import wiring
 
 # A fee no longer owed: paid, or exempted by staff (a zero-price item is created exempt).
 SETTLED = frozenset({PaymentStatus.PAID, PaymentStatus.EXEMPT})
@@ -97,9 +98,7 @@ def proof_ok(animal: Animal) -> bool:
 def licence_hold(animal: Animal) -> Missing | None:
     """An RGA issued inside an excess-animal licence request is above the household
     limit, so it stays provisional until the licence is approved and names it."""
-    from portal.blueprints.licences.services import rga_hold
-
-    hold = rga_hold(animal)
+    hold = wiring().hold_on_registration(animal)  # licences.services.rga_hold
     return Missing(*hold) if hold is not None else None
 
 

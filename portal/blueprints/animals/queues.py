@@ -52,7 +52,7 @@ STUCK_TRANSFER_DAYS = 30
 DASHBOARD_ROLES = ("coordinator", "admin")
 
 
-def _issue_copies(copies: list[DocumentCopyRequest], actor) -> int:  # type: ignore[no-untyped-def]
+def _issue_copies(copies: list[DocumentCopyRequest], actor) -> int:
     done = 0
     for copy in copies:
         try:
@@ -66,7 +66,7 @@ def _issue_copies(copies: list[DocumentCopyRequest], actor) -> int:  # type: ign
     return done
 
 
-def _stuck_cutoff():  # type: ignore[no-untyped-def]
+def _stuck_cutoff():
     return utcnow() - timedelta(days=STUCK_TRANSFER_DAYS)
 
 

@@ -47,6 +47,7 @@ from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.dates import term_of_months_ends
 from portal.services.locks import hold, insert_if_absent
+from portal.wiring import wiring
 
 # ---------------------------------------------------------------------------------------------
 # RGA numbers
@@ -288,9 +289,7 @@ class AlreadyRegistered(AnimalError):
 def _check_consequences(owner: User, data: AnimalData) -> None:
     """VV 23 V (no animal at all) and GRU 88 §4, VV 23 III b, BJP 30 §ú II, CABO 39 §4 (not that
     animal again): what the enforcement procedure recorded on the owner, read here."""
-    from portal.blueprints.enforcement.services import registration_refusal
-
-    refused = registration_refusal(owner.cpf, data.microchip)
+    refused = wiring().refusal_to_register(owner.cpf, data.microchip)  # enforcement
     if refused is not None:
         raise AnimalError("owner.cpf", "consequence", refused[1])
 

@@ -29,6 +29,7 @@ from portal.blueprints.animals.forms import (
     FinderForm,
     TransferForm,
 )
+from portal.blueprints.animals.household import household_notes
 from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga
 from portal.extensions import db, limiter
 from portal.forms import EmptyForm
@@ -37,6 +38,7 @@ from portal.services.fees import price_list
 from portal.services.identity import looks_like_cpf, mask_cpf
 from portal.services.todo import citizen_todo
 from portal.views import run_service
+from portal.wiring import wiring
 
 # ---------------------------------------------------------------------------------------------
 # Registration wizard (the steps live in wizard.py)
@@ -89,6 +91,7 @@ def my_animals():
         animals=services.animals_of(user),
         todo=citizen_todo(user),
         today=services.local_today(),
+        household_notes=household_notes(services.current_profile(), user),
     )
 
 
@@ -101,6 +104,7 @@ def detail(rga: str):
     return render_template(
         "animals/detail.html",
         animal=animal,
+        animal_captures=wiring().captures_linked_to_animal(animal),
         today=today,
         renewal_due=services.renewal_due(animal, profile),
         renewal_article=profile.registration.cite("yearly_renewal"),
@@ -413,7 +417,6 @@ def _relay_finder_message(animal: Animal, form: FinderForm) -> bool:
     return True
 
 
-@bp.app_context_processor
 def animal_labels() -> dict[str, Any]:
     return {
         "species_label": services.species_label,

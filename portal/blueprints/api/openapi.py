@@ -12,8 +12,9 @@ come from ``{name}`` in the path (strings unless ``path_params`` says otherwise)
 models' own JSON Schema (``model_json_schema``), gathered under ``components/schemas`` with
 ``$ref``s.
 
-:func:`register_paths` (hand-written path dictionaries) remains as a thin compatibility shim for
-domains that have not moved to :func:`declare_endpoint` yet; their entries are merged as given.
+The declarations are kept in one registry per process, like the ``@bp.get`` routes they sit next
+to: both describe the code, not an app's configuration, so every app built from it serves the same
+operations (docs/ARCHITECTURE.md, "Globals that remain").
 """
 
 from __future__ import annotations
@@ -72,8 +73,6 @@ class _Endpoint:
 
 
 _ENDPOINTS: dict[tuple[str, str], _Endpoint] = {}
-_LEGACY_PATHS: dict[str, dict[str, Any]] = {}
-_LEGACY_SCHEMAS: dict[str, dict[str, Any]] = {}
 _DESCRIPTIONS = {
     200: "OK",
     201: "Criado",
@@ -118,15 +117,6 @@ def declare_endpoint(
         path_params=path_params or {},
         responses=responses,
     )
-
-
-def register_paths(
-    paths: dict[str, dict[str, Any]], schemas: dict[str, dict[str, Any]] | None = None
-) -> None:
-    """Compatibility shim: add hand-written path items; prefer :func:`declare_endpoint`."""
-    for path, item in paths.items():
-        _LEGACY_PATHS.setdefault(path, {}).update(item)
-    _LEGACY_SCHEMAS.update(schemas or {})
 
 
 def _json(model: type[BaseModel]) -> dict[str, Any]:
@@ -269,9 +259,8 @@ def request_schema_names() -> set[str]:
 def document() -> dict[str, Any]:
     profile = current_profile()
     _keys, defs = models_json_schema(_models(), ref_template=_REF, schema_generator=DocumentSchema)
-    schemas = dict(_LEGACY_SCHEMAS)
-    schemas.update(defs.get("$defs", {}))
-    paths: dict[str, dict[str, Any]] = {path: dict(item) for path, item in _LEGACY_PATHS.items()}
+    schemas: dict[str, Any] = dict(defs.get("$defs", {}))
+    paths: dict[str, dict[str, Any]] = {}
     for ep in _ENDPOINTS.values():
         paths.setdefault(ep.path, {})[ep.method] = _operation(ep)
     for name in request_schema_names():

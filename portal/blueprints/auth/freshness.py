@@ -43,8 +43,7 @@ def _older_than(key: str, minutes: int) -> bool:
         return True
 
 
-@bp.before_app_request
-def sign_out_idle_staff():  # type: ignore[no-untyped-def]
+def sign_out_idle_staff():
     """A staff session left open on a counter computer ends after 30 minutes idle."""
     minutes = int(current_app.config.get("STAFF_IDLE_MINUTES") or 0)
     if (

@@ -65,7 +65,7 @@ def _pending_user() -> User:
     return user
 
 
-def _finish(user: User):  # type: ignore[no-untyped-def]
+def _finish(user: User):
     from portal.blueprints.auth.routes import sign_in
 
     remember, next_url = bool(session.get("2fa_remember")), session.get("2fa_next") or "/"

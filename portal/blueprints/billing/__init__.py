@@ -11,6 +11,10 @@ bp = Blueprint("billing", __name__, url_prefix="/pagamentos")
 
 def init_app(app: Flask) -> None:
     """Menu, staff tiles, LGPD section, to-do, demo data, queues and reminders (``hooks``)."""
+    from portal.blueprints.billing.labels import AUDIT_LABELS
+    from portal.wiring import wiring as _wiring
+
+    _wiring(app).audit_labels(AUDIT_LABELS)
 
     hooks.init_app(app)
 

@@ -11,7 +11,7 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from portal.access import STAFF
-from portal.blueprints.billing import bp, services
+from portal.blueprints.billing import services
 from portal.extensions import db
 from portal.models import ExemptionRequest, PaymentItem, User
 from portal.services.clock import current_profile
@@ -25,6 +25,15 @@ def init_app(app: Flask) -> None:
     from portal.blueprints.billing import queues, reminders
 
     wired = wiring(app)
+    for name, label in (
+        ("payment_status", payment_status_filter),
+        ("exemption_status", exemption_status_filter),
+        ("payment_kind", payment_kind_filter),
+        ("payment_method", payment_method_filter),
+        ("price_label", price_label_filter),
+        ("payment_tag", payment_tag_filter),
+    ):
+        app.add_template_filter(label, name)
     wired.nav(
         _l("Meus pagamentos"),
         "billing.my_payments",
@@ -44,27 +53,22 @@ def init_app(app: Flask) -> None:
     wired.reminders(reminders.declare_reminders)
 
 
-@bp.app_template_filter("payment_status")
 def payment_status_filter(status: str) -> str:
     return services.status_label(status)
 
 
-@bp.app_template_filter("exemption_status")
 def exemption_status_filter(status: str) -> str:
     return services.exemption_status_label(status)
 
 
-@bp.app_template_filter("payment_kind")
 def payment_kind_filter(kind: str) -> str:
     return services.kind_label(kind)
 
 
-@bp.app_template_filter("payment_method")
 def payment_method_filter(method: str | None) -> str:
     return services.method_label(method)
 
 
-@bp.app_template_filter("price_label")
 def price_label_filter(key: str) -> str:
     return services.price_label(key)
 
@@ -80,7 +84,6 @@ STATUS_TAG = {
 }
 
 
-@bp.app_template_filter("payment_tag")
 def payment_tag_filter(status: str) -> str:
     """The br-tag colour class of a status."""
     return STATUS_TAG.get(status, "")

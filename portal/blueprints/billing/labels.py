@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from portal.models import (
     ExemptionStatus,
@@ -63,3 +66,24 @@ def method_label(method: str | None) -> str:
         PaymentMethod.COUNTER: _("Guia paga no balcão"),
     }
     return labels.get(method or "", method or "—")
+
+
+# The audited actions in words (the audit trail); ``init_app`` hands them to the wiring.
+AUDIT_LABELS: dict[str, Any] = {
+    "payment.cancelled": _l("Cancelou cobrança"),
+    "payment.checkout_started": _l("Iniciou pagamento on-line"),
+    "payment.counter_paid": _l("Deu baixa de guia no balcão"),
+    "payment.exemption_accepted": _l("Aceitou pedido de isenção"),
+    "payment.exemption_refused": _l("Recusou pedido de isenção"),
+    "payment.exemption_requested": _l("Pediu isenção de taxa"),
+    "payment.exemption_viewed": _l("Consultou pedido de isenção"),
+    "payment.flag_resolved": _l("Resolveu pendência de conciliação"),
+    "payment.flagged": _l("Marcou cobrança para conferência"),
+    "payment.guia_printed": _l("Imprimiu guia"),
+    "payment.list_viewed": _l("Consultou lista de cobranças"),
+    "payment.paid_online": _l("Pagamento on-line confirmado"),
+    "payment.receipt_viewed": _l("Consultou recibo"),
+    "payment.refunded": _l("Estornou pagamento"),
+    "payment.viewed": _l("Consultou cobrança"),
+    "price.set": _l("Alterou preço público"),
+}

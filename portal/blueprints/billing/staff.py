@@ -91,7 +91,7 @@ def _render_item(
     mark_form: MarkPaidForm | None = None,
     refund_form: RefundForm | None = None,
     status: int = 200,
-):  # type: ignore[no-untyped-def]
+):
     if mark_form is None:
         mark_form = MarkPaidForm(formdata=None, paid_on=services.local_today())
     return render_template(

@@ -22,7 +22,7 @@ webhook_bp = Blueprint("payments", __name__, url_prefix="/payments")
 csrf.exempt(webhook_bp)  # Stripe signs the body; there is no browser session to protect
 
 
-def _bad_request(code: str, message: str):  # type: ignore[no-untyped-def]
+def _bad_request(code: str, message: str):
     return jsonify(errors=[{"field": None, "code": code, "message": message}]), 400
 
 

@@ -11,6 +11,7 @@ superiors decide, the dívida ativa export), ``documents`` (PDFs with a QR code)
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import click
@@ -23,14 +24,18 @@ bp = Blueprint("enforcement", __name__)
 def init_app(app: Flask) -> None:
     """What enforcement adds: menu entry, staff tile, label filter, the daily command, the LGPD
     section, the citizen's to-do, queues and reminders."""
+    from portal.blueprints.enforcement.labels import AUDIT_LABELS
+    from portal.wiring import wiring as _wiring
+
+    _wiring(app).audit_labels(AUDIT_LABELS)
     from flask_babel import lazy_gettext as _l
 
-    from portal.access import STAFF
-    from portal.blueprints.enforcement import attachments, hooks, queues, reminders
+    from portal.access import STAFF, is_signed_in
+    from portal.blueprints.enforcement import attachments, consequences, hooks, queues, reminders
     from portal.wiring import wiring
 
     wired = wiring(app)
-    wired.nav(_l("Minhas notificações"), "enforcement.mine", order=60, visible=_signed_in)
+    wired.nav(_l("Minhas notificações"), "enforcement.mine", order=60, visible=is_signed_in)
     wired.admin_link(_l("Fiscalização: notificações e autos"), "enforcement.staff_list", STAFF)
     app.jinja_env.globals["enforcement_label"] = _label
     # the capture page links its auto de apreensão (GRU 87 §ú), the document page its capture
@@ -38,13 +43,23 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.globals["apprehension_document"] = apprehension_document
     app.jinja_env.globals["person_consequences"] = _person_consequences
+    # GRU 87 V-VI (computed from the record) and VV 23 II (what was presented) on document pages
+    app.jinja_env.globals["enforcement_repeat"] = _repeat_finding
+    app.jinja_env.globals["remedy_filings"] = _remedy_filings
+    from portal.services.clock import local_today
+
+    app.jinja_env.globals["remedy_today"] = local_today
     wired.command(_daily)
     wired.exporter("notificacoes", _export)
     wired.todo("enforcement", hooks.todo)
     wired.payment_hold(hooks.fine_on_hold)
+    wired.registration_refusal(consequences.registration_refusal)  # VV 23 V; GRU 88 §4…
+    wired.sanctions_for_cpf(consequences.consequences_for_cpf)  # adoption's eligibility
     wired.file_rule(attachments.PURPOSE, attachments.addressee_may_see)
-    wired.queues(queues.declare_queues)
-    wired.reminders(reminders.declare_reminders)
+    # VV 23 II: the overdue-laudo queue and the laudo reminder only where the law has them
+    remedy = app.extensions["portal_profile"].notices.remedy_duties
+    wired.queues(partial(queues.declare_queues, remedy=remedy))
+    wired.reminders(partial(reminders.declare_reminders, remedy=remedy))
 
 
 @click.command("enforcement-daily")
@@ -104,10 +119,17 @@ def _person_consequences(cpf: str | None) -> list[Any]:
     return consequences_for_cpf(cpf)
 
 
-def _signed_in() -> bool:
-    from flask_login import current_user
+def _repeat_finding(doc: Any) -> Any:
+    from portal.blueprints.enforcement.duties import repeat_finding
+    from portal.services.clock import current_profile
 
-    return bool(current_user.is_authenticated)
+    return repeat_finding(current_profile(), doc)
 
 
-from portal.blueprints.enforcement import representation, routes, staff  # noqa: E402,F401
+def _remedy_filings(doc: Any) -> list[Any]:
+    from portal.blueprints.enforcement.duties import laudos_of
+
+    return laudos_of(doc) if doc.laudo_every_days else []
+
+
+from portal.blueprints.enforcement import duties_routes, representation, routes, staff  # noqa: E402,F401,I001

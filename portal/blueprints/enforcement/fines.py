@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import Select, select
 
 from portal.blueprints.billing import services as billing
 from portal.blueprints.enforcement.common import term_end
@@ -80,7 +80,7 @@ def fine_status(doc: EnforcementDocument) -> str:
     return "due"
 
 
-def overdue_fines_query(today: date):
+def overdue_fines_query(today: date) -> Select[EnforcementDocument]:
     """Unpaid fines past their GRU 100 term and not suspended."""
     return (
         select(EnforcementDocument)

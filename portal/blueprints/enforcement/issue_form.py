@@ -14,7 +14,7 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from portal.blueprints.enforcement import services
+from portal.blueprints.enforcement import duties, services
 from portal.blueprints.enforcement.forms import OTHER_PROVISION, IssueForm
 from portal.blueprints.enforcement.labels import KIND_LABELS
 from portal.blueprints.reports.labels import SPECIES_LABELS, category_label, checklist
@@ -68,6 +68,7 @@ def fill_choices(form: IssueForm, profile: Profile) -> None:
     )
     form.legal_provision.choices = choices([("", _("—")), *provision_choices(profile)])
     form.consequence.choices = choices([("", _("Nenhuma"))] + services.consequence_choices(profile))
+    form.repeat_motive.choices = choices([("", _("—"))] + duties.motive_choices(profile))
 
 
 def joint_fines(profile: Profile) -> bool:
@@ -82,10 +83,17 @@ def expense_kinds(profile: Profile) -> list[str]:
 
 
 def prefill(
-    form: IssueForm, report: MaltreatmentReport | None, parent: EnforcementDocument | None
+    form: IssueForm,
+    report: MaltreatmentReport | None,
+    parent: EnforcementDocument | None,
+    *,
+    apprehension: bool = False,
 ) -> None:
     if report is not None:
         _prefill_from_report(form, report)
+    if parent is not None and apprehension:
+        _prefill_apprehension(form, parent)
+        return
     if parent is not None:
         form.kind.data = "infraction"
         for name in ("name", "activity", "address", "fact", "place"):
@@ -94,7 +102,7 @@ def prefill(
         form.cpf.data, form.cnpj.data = parent.addressee_cpf, parent.addressee_cnpj
         # WTForms 3.3 choices are SelectChoice objects of four fields (value, label, render_kw,
         # optgroup): unpacking them in two was the HTTP 500 after "não sanada" (issue 25)
-        allowed = {c.value for c in form.legal_provision.choices}  # type: ignore[union-attr]
+        allowed = {c.value for c in form.legal_provision.choices}
         if parent.legal_provision in allowed:
             form.legal_provision.data = parent.legal_provision
         else:
@@ -102,6 +110,23 @@ def prefill(
             form.provision_other.data = parent.legal_provision
         if parent.kind == "preliminary" and parent.knowledge_on:
             form.notified_on.data = parent.knowledge_on  # BJP 17 §2 I: the intimation's day
+
+
+def _prefill_apprehension(form: IssueForm, parent: EnforcementDocument) -> None:
+    """GRU 87 V-VI: the auto de apreensão the staff page offers once the record shows the
+    repeated autuações; its article and reason come from the computation, not from typing."""
+    finding = duties.repeat_finding(current_profile(), parent)
+    if finding is None or not finding.applies:
+        return
+    form.kind.data = "apprehension"
+    form.definitive.data = True
+    for name in ("name", "activity", "address", "place"):
+        value = getattr(parent, "addressee_" + name, None) or getattr(parent, name, None)
+        getattr(form, name).data = value
+    form.cpf.data, form.cnpj.data = parent.addressee_cpf, parent.addressee_cnpj
+    form.fact.data = finding.reason()
+    form.legal_provision.data = OTHER_PROVISION
+    form.provision_other.data = finding.motive.article
 
 
 def _prefill_from_report(form: IssueForm, report: MaltreatmentReport) -> None:
@@ -112,7 +137,7 @@ def _prefill_from_report(form: IssueForm, report: MaltreatmentReport) -> None:
     form.kind.data = "preliminary"
     form.place.data = form.address.data = report.address_line
     category = profile.reports.category(report.category) if profile.reports else None
-    allowed = {c.value for c in form.legal_provision.choices}  # type: ignore[union-attr]
+    allowed = {c.value for c in form.legal_provision.choices}
     if category is not None and category.article in allowed:
         form.legal_provision.data = category.article
     if report.animal_count:
@@ -219,6 +244,13 @@ def joint_addressee(form: IssueForm) -> services.Addressee | None:
     return services.Addressee(form.joint_name.data or "", form.joint_cpf.data or None)
 
 
+def _interdiction_text(form: IssueForm, profile: Profile) -> str | None:
+    """GRU 89: the interdição says itself what is required; the agent need not type it."""
+    if form.interdiction.data and profile.notices.interdiction is not None:
+        return duties.interdiction_action(profile)
+    return None
+
+
 def submit(
     form: IssueForm,
     profile: Profile,
@@ -242,7 +274,7 @@ def submit(
         occurred_at=form.occurred_at.data.replace(tzinfo=tz()).astimezone(UTC),
         legal_provision=legal_provision(form),
         penalty_provision=form.penalty_provision.data,
-        required_action=form.required_action.data,
+        required_action=form.required_action.data or _interdiction_text(form, profile),
         comply_term=form.comply_term.data,
         fine_inputs=fine_inputs(form, profile),
         measures=form.measures.data,
@@ -257,9 +289,17 @@ def submit(
         # that follows it: an error in the auto leaves the notice open, as it was (issue 25)
         services.record_return_visit(parent, complied=False, actor=agent)
     if form.kind.data == "apprehension":
-        return services.issue_apprehension_notice(
+        doc = services.issue_apprehension_notice(
             profile, definitive=bool(form.definitive.data or form.consequence.data), **common
         )
-    doc = services.issue_document(profile, kind=form.kind.data, **common)
-    services.set_proposed_consequence(profile, doc, form.consequence.data)
+    else:
+        doc = services.issue_document(profile, kind=form.kind.data, **common)
+        services.set_proposed_consequence(profile, doc, form.consequence.data)
+    duties.apply_on_issue(  # GRU 87 V-VI, GRU 89, VV 23 II
+        profile,
+        doc,
+        repeat_motive=form.repeat_motive.data or None,
+        interdiction=bool(form.interdiction.data),
+        laudo_every_days=form.laudo_every_days.data,
+    )
     return doc

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import lazy_gettext as _l
 
 KIND_LABELS = {
@@ -51,3 +53,27 @@ CONSEQUENCE_LABELS = {
 
 def label(table: dict, key: str | None) -> str:
     return str(table.get(key or "", key or "—"))
+
+
+# The audited actions in words (the audit trail); ``init_app`` hands them to the wiring.
+AUDIT_LABELS: dict[str, Any] = {
+    "enforcement.issued": _l("Emitiu notificação ou auto"),
+    "enforcement.served": _l("Registrou a ciência de notificação ou auto"),
+    "enforcement.extended": _l("Prorrogou o prazo de notificação preliminar"),
+    "enforcement.return_visit": _l("Registrou o retorno de notificação preliminar"),
+    "enforcement.consequence": _l(
+        "Registrou consequência na pessoa (perda de posse, termo, apreensão)"
+    ),
+    "enforcement.petition_filed": _l("Apresentou defesa ou recurso"),
+    "enforcement.petition_decided": _l("Decidiu defesa ou recurso"),
+    "enforcement.grant_reviewed": _l("Deu vista ao deferimento de defesa ou recurso"),
+    "enforcement.collection": _l("Encaminhou multa vencida para cobrança"),
+    "enforcement.collection_exported": _l("Exportou as multas para a dívida ativa (CSV)"),
+    "enforcement.viewed": _l("Consultou notificação ou auto"),
+    "enforcement.code_opened": _l("Abriu documento com o código de acesso"),
+    "enforcement.laudo_filed": _l("Registrou laudo veterinário no prazo para sanar (VV 23 II)"),
+    "enforcement.address_changed": _l(
+        "Registrou mudança de endereço do animal no prazo para sanar (VV 23 II)"
+    ),
+    "enforcement.representation_decided": _l("Aceitou ou recusou a procuração de um representante"),
+}

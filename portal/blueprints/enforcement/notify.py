@@ -18,7 +18,7 @@ from portal.services.money import format_brl
 from portal.urls import absolute_url
 
 
-def _day(value) -> str:  # type: ignore[no-untyped-def]
+def _day(value) -> str:
     return value.strftime("%d/%m/%Y")
 
 

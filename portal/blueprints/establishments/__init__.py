@@ -15,6 +15,10 @@ bp = Blueprint("establishments", __name__)
 def init_app(app: Flask) -> None:
     """Tokens of accredited establishments work only while their cadastro is valid; menu entry,
     staff tile, queues and reminders."""
+    from portal.blueprints.establishments.labels import AUDIT_LABELS
+    from portal.wiring import wiring as _wiring
+
+    _wiring(app).audit_labels(AUDIT_LABELS)
     from flask_babel import lazy_gettext as _l
 
     from portal.access import STAFF

@@ -7,7 +7,8 @@ animal", the owner's reclaim, the certidão and its public check), ``field`` (th
 its map, also opened from a maus-tratos report), ``staff`` (the kennel custody list, reclaim at the
 counter, release, destinations, certidão exams under ``/ccz/recolhimentos``), ``laudos`` (the vet's
 euthanasia laudo and the NGOs' area, Lei 14.228/2021; its supervision and withdrawal are in
-``laudo_review``), ``queues``, ``reminders``, ``demo``.
+``laudo_review``), ``on_site`` (GRU 90's euthanasia where the animal is), ``queues``,
+``reminders``, ``demo``.
 """
 
 from __future__ import annotations
@@ -19,11 +20,23 @@ bp = Blueprint("impound", __name__)
 
 def init_app(app: Flask) -> None:
     """Menu entries, staff tiles, the settlement listener, the LGPD section, queues, reminders."""
+    from portal.blueprints.impound.labels import AUDIT_LABELS
+    from portal.wiring import wiring as _wiring
+
+    _wiring(app).audit_labels(AUDIT_LABELS)
     from flask_babel import lazy_gettext as _l
     from flask_login import current_user
 
     from portal.access import STAFF
-    from portal.blueprints.impound import demo, euthanasia, queues, reminders, services, todo
+    from portal.blueprints.impound import (
+        demo,
+        euthanasia,
+        links,
+        queues,
+        reminders,
+        services,
+        todo,
+    )
     from portal.wiring import wiring
 
     wired = wiring(app)
@@ -49,13 +62,29 @@ def init_app(app: Flask) -> None:
     wired.on_settlement(services.on_item_settled)
     wired.exporter("recolhimentos", services.export_personal_data)
     wired.todo("impound", todo.impound_todo)
+    wired.captures_for_report(links.report_capture_links)
+    wired.captures_of_animal(links.animal_capture_links)
+    app.context_processor(public_checks.ccz_context)  # the CCZ's address; the certidão's links
     if services.certificates_offered(app.extensions["portal_profile"]):  # GRU 84 §3
         wired.nav(_l("Certidão negativa de captura"), "impound.certificates", order=86)
     wired.nav(_l("Conferir documento"), "impound.checks", order=87)
     wired.queues(queues.declare_queues)
+    if app.extensions["portal_profile"].impound.on_site_euthanasia_sizes:  # GRU 90
+        wired.admin_link(
+            _l("Eutanásia no local (animal de grande porte)"),
+            "impound.staff_on_site",
+            ("agent", "vet", "coordinator"),
+        )
     if app.extensions["portal_profile"].impound.laudo_supervision:  # VV 21 §4
         wired.queues(queues.declare_supervision_queue)
     wired.reminders(reminders.declare_reminders)
 
 
-from portal.blueprints.impound import field, laudos, public_checks, routes, staff  # noqa: E402,F401
+from portal.blueprints.impound import (  # noqa: E402,F401
+    field,
+    laudos,
+    on_site,
+    public_checks,
+    routes,
+    staff,
+)

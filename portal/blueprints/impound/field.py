@@ -42,7 +42,7 @@ def map_config() -> dict[str, Any] | None:
     }
 
 
-def _allow_tiles(response):  # type: ignore[no-untyped-def]
+def _allow_tiles(response):
     """The form's page loads tile images from MAP_TILE_URL's host (never scripts from elsewhere),
     as the reports' map pages do."""
     tiles = current_app.config.get("MAP_TILE_URL")
@@ -85,8 +85,8 @@ def _apply_prefill(form: CaptureForm, prefill: ReportPrefill) -> None:
     if prefill.species:
         form.species.data = prefill.species
     if prefill.latitude is not None and prefill.longitude is not None:
-        form.latitude.data = round(prefill.latitude, 6)  # type: ignore[assignment]
-        form.longitude.data = round(prefill.longitude, 6)  # type: ignore[assignment]
+        form.latitude.data = round(prefill.latitude, 6)
+        form.longitude.data = round(prefill.longitude, 6)
 
 
 def _capture_data(form: CaptureForm) -> services.CaptureData:
@@ -113,7 +113,7 @@ def _capture_data(form: CaptureForm) -> services.CaptureData:
     )
 
 
-def _page(form: CaptureForm, prefill: ReportPrefill | None):  # type: ignore[no-untyped-def]
+def _page(form: CaptureForm, prefill: ReportPrefill | None):
     page = render_template(
         "impound/staff_new.html", form=form, prefill=prefill, capture_map=map_config()
     )
@@ -139,16 +139,3 @@ def staff_new():
     db.session.commit()
     flash(_("Captura registrada: protocolo %(protocol)s.", protocol=capture.protocol), "success")
     return redirect(url_for("impound.staff_capture", protocol=capture.protocol))
-
-
-@bp.app_context_processor
-def _report_captures_context() -> dict[str, Any]:
-    """For the maus-tratos report's staff page (the captures recorded from it) and the owner's
-    animal page in "Meus animais" (the animal's captures while it was theirs)."""
-    from portal.blueprints.impound.from_report import captures_for_report
-
-    return {
-        "impound_captures_for_report": captures_for_report,
-        "impound_captures_of_animal": services.captures_of_animal,
-        "impound_status_label": services.status_label,
-    }

@@ -3,6 +3,8 @@ capture reason rests on."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -23,10 +25,20 @@ SEXES = ("male", "female", "unknown")
 CONDITIONS = ("good", "ill", "injured", "serious")
 REASONS = ("loose", "aggressive", "observation", "invader")
 RABIES = ("proof", "vaccinated", "waived")
-DESTINATIONS = ("adoption", "ngo_donation", "community_return", "auction", "euthanasia")
+DESTINATIONS = (
+    "adoption",
+    "ngo_donation",
+    "community_return",
+    "auction",
+    "slaughterhouse",
+    "euthanasia",
+)
 PUBLIC_DAYS = 30  # "Animais recolhidos": captures of the last 30 days
 # Lei 14.228/2021: the federal article the portal cites for dogs and cats.
 FEDERAL_EUTHANASIA = "Lei federal 14.228/2021, art. 1º e 2º"
+# The species Lei 14.228/2021 protects: their lives end only by its art. 2º euthanasia (never at a
+# slaughterhouse, never for want of an owner); other species follow the municipal law.
+FEDERAL_SPECIES = ("dog", "cat")
 # GRU 87 §ú: the apprehension takes effect after the final decision; the "next step" shown.
 SETTLEMENT_SUBJECT = "capture"
 
@@ -120,8 +132,17 @@ def destination_label(value: str) -> str:
         "ngo_donation": _("Doação a ONG de proteção animal"),
         "community_return": _("Devolução à comunidade com cuidador"),
         "auction": _("Leilão em hasta pública"),
+        "slaughterhouse": _("Abatedouro licenciado"),
         "euthanasia": _("Eutanásia (somente com laudo veterinário)"),
     }.get(value, value)
+
+
+def auction_outcome_label(value: str | None) -> str:
+    """CAB 20: what came of the public auction."""
+    return {
+        "sold": _("Arrematado no leilão"),
+        "failed": _("Leilão frustrado: o animal voltou à guarda do CCZ"),
+    }.get(value or "", _("Resultado do leilão ainda não registrado"))
 
 
 def rabies_label(value: str | None) -> str:
@@ -138,3 +159,29 @@ def reason_article(profile: Profile, reason: str) -> str:
     if reason == "observation" and profile.observation_days()[0]:
         return rule.cite("observation_days")  # CAB 30; GRU 61
     return rule.article
+
+
+# The audited actions in words (the audit trail); ``init_app`` hands them to the wiring.
+AUDIT_LABELS: dict[str, Any] = {
+    "impound.alert_created": _l("Cadastrou aviso de animal perdido"),
+    "impound.alert_matched": _l("Avisou dono de animal perdido sobre captura parecida"),
+    "impound.auction_outcome": _l("Registrou o resultado do leilão de animal recolhido"),
+    "impound.captured": _l("Registrou captura de animal"),
+    "impound.cause_ended": _l("Confirmou que cessaram as causas da captura"),
+    "impound.certificate_decided": _l("Registrou exame de certidão de captura"),
+    "impound.certificate_requested": _l("Pediu certidão negativa de captura"),
+    "impound.definitive_decided": _l("Registrou decisão final de apreensão definitiva"),
+    "impound.definitive_opened": _l("Abriu apreensão definitiva de animal"),
+    "impound.destined": _l("Decidiu a destinação de animal recolhido"),
+    "impound.euthanasia_proposed": _l("Registrou laudo que propõe eutanásia e avisou as ONGs"),
+    "impound.laudo_supervised": _l("Supervisionou laudo de eutanásia (veterinário coordenador)"),
+    "impound.laudo_withdrawn": _l("Retirou laudo que propunha eutanásia"),
+    "impound.ngo_claimed": _l("ONG resgatou animal com laudo de eutanásia"),
+    "impound.on_site_euthanasia": _l("Registrou eutanásia no local de animal de grande porte"),
+    "impound.owner_notified": _l("Avisou o proprietário sobre a captura"),
+    "impound.rabies_checked": _l("Registrou vacina antirrábica no resgate"),
+    "impound.reclaim_started": _l("Iniciou resgate de animal recolhido"),
+    "impound.registered_on_reclaim": _l("Registrou animal (RGA) no resgate"),
+    "impound.released": _l("Devolveu animal recolhido ao proprietário"),
+    "impound.viewed": _l("Consultou captura de animal"),
+}

@@ -79,7 +79,7 @@ def _staff_proposal(protocol: str, number: str) -> EuthanasiaProposal:
     return proposal
 
 
-def _laudo_step(proposal: EuthanasiaProposal, invalid: str | None, step, done: str):  # type: ignore[no-untyped-def]
+def _laudo_step(proposal: EuthanasiaProposal, invalid: str | None, step, done: str):
     """Run one step on a laudo (``invalid``: the form's problem, if any), commit, go back."""
     back = redirect(url_for("impound.staff_capture", protocol=proposal.capture.protocol))
     if invalid:

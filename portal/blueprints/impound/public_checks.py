@@ -22,8 +22,7 @@ from portal.extensions import db
 from portal.services.clock import current_profile, local_today
 
 
-@bp.app_context_processor
-def _ccz_context() -> dict[str, Any]:
+def ccz_context() -> dict[str, Any]:
     """``ccz_contact()``: the CCZ's address and hours (None where the profile has none);
     ``certificates_offered()``: whether the city's law has the certidão (GRU 84 §3), so that no
     page links to one where it does not exist."""

@@ -71,7 +71,7 @@ def public_capture(protocol: str):
     )
 
 
-def _reclaim_context(capture) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def _reclaim_context(capture) -> dict[str, object]:
     """What the owner's reclaim box shows: today's fee (None once started or not reclaimable),
     the reclaim under way, the POST form, whether the fee can be paid online."""
     from portal.blueprints.billing.stripe_gateway import stripe_enabled

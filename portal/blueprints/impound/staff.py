@@ -15,8 +15,10 @@ from sqlalchemy import select
 from portal.access import STAFF, roles_required
 from portal.blueprints.files import file_url
 from portal.blueprints.impound import bp, euthanasia, services
+from portal.blueprints.impound.destinations import euthanasia_refusal
 from portal.blueprints.impound.forms import (
     WITHDRAW_PREFIX,
+    AuctionOutcomeForm,
     CertificateExamForm,
     CounterReclaimForm,
     DefinitiveOpenForm,
@@ -42,7 +44,7 @@ def _capture(protocol: str) -> Capture:
     return services.find_by_protocol(protocol) or abort(404)
 
 
-def _act(action: Callable[[], object], done: str, form=None) -> bool:  # type: ignore[no-untyped-def]
+def _act(action: Callable[[], object], done: str, form=None) -> bool:
     try:
         action()
     except DomainError as err:
@@ -55,7 +57,7 @@ def _act(action: Callable[[], object], done: str, form=None) -> bool:  # type: i
     return True
 
 
-def _back(capture: Capture):  # type: ignore[no-untyped-def]
+def _back(capture: Capture):
     return redirect(url_for("impound.staff_capture", protocol=capture.protocol))
 
 
@@ -69,7 +71,7 @@ def staff_custody():
     )
 
 
-def _capture_forms(profile, capture: Capture, *, fresh: bool = False) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def _capture_forms(profile, capture: Capture, *, fresh: bool = False) -> dict[str, object]:
     """The forms of one capture's staff page (reclaim, release, destination, laudo...); ``fresh``:
     empty, not filled from the request (the page shown again after one of them failed)."""
     blank = {"formdata": None} if fresh else {}
@@ -87,6 +89,11 @@ def _capture_forms(profile, capture: Capture, *, fresh: bool = False) -> dict[st
         "definitive_open_form": DefinitiveOpenForm(**blank),
         "release_form": ReleaseForm(**blank),
         "destination_form": _destination_form(profile, capture),
+        "withheld": services.destinations_withheld(profile, capture),
+        # GRU 88 II; CAB 20: when another species' euthanasia is allowed, beside the laudo
+        "euthanasia_rule": euthanasia_refusal(profile, capture),
+        "auction_form": AuctionOutcomeForm(**blank),
+        "pending_auction": services.pending_auction(capture),
         "laudo_form": LaudoForm(**blank),
         "laudo_withdraw_form": LaudoWithdrawForm(prefix=WITHDRAW_PREFIX, **blank),
         "coordinating_vet": euthanasia.is_coordinating_vet(current_user),  # VV 21 §4
@@ -94,7 +101,7 @@ def _capture_forms(profile, capture: Capture, *, fresh: bool = False) -> dict[st
     }
 
 
-def _capture_page(capture: Capture, **submitted: object):  # type: ignore[no-untyped-def]
+def _capture_page(capture: Capture, **submitted: object):
     """The capture's staff page; ``submitted``: a form that failed, shown with what was typed."""
     profile, today = current_profile(), local_today()
     fee = None
@@ -131,7 +138,7 @@ def staff_capture(protocol: str):
     return _capture_page(capture)
 
 
-def _destination_form(profile, capture: Capture) -> DestinationForm:  # type: ignore[no-untyped-def]
+def _destination_form(profile, capture: Capture) -> DestinationForm:
     form = DestinationForm()
     # Lei 14.228/2021: euthanasia is listed only for a vet, and accepted only with a laudo.
     allow = current_user.has_role("vet")
@@ -242,7 +249,7 @@ def staff_register(protocol: str):
     return _back(capture)
 
 
-def _vaccination(form: RabiesForm):  # type: ignore[no-untyped-def]
+def _vaccination(form: RabiesForm):
     """The shot given at the CCZ, as the RGA domain records it (applied today)."""
     from portal.blueprints.animals.services import VaccinationData
 
@@ -341,6 +348,8 @@ def staff_destination(protocol: str):
         carer_name=form.carer_name.data,
         listing_name=form.listing_name.data,
         community_conditions=tuple(form.community_conditions.data or ()),
+        slaughterhouse=form.slaughterhouse.data,
+        laudo_file=_upload(form.laudo_file.data),
     )
     done = _act(
         lambda: services.decide_destination(
@@ -352,6 +361,35 @@ def staff_destination(protocol: str):
     if not done:
         # What was typed stays, the message beside its field (or on top).
         return _capture_page(_capture(protocol), destination_form=form)
+    return _back(capture)
+
+
+def _upload(upload):
+    """The file sent in a file field, as the services take it; None when none was chosen."""
+    return (upload.stream, upload.filename) if upload and upload.filename else None
+
+
+@bp.post("/ccz/recolhimentos/<protocol>/leilao")
+@roles_required("agent", "vet", "coordinator")
+def staff_auction_outcome(protocol: str):
+    """CAB 20: the auction's outcome; a failed one brings the animal back for another
+    destination."""
+    capture = _capture(protocol)
+    form = AuctionOutcomeForm()
+    if not form.validate_on_submit():
+        return _capture_page(capture, auction_form=form)
+    sold = form.outcome.data == "sold"
+    done = _act(
+        lambda: services.record_auction_outcome(
+            capture, sold=sold, actor=current_user, today=local_today()
+        ),
+        _("Leilão arrematado: caso encerrado.")
+        if sold
+        else _("Leilão frustrado registrado: escolha agora a destinação do animal."),
+        form,
+    )
+    if not done:
+        return _capture_page(_capture(protocol), auction_form=form)
     return _back(capture)
 
 

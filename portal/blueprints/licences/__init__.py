@@ -27,21 +27,34 @@ def in_profile(app: App) -> bool:
 def init_app(app: Flask) -> None:
     """Menu entry, staff tile, LGPD section, queues and reminders; nothing where the law has no
     licence (``portal.blueprints`` does not register the blueprint there either)."""
+    from portal.blueprints.licences.labels import AUDIT_LABELS
+    from portal.wiring import wiring
+
+    wiring(app).audit_labels(AUDIT_LABELS)  # its audited actions in words
     if not in_profile(app):
         return  # CABO 33 §ú: forbidden above the limit; VV 2: no limit
     from flask_babel import lazy_gettext as _l
 
-    from portal.access import STAFF
-    from portal.blueprints.licences import queues, reminders, todo
+    from portal.access import STAFF, is_signed_in
+    from portal.blueprints.licences import household, queues, reminders, todo
     from portal.wiring import wiring
 
+    app.register_blueprint(bp)  # only here: no page, no link where the law has none
     wired = wiring(app)
-    wired.nav(_l("Minhas licenças"), "licences.mine", order=22, visible=_signed_in)
+    wired.nav(_l("Minhas licenças"), "licences.mine", order=22, visible=is_signed_in)
     wired.admin_link(_l("Licenças para mais animais"), "licences.staff_list", STAFF)
     wired.exporter("licencas", _export)
     wired.queues(queues.declare_queues)
     wired.reminders(reminders.declare_reminders)
     wired.todo("licences", todo.licence_todo)
+    wired.household_allowance(household.household_allowance)  # GRU 37 §1 II; BJP 17 §5
+    wired.registration_hold(household.rga_hold)
+    if app.extensions["portal_profile"].household.agent_may_reduce:  # BJP 17 §1
+        from portal.blueprints.licences import reduction
+
+        wired.todo("household_reduction", reduction.reduction_todo)
+        wired.household_reduction(reduction.reduced_limit)
+        wired.file_rule(reduction.REPORT_PURPOSE, reduction.report_file_rule)
 
 
 def _export(user: Any) -> list[dict[str, Any]]:
@@ -71,19 +84,6 @@ def _export(user: Any) -> list[dict[str, Any]]:
     ]
 
 
-def _signed_in() -> bool:
-    from flask_login import current_user
+bp = Blueprint("licences", __name__)
 
-    return bool(current_user.is_authenticated)
-
-
-class _LicenceBlueprint(Blueprint):
-    def register(self, app: App, options: dict[str, Any]) -> None:
-        if not in_profile(app):
-            return  # CABO 33 §ú: forbidden above the limit; VV 2: no limit
-        super().register(app, options)
-
-
-bp = _LicenceBlueprint("licences", __name__)
-
-from portal.blueprints.licences import routes, staff, wizard  # noqa: E402,F401
+from portal.blueprints.licences import reduction_staff, routes, staff, wizard  # noqa: E402,F401

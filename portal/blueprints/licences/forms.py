@@ -12,7 +12,7 @@ from __future__ import annotations
 from flask import request as http
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from flask_wtf.file import MultipleFileField
+from flask_wtf.file import FileField, FileRequired, MultipleFileField
 from wtforms import (
     BooleanField,
     DateField,
@@ -24,7 +24,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from portal.blueprints.licences import services
 from portal.blueprints.licences.requests import Proof
@@ -83,7 +83,7 @@ class NewAnimalForm(Form):
     MARKED_REQUIRED = ("name", "breed", "color", "birth_date")
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
         for name in self.MARKED_REQUIRED:
             self[name].flags.required = True
 
@@ -199,4 +199,33 @@ class ReasonForm(FlaskForm):
 class QuestionForm(FlaskForm):
     question = TextAreaField(
         _l("O que o cidadão deve informar"), validators=[DataRequired(REQUIRED), Length(max=4000)]
+    )
+
+
+class ReductionForm(FlaskForm):
+    """BJP 17 §1: the residence's lower number, with the technical report."""
+
+    max_animals = IntegerField(
+        _l("Novo limite de cães e gatos"),
+        validators=[InputRequired(REQUIRED)],
+        render_kw={"inputmode": "numeric", "min": 0},
+    )
+    report = FileField(
+        _l("Laudo técnico (PDF ou foto)"),
+        validators=[FileRequired(_l("Anexe o laudo técnico."))],
+        render_kw={"accept": "application/pdf,image/jpeg,image/png,image/webp,image/heic"},
+    )
+    report_on = DateField(_l("Data do laudo"), validators=[DataRequired(REQUIRED)])
+    reason = TextAreaField(
+        _l("O que o agente verificou"),
+        validators=[DataRequired(REQUIRED), Length(max=2000)],
+        render_kw={"rows": 3},
+    )
+
+
+class LiftReductionForm(FlaskForm):
+    lift_reason = TextAreaField(
+        _l("Por que a redução termina"),
+        validators=[DataRequired(REQUIRED), Length(max=2000)],
+        render_kw={"rows": 2},
     )

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 from flask_babel import gettext as _
@@ -19,11 +18,13 @@ from portal.models import (
     ExcessLicence,
     LicenceAnimal,
     LicenceStatus,
+    ReducedHouseholdLimit,
     User,
 )
 from portal.models.licence import OPEN_STATUSES
 from portal.profiles.schema import Profile
 from portal.services import audit
+from portal.wiring import Allowance
 
 # ---------------------------------------------------------------------------------------------
 # The household (one service: animals.services.check_household_limit asks here)
@@ -75,17 +76,24 @@ def covered_still_counted(licence: ExcessLicence, on: date, profile: Profile) ->
     )
 
 
-@dataclass(frozen=True)
-class Allowance:
-    """How many counted dogs and cats a residence may keep on a day, and why."""
-
-    limit: int
-    licence: ExcessLicence | None = None
-    inside_request: bool = False  # a licence request is registering its animals: it checks
-
-
 def household_allowance(profile: Profile, residence_key: str, on: date) -> Allowance | None:
-    """The allowance of a residence; None where the law sets no limit (VV 2)."""
+    """The allowance of a residence; None where the law sets no limit (VV 2). A reduction after
+    a technical report (BJP 17 §1) caps it, licence or not: the report judges the house itself."""
+    from portal.blueprints.licences.reduction import reduced_limit
+
+    allowance = _licensed_allowance(profile, residence_key, on)
+    if allowance is None or allowance.inside_request:
+        return allowance
+    reduction = reduced_limit(profile, residence_key)  # BJP 17 §1
+    if reduction is not None and reduction.max_animals < allowance.limit:
+        return Allowance(
+            limit=reduction.max_animals, licence=allowance.licence, reduction=reduction
+        )
+    return allowance
+
+
+def _licensed_allowance(profile: Profile, residence_key: str, on: date) -> Allowance | None:
+    """The plain limit, or what a valid licence allows (GRU 37 §1 II; BJP 17 §5)."""
     base = profile.household.limit
     if base is None:
         return None
@@ -183,11 +191,11 @@ def household_viewed(first: Animal) -> None:
 
 def households_above_limit(profile: Profile, on: date):  # type: ignore[no-untyped-def]
     """A ``select`` of one animal per residence (the first registered) whose counted dogs and
-    cats are above the plain limit and which holds no valid licence (GRU 37 §1: an expired,
-    cancelled or refused licence puts it back under the limit)."""
+    cats are above the plain limit (or its reduced number, BJP 17 §1) and which holds no valid
+    licence (GRU 37 §1: an expired, cancelled or refused licence puts it back under the limit)."""
     limit = profile.household.limit
     threshold = on - timedelta(days=profile.household.min_age_days)
-    over = (
+    counted_animals = (
         select(func.min(Animal.id))
         .where(
             Animal.status.in_([s.value for s in COUNTED]),
@@ -195,8 +203,21 @@ def households_above_limit(profile: Profile, on: date):  # type: ignore[no-untyp
             Animal.birth_date < threshold,
         )
         .group_by(Animal.residence_key)
-        .having(func.count(Animal.id) > (limit or 10**6))
     )
+    if profile.household.agent_may_reduce:
+        # BJP 17 §1: a residence is above its own, reduced number once the report lowered it
+        reduced = (
+            select(ReducedHouseholdLimit.residence_key, ReducedHouseholdLimit.max_animals)
+            .where(ReducedHouseholdLimit.lifted_at.is_(None))
+            .subquery()
+        )
+        over = (
+            counted_animals.outerjoin(reduced, reduced.c.residence_key == Animal.residence_key)
+            .group_by(reduced.c.max_animals)
+            .having(func.count(Animal.id) > func.coalesce(reduced.c.max_animals, limit or 10**6))
+        )
+    else:
+        over = counted_animals.having(func.count(Animal.id) > (limit or 10**6))
     licensed = select(ExcessLicence.residence_key).where(
         ExcessLicence.status == LicenceStatus.APPROVED,
         ExcessLicence.valid_from <= on,

@@ -4,8 +4,10 @@ public code or request number. The law's terms are in terms.py."""
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
 from portal.blueprints.licences.common import normalise_code
@@ -59,3 +61,22 @@ def find(term: str) -> list[ExcessLicence]:
         return []
     found = db.session.scalar(select(ExcessLicence).where(ExcessLicence.code == code))
     return [found] if found else []
+
+
+# The audited actions in words (the audit trail); ``init_app`` hands them to the wiring.
+AUDIT_LABELS: dict[str, Any] = {
+    "licence.approved": _l("Aprovou licença para mais animais"),
+    "licence.assigned": _l("Designou agente para pedido de licença"),
+    "licence.cancelled": _l("Cancelou licença para mais animais"),
+    "licence.household_viewed": _l("Consultou residência acima do limite de animais"),
+    "household.limit_reduced": _l("Reduziu o limite de animais de uma residência (laudo técnico)"),
+    "household.limit_restored": _l("Retirou a redução do limite de animais de uma residência"),
+    "licence.info_answered": _l("Respondeu pedido de informações da licença"),
+    "licence.info_requested": _l("Pediu mais informações sobre pedido de licença"),
+    "licence.inspected": _l("Registrou vistoria de pedido de licença"),
+    "licence.inspection_scheduled": _l("Agendou vistoria de pedido de licença"),
+    "licence.refused": _l("Recusou pedido de licença para mais animais"),
+    "licence.renewal_requested": _l("Pediu renovação de licença para mais animais"),
+    "licence.requested": _l("Pediu licença para mais animais"),
+    "licence.viewed": _l("Consultou pedido de licença para mais animais"),
+}

@@ -36,13 +36,13 @@ def _search(term: str) -> list[SearchHit]:
     ]
 
 
-def _households():  # type: ignore[no-untyped-def]
+def _households():
     from portal.blueprints.licences.services import households_above_limit
 
     return households_above_limit(current_profile(), local_today())
 
 
-def _my_inspections_today():  # type: ignore[no-untyped-def]
+def _my_inspections_today():
     """Licence inspections scheduled for the signed-in agent today or earlier, not yet recorded,
     on a request still open (issue 25: the agent's "my inspections today" counted only reports)."""
     from flask_login import current_user

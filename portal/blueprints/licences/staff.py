@@ -14,13 +14,15 @@ from flask_wtf import FlaskForm
 from sqlalchemy import select
 
 from portal.access import STAFF, roles_required
-from portal.blueprints.licences import bp, services
+from portal.blueprints.licences import bp, reduction, services
 from portal.blueprints.licences.forms import (
     ApproveForm,
     AssignForm,
     InspectionForm,
+    LiftReductionForm,
     QuestionForm,
     ReasonForm,
+    ReductionForm,
     ScheduleForm,
     uploads,
 )
@@ -68,7 +70,7 @@ def _act(licence: ExcessLicence, action: Callable[[], object], done: str) -> boo
     return run_service(action, success=done).ok
 
 
-def _back(licence: ExcessLicence):  # type: ignore[no-untyped-def]
+def _back(licence: ExcessLicence):
     return redirect(url_for("licences.staff_file", licence_id=licence.id))
 
 
@@ -297,6 +299,16 @@ def staff_household(animal_id: int):
         abort(404)
     services.household_viewed(first)
     db.session.commit()
+    return household_page(first)
+
+
+def household_page(
+    first: Animal,
+    *,
+    reduction_form: ReductionForm | None = None,
+    lift_form: LiftReductionForm | None = None,
+) -> str:
+    """The residence page, with the forms of a reduced limit (BJP 17 §1) where the law has it."""
     profile, today = current_profile(), local_today()
     key = first.residence_key
     history = db.session.scalars(
@@ -315,4 +327,8 @@ def staff_household(animal_id: int):
         household=profile.household,
         allowance=allowance,
         history=[(lic, services.status_label(lic, today)) for lic in history],
+        reduction=reduction.in_force(key) if profile.household.agent_may_reduce else None,
+        reduction_form=reduction_form or ReductionForm(formdata=None),
+        lift_form=lift_form or LiftReductionForm(formdata=None),
+        reducers=reduction.REDUCERS,
     )

@@ -75,7 +75,7 @@ def _fees(licence: ExcessLicence, fees: list[tuple[Animal, PaymentItem]]) -> Ite
     )
 
 
-def _status(licence: ExcessLicence, today) -> Iterator[TodoItem]:  # type: ignore[no-untyped-def]
+def _status(licence: ExcessLicence, today) -> Iterator[TodoItem]:
     url = url_for("licences.detail", licence_id=licence.id)
     if licence.status == LicenceStatus.INFO_REQUESTED:
         yield TodoItem(

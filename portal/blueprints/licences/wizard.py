@@ -173,7 +173,7 @@ def _page(ctx: Ctx, step: str, errors: Errors, **extra: Any) -> str:
     )
 
 
-def _finish_step(ctx: Ctx, step: str, nxt: str):  # type: ignore[no-untyped-def]
+def _finish_step(ctx: Ctx, step: str, nxt: str):
     draft = ctx.draft_for_writing()
     done = sorted({*(draft.data or {}).get("_done", []), step})
     drafts.save_values(draft, {"_done": done}, step=nxt)
@@ -193,7 +193,7 @@ def _new_count(ctx: Ctx, form: AnimalsStep) -> int:
     return min(NEW_ANIMAL_SLOTS, max([asked, *used]))
 
 
-def _animals_step(ctx: Ctx):  # type: ignore[no-untyped-def]
+def _animals_step(ctx: Ctx):
     if http.method == "GET":
         form = AnimalsStep(formdata=_formdata(ctx.values) if ctx.values else None)
         return _animals_page(ctx, form, {})
@@ -263,11 +263,11 @@ def _check_animals(ctx: Ctx, form: AnimalsStep) -> Errors:
         new = block.form.new_animal()
         if new is None:
             continue
-        found = animals.validate_animal_data(new.data)  # type: ignore[arg-type]
+        found = animals.validate_animal_data(new.data)
         if new.vaccination is not None:
             found += animals.validate_vaccination(
-                new.vaccination,  # type: ignore[arg-type]
-                birth_date=new.data.birth_date,  # type: ignore[attr-defined]
+                new.vaccination,
+                birth_date=new.data.birth_date,
                 today=ctx.today,
             )
         for problem in found:
@@ -292,7 +292,7 @@ def _new_names(ctx: Ctx) -> list[tuple[int, str]]:
     ]
 
 
-def _housing_step(ctx: Ctx):  # type: ignore[no-untyped-def]
+def _housing_step(ctx: Ctx):
     if http.method == "GET":
         return _page(ctx, "alojamento", {}, form=_marked(ctx, _housing_form(ctx)))
     form = HousingStep()
@@ -380,7 +380,7 @@ def _slots(ctx: Ctx) -> list[tuple[str, list[Slot]]]:
     return out
 
 
-def _documents_step(ctx: Ctx):  # type: ignore[no-untyped-def]
+def _documents_step(ctx: Ctx):
     slots = [s for _animal, group in _slots(ctx) for s in group]
     errors: Errors = {}
     if http.method == "POST":
@@ -409,7 +409,7 @@ def _documents_step(ctx: Ctx):  # type: ignore[no-untyped-def]
 # -- step 4: review and send -----------------------------------------------------------------
 
 
-def _proof(held: dict[str, list[drafts.HeldFile]], slot: str, purpose: str):  # type: ignore[no-untyped-def]
+def _proof(held: dict[str, list[drafts.HeldFile]], slot: str, purpose: str):
     files = held.get(slot)
     return drafts.take_over(files[-1], purpose) if files else None
 
@@ -454,7 +454,7 @@ def _step_of(field: str | None, code: str) -> str:
     return "revisao"
 
 
-def _review_step(ctx: Ctx):  # type: ignore[no-untyped-def]
+def _review_step(ctx: Ctx):
     form = EmptyForm()
     errors: Errors = {}
     if http.method == "POST" and form.validate_on_submit() and ctx.draft is not None:

@@ -50,14 +50,14 @@ bp = Blueprint("open311", __name__, url_prefix="/open311/v2")
 csrf.exempt(bp)
 
 
-def _errors(status: int, items: list[tuple[Any, str]]):  # type: ignore[no-untyped-def]
+def _errors(status: int, items: list[tuple[Any, str]]):
     response = jsonify([{"code": code, "description": description} for code, description in items])
     response.status_code = status
     return response
 
 
 @bp.errorhandler(HTTPException)
-def _http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+def _http_error(error: HTTPException):
     status = error.code or 500
     messages = {
         404: _("Pedido não encontrado."),
@@ -135,7 +135,7 @@ def _request_json(report: MaltreatmentReport, staff: bool) -> dict[str, Any]:
 
 @bp.get("/services.json")
 @public
-def services():  # type: ignore[no-untyped-def]
+def services():
     profile = svc.current_profile()
     return jsonify(
         [
@@ -188,7 +188,7 @@ _OPEN311_FIELDS = {
 @bp.post("/requests.json")
 @public  # anyone, like the web form; an api_key only lifts the public rate limit
 @limiter.limit(report_rate_limit, exempt_when=_has_valid_key)
-def create_request():  # type: ignore[no-untyped-def]
+def create_request():
     client = None
     if request.form.get("api_key"):
         client = client_for_token(request.form.get("api_key"), "open311")
@@ -218,7 +218,7 @@ def create_request():  # type: ignore[no-untyped-def]
     return jsonify([{"service_request_id": report.protocol, "token": code}])
 
 
-def _report_data():  # type: ignore[no-untyped-def]
+def _report_data():
     """The form-encoded request as a report, or the spec's 400 answer."""
     form = request.form
     bad: list[tuple[Any, str]] = []
@@ -256,7 +256,7 @@ def _report_data():  # type: ignore[no-untyped-def]
 @bp.get("/requests.json")
 @public  # staff: every report; anyone else: the categories the profile makes public, status only
 @_read_limit
-def list_requests():  # type: ignore[no-untyped-def]
+def list_requests():
     staff = _is_staff()
     profile = svc.current_profile()
     filters = svc.Filters(category=request.args.get("service_code") or None)
@@ -271,7 +271,7 @@ def list_requests():  # type: ignore[no-untyped-def]
 @bp.get("/requests/<protocol>.json")
 @public  # what the profile makes public of its category; the facts only for CCZ staff
 @_read_limit
-def show_request(protocol: str):  # type: ignore[no-untyped-def]
+def show_request(protocol: str):
     report = svc.by_protocol(protocol)
     staff = _is_staff()
     # A category the profile keeps private answers exactly like a protocol that does not exist.
@@ -282,7 +282,7 @@ def show_request(protocol: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/discovery.json")
 @public
-def discovery():  # type: ignore[no-untyped-def]
+def discovery():
     """GeoReport v2 discovery: where the endpoints are and where they are documented."""
     profile = svc.current_profile()
     return jsonify(

@@ -233,5 +233,5 @@ def document() -> dict[str, Any]:
 
 @bp.get("/openapi.json")
 @public
-def openapi_json():  # type: ignore[no-untyped-def]
+def openapi_json():
     return jsonify(document())

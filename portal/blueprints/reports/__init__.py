@@ -11,13 +11,11 @@ from flask import Blueprint, Flask
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
+from portal.access import is_signed_in
+
 bp = Blueprint("reports", __name__, url_prefix="")
 
 STAFF_ROLES = ("agent", "coordinator", "admin")
-
-
-def _signed_in() -> bool:
-    return bool(current_user.is_authenticated)
 
 
 def _staff() -> bool:
@@ -27,13 +25,17 @@ def _staff() -> bool:
 def init_app(app: Flask) -> None:
     """LGPD section, demo data, menu entries, staff tile and the staff queues."""
     from portal.blueprints.reports.extras import declare_queues, export_reports, seed_reports_demo
+    from portal.blueprints.reports.labels import AUDIT_LABELS
+    from portal.blueprints.reports.routes import report_context
     from portal.wiring import wiring
 
+    wiring(app).audit_labels(AUDIT_LABELS)  # its audited actions in words
+    app.context_processor(report_context)  # the reports' labels and map settings
     wired = wiring(app)
     wired.exporter("denuncias", export_reports)
     wired.demo_seeder(seed_reports_demo)
     wired.nav(_l("Denunciar maus-tratos"), "reports.new", order=40)
-    wired.nav(_l("Minhas denúncias"), "reports.mine", order=45, visible=_signed_in)
+    wired.nav(_l("Minhas denúncias"), "reports.mine", order=45, visible=is_signed_in)
     wired.nav(_l("Denúncias"), "reports.staff_list", order=75, visible=_staff)
     wired.admin_link(
         _l("Denúncias de maus-tratos: filas, triagem e vistorias"),

@@ -97,12 +97,12 @@ def seed_reports_demo() -> None:
         svc.create_report(profile, data, today=today, user=citizen if data.name else None)
 
 
-def _triage_overdue():  # type: ignore[no-untyped-def]
+def _triage_overdue():
     days = svc.current_profile().reports.triage_days
     return MaltreatmentReport.created_at < utcnow() - timedelta(days=days)
 
 
-def _my_inspections_today():  # type: ignore[no-untyped-def]
+def _my_inspections_today():
     """Reports assigned to the signed-in agent whose inspection is due today or earlier."""
     return select(MaltreatmentReport).where(
         MaltreatmentReport.state == ReportState.ASSIGNED,
@@ -111,7 +111,7 @@ def _my_inspections_today():  # type: ignore[no-untyped-def]
     )
 
 
-def declare_queues(registry) -> None:  # type: ignore[no-untyped-def]
+def declare_queues(registry) -> None:
     from portal.workspace import Column, Queue
 
     columns = (

@@ -115,7 +115,7 @@ class ReportForm(FlaskForm):
         self.email.data = self.email.data or user.email
         self.phone.data = self.phone.data or user.phone
 
-    def report_data(self, photos: list) -> ReportData:  # type: ignore[type-arg]
+    def report_data(self, photos: list) -> ReportData:
         return ReportData(
             category=self.category.data or "",
             description=self.description.data or "",

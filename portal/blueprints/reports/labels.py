@@ -5,6 +5,8 @@ Category codes outside this table come with the law's own wording in the profile
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import lazy_gettext as _l
 
 from portal.models.animal import OTHER_SPECIES_LABEL
@@ -104,3 +106,13 @@ def checklist(profile: Profile) -> list[tuple[str, str]]:
         (item.code, item.label or str(CHECKLIST_LABELS.get(item.code, item.code)))
         for item in profile.reports.checklist
     ]
+
+
+# The audited actions in words (the audit trail); ``init_app`` hands them to the wiring.
+AUDIT_LABELS: dict[str, Any] = {
+    "report.note": _l("Anotou em denúncia"),
+    "report.police_letter": _l("Emitiu ofício à polícia sobre denúncia"),
+    "report.reply": _l("Respondeu a quem denunciou"),
+    "report.reporter_viewed": _l("Consultou a identidade de quem denunciou"),
+    "report.state": _l("Mudou a situação de denúncia"),
+}

@@ -34,9 +34,11 @@ from portal.blueprints.reports.labels import (
     category_label,
 )
 from portal.blueprints.reports.progress import next_step
-from portal.extensions import limiter
+from portal.extensions import db, limiter
 from portal.forms import choices
+from portal.kept_uploads import Kept, Slot, keep
 from portal.models import MaltreatmentReport
+from portal.services import drafts
 from portal.views import run_service
 
 _TRACKED = "tracked_reports"  # session key: protocols this browser proved it may follow
@@ -60,8 +62,7 @@ def map_config() -> dict[str, Any] | None:
     }
 
 
-@bp.app_context_processor
-def _report_context() -> dict[str, Any]:
+def report_context() -> dict[str, Any]:
     return {
         "REPORT_STATE_LABELS": STATE_LABELS,
         "REPORT_STAFF_STATE_LABELS": STAFF_STATE_LABELS,
@@ -73,7 +74,7 @@ def _report_context() -> dict[str, Any]:
 
 
 @bp.after_request
-def _map_tiles_csp(response):  # type: ignore[no-untyped-def]
+def _map_tiles_csp(response):
     """Pages with a map load tile images from MAP_TILE_URL's host (never scripts from elsewhere)."""
     tiles = current_app.config.get("MAP_TILE_URL")
     if tiles and response.mimetype == "text/html":
@@ -103,7 +104,7 @@ def _remember(protocol: str) -> None:
 @bp.route("/denuncias/nova", methods=["GET", "POST"])
 @public
 @limiter.limit(report_rate_limit, methods=["POST"])
-def new():  # type: ignore[no-untyped-def]
+def new():
     """The form. Whether the place already has a report is never said here (issue 26): every
     report gets its own protocol and the staff merge duplicates."""
     profile = svc.current_profile()
@@ -111,24 +112,62 @@ def new():  # type: ignore[no-untyped-def]
     form.category.choices = choices(svc.category_choices(profile))
     if request.method == "GET" and current_user.is_authenticated:
         form.prefill_contact(current_user)
-    if form.validate_on_submit():
+    # issue 25: photos are held in this person's (or, anonymous, this session's) draft as they
+    # arrive; a refusal of any field keeps them
+    kept = keep("report", "", _REPORT_SLOTS, values=_consented_point(form))
+    valid = form.validate_on_submit()
+    if not kept.show_refused(form) and valid:
         if form.website.data:  # the honeypot: a bot, or an autofill gone wrong; nothing stored
+            kept.discard()
+            db.session.commit()
             form.website.errors = [_("Não foi possível enviar. Deixe em branco o último campo.")]
-            return render_template("reports/new.html", form=form), 400
-        photos = _photos(request.files.getlist(form.photos.name), bool(form.use_photo_gps.data))
-        data = form.report_data(photos)
+            return render_template("reports/new.html", form=form, kept=[]), 400
+        data = form.report_data(_held_photos(kept, bool(form.use_photo_gps.data)))
         user = current_user if current_user.is_authenticated else None
         done = run_service(
-            lambda: svc.create_report(profile, data, today=svc.local_today(profile), user=user),
-            form=form,
-            fallback="description",
+            lambda: _create(profile, data, user, kept), form=form, fallback="description"
         )
         if done.value is not None:
             return _received(*done.value)
-    return render_template("reports/new.html", form=form), 400 if form.errors else 200
+    page = render_template("reports/new.html", form=form, kept=kept.files("photos"))
+    return page, 400 if form.errors else 200
 
 
-def _received(report: MaltreatmentReport, code: str):  # type: ignore[no-untyped-def]
+_REPORT_SLOTS = [Slot("photos", accept="image", many=True)]
+_POINT = "_gps"  # the draft's value: the point read from a photo the reporter let us read
+
+
+def _consented_point(form: ReportForm) -> dict[str, drafts.Value] | None:
+    """The GPS point of the first photo sent that has one, read before the photo is cleaned (its
+    metadata dropped) and held, and only when the reporter ticked the box allowing it."""
+    if request.method != "POST" or not form.use_photo_gps.data:
+        return None
+    for upload in request.files.getlist(form.photos.name):
+        if upload and upload.filename:
+            point = svc.photo_gps(upload.stream.read())
+            upload.stream.seek(0)
+            if point is not None:
+                return {_POINT: [str(point[0]), str(point[1])]}
+    return None
+
+
+def _held_photos(kept: Kept, use_gps: bool) -> list[svc.PhotoUpload]:
+    raw = (kept.draft.data or {}).get(_POINT) if kept.draft is not None else None
+    point = (float(raw[0]), float(raw[1])) if isinstance(raw, list) and len(raw) == 2 else None
+    return [
+        svc.PhotoUpload(held=f.stored, use_gps=use_gps, gps=point) for f in kept.files("photos")
+    ]
+
+
+def _create(
+    profile: Any, data: svc.ReportData, user: Any, kept: Kept
+) -> tuple[MaltreatmentReport, str]:
+    made = svc.create_report(profile, data, today=svc.local_today(profile), user=user)
+    kept.discard()  # the photos are the report's now; the draft goes in the same commit
+    return made
+
+
+def _received(report: MaltreatmentReport, code: str):
     _remember(report.protocol)
     # Shown once, on the next page only: the code is never kept in clear text.
     session["report_code_once"] = {"protocol": report.protocol, "code": code}
@@ -137,7 +176,7 @@ def _received(report: MaltreatmentReport, code: str):  # type: ignore[no-untyped
 
 @bp.get("/denuncias/recebida/<protocol>")
 @public  # shows the code only to the browser that just sent the report (one time, from session)
-def receipt(protocol: str):  # type: ignore[no-untyped-def]
+def receipt(protocol: str):
     once = session.pop("report_code_once", None)
     if not once or once.get("protocol") != protocol:
         return redirect(url_for("reports.track"))
@@ -155,7 +194,7 @@ def receipt(protocol: str):  # type: ignore[no-untyped-def]
 @bp.route("/denuncias/acompanhar", methods=["GET", "POST"])
 @public
 @limiter.limit("10/minute;60/hour", methods=["POST"])
-def track():  # type: ignore[no-untyped-def]
+def track():
     form = TrackForm()
     if form.validate_on_submit():
         report = svc.find_tracked(form.protocol.data, form.code.data)
@@ -167,7 +206,7 @@ def track():  # type: ignore[no-untyped-def]
     return render_template("reports/track.html", form=form), 400 if form.errors else 200
 
 
-def _tracked_report(protocol: str):  # type: ignore[no-untyped-def]
+def _tracked_report(protocol: str):
     report = svc.by_protocol(protocol)
     if report is None:
         return None
@@ -184,7 +223,7 @@ def _tracked_report(protocol: str):  # type: ignore[no-untyped-def]
 @bp.route("/denuncias/acompanhar/<protocol>", methods=["GET", "POST"])
 @public  # only for a browser that proved protocol + code (kept in its session)
 @limiter.limit(report_rate_limit, methods=["POST"])
-def tracked(protocol: str):  # type: ignore[no-untyped-def]
+def tracked(protocol: str):
     report = _tracked_report(protocol)
     if report is None:
         return redirect(url_for("reports.track"))
@@ -217,6 +256,6 @@ def tracked(protocol: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/denuncias/minhas")
 @signed_in
-def mine():  # type: ignore[no-untyped-def]
+def mine():
     reports = svc.reports_of(current_user)
     return render_template("reports/mine.html", reports=reports)

@@ -33,6 +33,7 @@ from portal.forms import choices
 from portal.models import Inspection, MaltreatmentReport, User
 from portal.profiles.schema import Profile
 from portal.views import Outcome, run_service, show_error
+from portal.wiring import wiring
 
 
 def _queue_labels() -> dict[str, str]:
@@ -56,7 +57,7 @@ def _filters(form: FilterForm) -> svc.Filters:
     )
 
 
-def _report_or_404(protocol: str):  # type: ignore[no-untyped-def]
+def _report_or_404(protocol: str):
     report = svc.by_protocol(protocol)
     if report is None:
         abort(404)
@@ -65,7 +66,7 @@ def _report_or_404(protocol: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/ccz/denuncias")
 @roles_required(*STAFF_ROLES)
-def staff_list():  # type: ignore[no-untyped-def]
+def staff_list():
     profile = svc.current_profile()
     today = svc.local_today(profile)
     form = FilterForm(request.args)
@@ -96,7 +97,7 @@ def staff_list():  # type: ignore[no-untyped-def]
 
 @bp.get("/ccz/denuncias/mapa")
 @roles_required(*STAFF_ROLES)
-def staff_map():  # type: ignore[no-untyped-def]
+def staff_map():
     profile = svc.current_profile()
     form = FilterForm(request.args)
     form.category.choices = choices([("", _("Todas")), *svc.category_choices(profile)])
@@ -121,7 +122,7 @@ def staff_map():  # type: ignore[no-untyped-def]
 
 @bp.get("/ccz/denuncias/<protocol>")
 @roles_required(*STAFF_ROLES)
-def staff_detail(protocol: str):  # type: ignore[no-untyped-def]
+def staff_detail(protocol: str):
     report = _report_or_404(protocol)
     profile = svc.current_profile()
     contact = svc.reporter_for(current_user, report)
@@ -135,6 +136,7 @@ def staff_detail(protocol: str):  # type: ignore[no-untyped-def]
     return render_template(
         "reports/staff_detail.html",
         report=report,
+        report_captures=wiring().captures_linked_to_report(report),
         contact=contact,
         profile=profile,
         assign=assign,
@@ -152,13 +154,13 @@ def staff_detail(protocol: str):  # type: ignore[no-untyped-def]
     )
 
 
-def _act(report, action):  # type: ignore[no-untyped-def]
+def _act(report, action):
     """Run one staff action; on a domain error, flash it and go back to the report."""
     done = run_service(action)
     return redirect(url_for("reports.staff_detail", protocol=report.protocol)), done.ok
 
 
-def _form_problem(form, report):  # type: ignore[no-untyped-def]
+def _form_problem(form, report):
     for errs in form.errors.values():
         for message in errs:
             flash(str(message), "danger")
@@ -167,7 +169,7 @@ def _form_problem(form, report):  # type: ignore[no-untyped-def]
 
 @bp.post("/ccz/denuncias/<protocol>/atribuir")
 @roles_required("coordinator", "admin")
-def staff_assign(protocol: str):  # type: ignore[no-untyped-def]
+def staff_assign(protocol: str):
     report = _report_or_404(protocol)
     form = AssignForm()
     if not form.validate_on_submit():
@@ -189,7 +191,7 @@ def staff_assign(protocol: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/ccz/denuncias/<protocol>/fora-de-escopo")
 @roles_required("coordinator", "admin")
-def staff_out_of_scope(protocol: str):  # type: ignore[no-untyped-def]
+def staff_out_of_scope(protocol: str):
     report = _report_or_404(protocol)
     form = OutOfScopeForm()
     if not form.validate_on_submit():
@@ -204,7 +206,7 @@ def staff_out_of_scope(protocol: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/ccz/denuncias/<protocol>/juntar")
 @roles_required("coordinator", "admin")
-def staff_merge(protocol: str):  # type: ignore[no-untyped-def]
+def staff_merge(protocol: str):
     report = _report_or_404(protocol)
     form = MergeForm()
     if not form.validate_on_submit():
@@ -218,7 +220,7 @@ def staff_merge(protocol: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/ccz/denuncias/<protocol>/policia")
 @roles_required("agent", "coordinator", "admin")
-def staff_forward(protocol: str):  # type: ignore[no-untyped-def]
+def staff_forward(protocol: str):
     report = _report_or_404(protocol)
     form = ForwardForm()
     if not form.validate_on_submit():
@@ -233,7 +235,7 @@ def staff_forward(protocol: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/ccz/denuncias/<protocol>/encerrar")
 @roles_required("coordinator", "admin")
-def staff_close(protocol: str):  # type: ignore[no-untyped-def]
+def staff_close(protocol: str):
     report = _report_or_404(protocol)
     form = CloseForm()
     if not form.validate_on_submit():
@@ -248,7 +250,7 @@ def staff_close(protocol: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/ccz/denuncias/<protocol>/mensagem")
 @roles_required(*STAFF_ROLES)
-def staff_reply(protocol: str):  # type: ignore[no-untyped-def]
+def staff_reply(protocol: str):
     report = _report_or_404(protocol)
     form = ReplyForm()
     if not form.validate_on_submit():
@@ -263,7 +265,7 @@ def staff_reply(protocol: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/ccz/denuncias/<protocol>/oficio-policia.pdf")
 @roles_required(*STAFF_ROLES)
-def staff_police_letter(protocol: str):  # type: ignore[no-untyped-def]
+def staff_police_letter(protocol: str):
     report = _report_or_404(protocol)
     profile = svc.current_profile()
     pdf = police_letter_pdf(report, profile, svc.local_today(profile))
@@ -302,7 +304,7 @@ def _record_inspection(
 
 @bp.route("/ccz/denuncias/<protocol>/vistoria", methods=["GET", "POST"])
 @roles_required("agent", "coordinator")
-def staff_inspection(protocol: str):  # type: ignore[no-untyped-def]
+def staff_inspection(protocol: str):
     report = _report_or_404(protocol)
     profile = svc.current_profile()
     items = checklist(profile)

@@ -23,6 +23,10 @@ def in_profile(app: App) -> bool:
 def init_app(app: Flask) -> None:
     """Menu entry, staff tile, LGPD section, queues, the day-before reminder and demo data where
     the law has the programme."""
+    from portal.blueprints.sterilisation.labels import AUDIT_LABELS
+    from portal.wiring import wiring
+
+    wiring(app).audit_labels(AUDIT_LABELS)  # its audited actions in words
     if not in_profile(app):
         return
     from flask_babel import lazy_gettext as _l
@@ -31,6 +35,7 @@ def init_app(app: Flask) -> None:
     from portal.blueprints.sterilisation import demo, queues, reminders
     from portal.wiring import wiring
 
+    app.register_blueprint(bp)  # only here: no page, no link where the law has none
     wired = wiring(app)
     wired.nav(_l("Castração"), "sterilisation.programme", order=27)
     wired.admin_link(_l("Programa de castração"), "sterilisation.staff_overview", STAFF)
@@ -71,13 +76,6 @@ def _export(user: Any) -> list[dict[str, Any]]:
     ]
 
 
-class _SterilisationBlueprint(Blueprint):
-    def register(self, app: App, options: dict[str, Any]) -> None:
-        if not in_profile(app):
-            return  # CABO, CAB: no programme in the law
-        super().register(app, options)
-
-
-bp = _SterilisationBlueprint("sterilisation", __name__)
+bp = Blueprint("sterilisation", __name__)
 
 from portal.blueprints.sterilisation import routes, staff  # noqa: E402,F401

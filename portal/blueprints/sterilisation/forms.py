@@ -58,7 +58,7 @@ class BookingForm(FlaskForm):
         validate_choice=False,
     )
 
-    def validate_on_submit(self, extra_validators=None) -> bool:  # type: ignore[no-untyped-def]
+    def validate_on_submit(self, extra_validators=None) -> bool:
         """An animal described here needs its species and sex (the RGA animal brings its own)."""
         ok = super().validate_on_submit(extra_validators)
         if self.animal.data == OTHER_ANIMAL:
@@ -129,3 +129,17 @@ class OutcomeForm(FlaskForm):
 
 class CancelForm(FlaskForm):
     reason = StringField(_l("Motivo (opcional)"), validators=[Optional(), Length(max=300)])
+
+
+class EstimateForm(FlaskForm):
+    """VV 10 §1: the estimated dogs and cats of a year, the base of its target."""
+
+    year = IntegerField(_l("Ano"), validators=[InputRequired(REQUIRED), db_int])
+    dogs_and_cats = IntegerField(
+        _l("Cães e gatos estimados no município"),
+        validators=[InputRequired(REQUIRED), db_int],
+        render_kw={"inputmode": "numeric"},
+    )
+    source = StringField(
+        _l("Fonte da estimativa"), validators=[DataRequired(REQUIRED), Length(max=300)]
+    )

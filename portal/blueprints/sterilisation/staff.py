@@ -10,10 +10,11 @@ from flask_login import current_user
 from sqlalchemy import func, select
 
 from portal.access import STAFF, roles_required
-from portal.blueprints.sterilisation import bp, services
+from portal.blueprints.sterilisation import bp, services, target
 from portal.blueprints.sterilisation.forms import (
     CancelForm,
     CapacityForm,
+    EstimateForm,
     OutcomeForm,
     SiteForm,
     SlotForm,
@@ -34,7 +35,7 @@ from portal.views import run_service
 MANAGERS = ("vet", "coordinator", "admin")
 
 
-def _get(model: type, object_id: int):  # type: ignore[no-untyped-def]
+def _get(model: type, object_id: int):
     found = db.session.get(model, object_id)
     if found is None:
         abort(404)
@@ -67,8 +68,13 @@ def _site_data(form: SiteForm) -> services.SiteData:
     )
 
 
-def _overview(site_form: SiteForm | None = None, slot_form: SlotForm | None = None) -> str:
-    rule = services.rule_of(current_profile())
+def _overview(
+    site_form: SiteForm | None = None,
+    slot_form: SlotForm | None = None,
+    estimate_form: EstimateForm | None = None,
+) -> str:
+    profile = current_profile()
+    rule = services.rule_of(profile)
     today = local_today()
     slots = db.session.scalars(
         select(SterilisationSlot)
@@ -106,6 +112,8 @@ def _overview(site_form: SiteForm | None = None, slot_form: SlotForm | None = No
         waitlist=waitlist,
         year=today.year,
         year_count=services.year_count(today.year),
+        targets=target.history(profile, today),  # VV 10 §1; empty where the law sets none
+        estimate_form=estimate_form or EstimateForm(formdata=None, year=today.year),
         site_form=site_form or _site_form(),
         slot_form=slot_form or _slot_form(),
         cancel_form=CancelForm(),
@@ -293,3 +301,29 @@ def staff_cancel(booking_id: int):
             success=_("Agendamento cancelado."),
         )
     return redirect(back)
+
+
+@bp.post("/ccz/castracao/estimativa")
+@roles_required(*MANAGERS)
+def staff_estimate():
+    """VV 10 §1: the year's estimated dogs and cats, the base of the target."""
+    profile = current_profile()
+    if not target.applies(profile):
+        abort(404)
+    form = EstimateForm()
+    if form.validate_on_submit():
+        outcome = run_service(
+            lambda: target.save_estimate(
+                profile,
+                year=form.year.data,
+                dogs_and_cats=form.dogs_and_cats.data,
+                source=form.source.data or "",
+                staff=current_user._get_current_object(),
+                today=local_today(),
+            ),
+            form=form,
+            success=_("Estimativa registrada."),
+        )
+        if outcome.ok:
+            return redirect(url_for("sterilisation.staff_overview", _anchor="meta"))
+    return _overview(estimate_form=form)

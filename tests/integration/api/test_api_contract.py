@@ -124,6 +124,7 @@ def tokens(app) -> dict[str, str]:  # type: ignore[no-untyped-def]
     return {"establishment": est_token, "ngo": ngo_token}
 
 
+@pytest.mark.walker(database="postgresql")  # every API operation: once, on PostgreSQL
 @pytest.mark.parametrize("who", [None, "establishment", "ngo"])
 def test_api_v1_honours_its_contract(app, tokens, who) -> None:  # type: ignore[no-untyped-def]
     _run(app, "/api/v1/openapi.json", tokens[who] if who else None)

@@ -72,19 +72,10 @@ class _Probe(BaseModel):
 @pytest.fixture
 def declared():
     """Declarations made by a test are taken out again (the registry is per process)."""
-    endpoints, paths, schemas = (
-        dict(openapi._ENDPOINTS),
-        dict(openapi._LEGACY_PATHS),
-        dict(openapi._LEGACY_SCHEMAS),
-    )
+    endpoints = dict(openapi._ENDPOINTS)
     yield
-    for registry, saved in (
-        (openapi._ENDPOINTS, endpoints),
-        (openapi._LEGACY_PATHS, paths),
-        (openapi._LEGACY_SCHEMAS, schemas),
-    ):
-        registry.clear()
-        registry.update(saved)  # type: ignore[attr-defined]
+    openapi._ENDPOINTS.clear()
+    openapi._ENDPOINTS.update(endpoints)
 
 
 def test_a_domain_declares_an_endpoint_with_its_models(app, declared) -> None:
@@ -105,42 +96,6 @@ def test_a_domain_declares_an_endpoint_with_its_models(app, declared) -> None:
         "$ref": "#/components/schemas/_Probe"
     }
     assert doc["components"]["schemas"]["_Probe"]["properties"]["value"]["type"] == "integer"
-    validate(doc)
-
-
-def test_register_paths_still_works_for_domains_not_moved_yet(app, declared) -> None:
-    openapi.register_paths(
-        {
-            "/legacy/{id}": {
-                "get": {
-                    "summary": "Legacy",
-                    "parameters": [
-                        {
-                            "name": "id",
-                            "in": "path",
-                            "required": True,
-                            "schema": {"type": "integer"},
-                        }
-                    ],
-                    "responses": {
-                        "200": {
-                            "description": "ok",
-                            "content": {
-                                "application/json": {
-                                    "schema": {"$ref": "#/components/schemas/Legacy"}
-                                }
-                            },
-                        }
-                    },
-                }
-            }
-        },
-        schemas={"Legacy": {"type": "object", "properties": {"x": {"type": "string"}}}},
-    )
-    with app.test_request_context():
-        doc = openapi.document()
-    assert doc["paths"]["/legacy/{id}"]["get"]["summary"] == "Legacy"
-    assert "Legacy" in doc["components"]["schemas"]
     validate(doc)
 
 

@@ -69,6 +69,7 @@ def log_records():  # type: ignore[no-untyped-def]
     root.setLevel(old_level)
 
 
+@pytest.mark.walker  # every URL: once, in the SQLite run (tests/conftest.py)
 def test_no_get_form_asks_for_a_cpf_and_no_link_carries_one(app, client, auth, world):
     boss = _boss()
     auth.login(boss)
@@ -100,6 +101,7 @@ def test_header_search_with_a_cpf_does_not_send_it_on_to_the_rga_page(client, wo
     assert "CPF" in response.get_data(as_text=True)
 
 
+@pytest.mark.walker  # every URL: once, in the SQLite run (tests/conftest.py)
 def test_cpf_is_masked_on_every_page_for_owner_and_staff(app, client, auth, world):
     cpf = world.victim_cpf
     shown = []
@@ -113,6 +115,7 @@ def test_cpf_is_masked_on_every_page_for_owner_and_staff(app, client, auth, worl
     assert shown == [("cidada@demo.ccz", "/minha-conta/meus-dados.json")]
 
 
+@pytest.mark.walker  # every URL: once, in the SQLite run (tests/conftest.py)
 def test_cpf_never_reaches_a_log_line(app, client, auth, world, log_records):
     cpf = world.victim_cpf
     # Sign-up attempts with the CPF taken, malformed, and by someone else's e-mail.

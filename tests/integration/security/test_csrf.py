@@ -77,6 +77,7 @@ def csrf_app(make_app):  # type: ignore[no-untyped-def]
         yield application
 
 
+@pytest.mark.walker  # every URL: once, in the SQLite run (tests/conftest.py)
 def test_post_without_csrf_token_is_400_and_changes_nothing(csrf_app):
     world = build_world(csrf_app)
     boss = factories.user(roles=("citizen", "ngo", "agent", "vet", "coordinator", "admin"))

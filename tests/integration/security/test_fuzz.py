@@ -127,6 +127,7 @@ def _check(response, where: str, problems: list) -> None:  # type: ignore[no-unt
             )
 
 
+@pytest.mark.walker(database="postgresql")  # junk input: PostgreSQL refuses what SQLite stores
 def test_api_operations_survive_malformed_input(app, client, tokens):
     doc = client.get("/api/v1/openapi.json").get_json()
     problems: list = []
@@ -187,6 +188,7 @@ def test_api_body_over_the_size_limit_is_a_413_json_error(app, client, tokens):
     assert response.get_json()["errors"][0]["code"]
 
 
+@pytest.mark.walker(database="postgresql")  # junk input: PostgreSQL refuses what SQLite stores
 def test_web_forms_with_missing_or_junk_fields_never_give_500(app, client, auth):
     world = build_world(app)
     boss = factories.user(roles=("citizen", "ngo", "agent", "vet", "coordinator", "admin"))

@@ -7,6 +7,7 @@ are the only exceptions, and even they must not show the owner's name or CPF.
 
 from __future__ import annotations
 
+import pytest
 from flask import g
 
 from portal.extensions import db
@@ -49,6 +50,7 @@ def _walk(client, app, world):  # type: ignore[no-untyped-def]
     return leaks
 
 
+@pytest.mark.walker  # every URL: once, in the SQLite run (tests/conftest.py)
 def test_second_citizen_gets_404_or_403_on_every_object_of_the_first(
     app, client, auth, world, stranger
 ):
@@ -57,6 +59,7 @@ def test_second_citizen_gets_404_or_403_on_every_object_of_the_first(
     assert not leaks, "\n".join(map(str, leaks))
 
 
+@pytest.mark.walker  # every URL: once, in the SQLite run (tests/conftest.py)
 def test_member_of_another_ngo_gets_404_or_403_on_the_demo_ngo_objects(app, client, auth, world):
     member = factories.user(roles=("citizen",))
     make_org(member, name="Outra ONG")

@@ -1,0 +1,166 @@
+"""The declared order of the portal's layers, enforced on every import (issue 28).
+
+``LAYERS`` lists the layers from the bottom: a module may import its own unit (package) and the
+units of a lower layer, never a higher layer nor another unit of its own layer (siblings stay
+independent). Every import counts: top-level, inside a function, under ``TYPE_CHECKING``. The
+order and why it is so are in docs/ARCHITECTURE.md ("The order of the layers").
+
+``VIOLATIONS`` is today's list of imports that run against the order, each with how many times the
+module imports that target. It may only shrink: a new violation fails the test, and so does one
+that no longer exists (delete its line), so that the list stays exact. The way to remove one is a
+named hook on the per-app ``Wiring`` (``portal/wiring.py``), or moving the shared piece down.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+
+import portal
+
+ROOT = Path(portal.__file__).resolve().parent
+
+# From the bottom. "kernel" is every module of portal/ outside portal/blueprints/ (models, services,
+# profiles, wiring, access, views, forms, workspace, reminders, cli...); the others are the packages
+# of portal/blueprints/.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("kernel",),
+    ("auth", "files", "dev", "reminders", "workspace"),  # platform: know no domain
+    ("account", "admin"),  # the person's account and the staff's admin pages
+    ("billing", "reports", "establishments"),  # domains that need no other domain
+    ("animals",),  # the RGA: who owns which animal, where
+    ("licences", "adoption", "sterilisation"),  # built on the RGA
+    ("impound",),  # captures, custody, reclaim (uses RGA, licences, adoption, reports, billing)
+    ("enforcement",),  # notices, fines, apprehension (acts on all of the above)
+    ("main", "api"),  # entry points over several domains: the home page, /api/v1
+    ("open311",),  # the Open311 dialect of reports, on the API's schema tools
+)
+
+# create_app/wire_domains and the BLUEPRINTS list name every domain: that is their job.
+COMPOSITION_ROOTS = frozenset({"portal", "portal.blueprints"})
+
+# Today's imports against the order: "importer -> imported module": how many times.
+VIOLATIONS: dict[str, int] = {
+    # the shared layer imports a domain or the platform
+    "portal.services.audit -> portal.blueprints.animals.rga": 1,
+    "portal.cli -> portal.blueprints.auth.services": 1,
+    "portal.cli -> portal.blueprints.auth.passwords": 1,
+    # the account's contact suggestions read the household
+    "portal.blueprints.account.services -> portal.blueprints.animals.household": 1,
+    # the RGA page answers a CPF typed as an RGA with the home page's CPF page
+    "portal.blueprints.animals.routes -> portal.blueprints.main.routes": 2,
+    # a capture's apprehension record is an enforcement document issued by the capture
+    "portal.blueprints.impound.apprehension -> portal.blueprints.enforcement.services": 1,
+    # an establishment's page lists its enforcement history with enforcement's labels
+    "portal.blueprints.establishments.staff -> portal.blueprints.enforcement.labels": 1,
+}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in ROOT.rglob("*.py"):
+        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _unit(module: str) -> str | None:
+    """The unit (a blueprint package, or "kernel") of a module; None for a composition root."""
+    if module in COMPOSITION_ROOTS:
+        return None
+    parts = module.split(".")
+    return parts[2] if parts[1:2] == ["blueprints"] else "kernel"
+
+
+def _rank(unit: str) -> int:
+    for rank, units in enumerate(LAYERS):
+        if unit in units:
+            return rank
+    raise AssertionError(f"{unit!r} has no layer: add it to LAYERS (and to docs/ARCHITECTURE.md)")
+
+
+def _imports(module: str, path: Path) -> list[tuple[str, int]]:
+    """Every portal module ``module`` imports, with the line, resolved to the module imported
+    (``from portal.blueprints.animals import services`` is portal.blueprints.animals.services)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            for alias in node.names:
+                child = f"{base}.{alias.name}"
+                found.append((child if child in MODULES else base, node.lineno))
+    # one per statement and module: ``from x import a, b`` is one import of x
+    return [
+        (name, line)
+        for name, line in dict.fromkeys(found)
+        if name == "portal" or name.startswith("portal.")
+    ]
+
+
+def _against_the_order() -> tuple[Counter[str], dict[str, list[str]]]:
+    counts: Counter[str] = Counter()
+    where: dict[str, list[str]] = {}
+    for module, path in sorted(MODULES.items()):
+        unit = _unit(module)
+        if unit is None:
+            continue
+        for target, line in _imports(module, path):
+            other = _unit(target)
+            if other is None or other == unit or _rank(other) < _rank(unit):
+                continue
+            key = f"{module} -> {target}"
+            counts[key] += 1
+            where.setdefault(key, []).append(f"{path.relative_to(ROOT.parent)}:{line}")
+    return counts, where
+
+
+def test_every_blueprint_package_has_a_layer() -> None:
+    packages = {p.parent.name for p in (ROOT / "blueprints").glob("*/__init__.py")}
+    placed = {unit for units in LAYERS for unit in units}
+    assert packages <= placed, f"place {sorted(packages - placed)} in LAYERS"
+    assert placed - {"kernel"} <= packages, f"{sorted(placed - packages - {'kernel'})} is gone"
+
+
+def test_imports_follow_the_declared_order_of_the_layers() -> None:
+    counts, where = _against_the_order()
+    new = {
+        key: where[key][VIOLATIONS.get(key, 0) :]
+        for key, n in counts.items()
+        if n > VIOLATIONS.get(key, 0)
+    }
+    gone = {key: n - counts.get(key, 0) for key, n in VIOLATIONS.items() if counts.get(key, 0) < n}
+    assert not new, (
+        "imports against the order of the layers (docs/ARCHITECTURE.md): add a hook on the app's "
+        f"Wiring or move the shared piece down instead: {new}"
+    )
+    assert not gone, f"these violations are gone (fewer than listed): lower VIOLATIONS {gone}"
+
+
+def test_the_shared_layer_imports_no_domain_beyond_the_listed_ones() -> None:
+    counts, _where = _against_the_order()
+    from_kernel = {key for key in counts if _unit(key.split(" -> ")[0]) == "kernel"}
+    listed = {key for key in VIOLATIONS if _unit(key.split(" -> ")[0]) == "kernel"}
+    assert from_kernel == listed
+
+
+def test_the_resolver_sees_function_level_relative_and_package_imports() -> None:
+    """The reader itself: an import inside a function, a relative import and ``from package
+    import module`` all resolve to the module imported."""
+    path = ROOT / "blueprints" / "impound" / "apprehension.py"
+    targets = {name for name, _line in _imports("portal.blueprints.impound.apprehension", path)}
+    assert "portal.blueprints.enforcement.services" in targets  # written inside a function
+    init = ROOT / "blueprints" / "enforcement" / "__init__.py"
+    names = {name for name, _line in _imports("portal.blueprints.enforcement", init)}
+    assert "portal.blueprints.impound.apprehension" in names
