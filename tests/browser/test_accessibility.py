@@ -64,6 +64,7 @@ def _describe(violations: dict[str, list[dict]]) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.walker  # every public page in a browser: once, in the SQLite run (tests/conftest.py)
 def test_axe_finds_no_wcag_violation_on_any_public_page(live_server, page) -> None:
     paths = public_pages(live_server.app)
     assert KNOWN_PUBLIC_PAGES <= set(paths), "the URL map walk lost pages"

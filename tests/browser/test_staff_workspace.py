@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pyotp
+import pytest
 from playwright.sync_api import Page, expect
 
 from portal.extensions import db
@@ -62,6 +63,7 @@ def test_staff_enrols_totp_and_lands_on_the_painel_at_360px(live_server, page: P
     assert run_axe(page) == []
 
 
+@pytest.mark.walker  # every workspace page in a browser: once, in the SQLite run
 def test_every_workspace_page_passes_axe_at_360_and_1280(live_server, page: Page) -> None:
     import io
 

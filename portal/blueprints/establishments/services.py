@@ -212,8 +212,10 @@ def _check(data: CadastroData, rule: EstablishmentRule, today: date) -> Cadastro
                 "vet_required",
                 _("Informe o médico veterinário responsável técnico e o CRMV dele."),
             )
-        if data.vet_term_valid_until is None or data.vet_term_valid_until < today:
-            # GRU 13 §1: the term of technical responsibility is renewed yearly
+        term = data.vet_term_valid_until
+        if rule.vet_term_yearly and (term is None or term < today):
+            # GRU 13 §1: the term of technical responsibility is renewed yearly. BJP 2 and
+            # VV 45-46 name a responsible vet but no term: none is asked there.
             raise EstablishmentError(
                 "vet_term_valid_until",
                 "vet_term_expired",

@@ -5,6 +5,7 @@ obligations: a yearly laudo after the agent's inspection for businesses selling 
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import pytest
 
@@ -81,3 +82,19 @@ def test_cabo_34_vv_45_request_page_asks_what_the_law_asks(make_app, key, asks_v
     assert response.status_code == 200
     assert "vistoria" in html  # CABO 34 §ú; VV 45: the inspection before approval
     assert ('name="vet_crmv"' in html) is asks_vet
+
+
+@pytest.mark.parametrize(("key", "article"), [("bjp", "BJP 2"), ("vilavelha", "VV 45, 46")])
+def test_bjp_2_vv_45_a_responsible_vet_without_a_term_of_responsibility(
+    make_app: Any, key: str, article: str
+) -> None:
+    """Both laws name a responsible vet but no term of technical responsibility (that is GRU
+    13 §1's): the request needs the vet and the CRMV, not a term's date."""
+    with factories.profile_app(make_app, key) as prof:
+        rule = services.rule_of(prof)
+        assert rule.cite("responsible_vet_required") == article and not rule.vet_term_yearly
+        e = _ask(prof, kinds=["clinic"], vet_term_valid_until=None)
+        assert e.vet_term_valid_until is None
+        with pytest.raises(services.EstablishmentError) as err:
+            _ask(prof, kinds=["clinic"], vet_name=None, vet_crmv=None, vet_term_valid_until=None)
+        assert err.value.code == "vet_required"
