@@ -25,7 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from flask import flash, request
+from flask import current_app, flash, render_template, request
+from werkzeug.wrappers import Response
 
 from portal.domain import DomainError
 from portal.extensions import db
@@ -120,3 +121,13 @@ def requested_page(args: Any = None) -> int:
     """The ``?page=`` of a paginated list: 1 when absent or not a number, at most MAX_PAGE."""
     source = request.args if args is None else args
     return min(max(source.get("page", 1, type=int) or 1, 1), MAX_PAGE)
+
+
+def cpf_query_page(status: int = 200) -> Response:
+    """The page for a CPF typed where an RGA number is expected (the header search on the home
+    page, the RGA lookup of animals): shared here so that neither domain imports the other."""
+    response = current_app.make_response((render_template("main/cpf_query.html"), status))
+    # The page's own URL may hold the CPF: keep it out of the Referer of its assets and links.
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Cache-Control"] = "no-store"
+    return response

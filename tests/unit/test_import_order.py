@@ -48,8 +48,6 @@ VIOLATIONS: dict[str, int] = {
     "portal.cli -> portal.blueprints.auth.passwords": 1,
     # the account's contact suggestions read the household
     "portal.blueprints.account.services -> portal.blueprints.animals.household": 1,
-    # the RGA page answers a CPF typed as an RGA with the home page's CPF page
-    "portal.blueprints.animals.routes -> portal.blueprints.main.routes": 2,
     # a capture's apprehension record is an enforcement document issued by the capture
     "portal.blueprints.impound.apprehension -> portal.blueprints.enforcement.services": 1,
     # an establishment's page lists its enforcement history with enforcement's labels

@@ -37,7 +37,7 @@ from portal.models import Animal, DocumentCopyRequest, OwnershipTransfer
 from portal.services.fees import price_list
 from portal.services.identity import looks_like_cpf, mask_cpf
 from portal.services.todo import citizen_todo
-from portal.views import run_service
+from portal.views import cpf_query_page, run_service
 from portal.wiring import wiring
 
 # ---------------------------------------------------------------------------------------------
@@ -344,8 +344,6 @@ def public_lookup():
     number = (request.args.get("numero") or "").strip()
     if looks_like_cpf(number):
         # A CPF is never an RGA: say so here instead of redirecting it into another URL.
-        from portal.blueprints.main.routes import cpf_query_page  # main imports animals.rga
-
         return cpf_query_page()
     if number:
         return redirect(url_for("animals.public_rga", number=number))
@@ -358,8 +356,6 @@ def public_lookup():
 def public_rga(number: str):
     """Confirms a registration and lets a finder write to the owner, who stays anonymous."""
     if looks_like_cpf(number):
-        from portal.blueprints.main.routes import cpf_query_page
-
         return cpf_query_page(400)  # not an RGA; and the page must not echo the CPF
     try:
         canonical = normalise_rga(number)

@@ -18,6 +18,7 @@ from portal.profiles.summary import rule_sections
 from portal.services.clock import current_profile
 from portal.services.identity import looks_like_cpf
 from portal.services.todo import citizen_todo
+from portal.views import cpf_query_page
 
 # (endpoint, title, text). Entries whose endpoint no blueprint provides yet are left out.
 HOME_CARDS = [
@@ -166,15 +167,6 @@ def _rga_for_url(q: str) -> str:
         return normalise_rga(q)
     except InvalidRgaNumber:
         return compact_rga(q)
-
-
-def cpf_query_page(status: int = 200):
-    """The page for a CPF typed where an RGA number is expected (header search, RGA lookup)."""
-    response = current_app.make_response((render_template("main/cpf_query.html"), status))
-    # The page's own URL may hold the CPF: keep it out of the Referer of its assets and links.
-    response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 @bp.get("/regras")
