@@ -18,6 +18,7 @@ from portal.extensions import db
 from portal.models import EnforcementDocument
 from portal.services.clock import current_profile, local_today
 from portal.services.uploads import UploadError, store_document
+from portal.views import run_service
 
 LAUDO_PURPOSE = "enforcement_laudo"
 ISSUERS = ("agent", "coordinator")
@@ -88,15 +89,12 @@ def animal_address(doc_id: int):
     doc = _with_duties(doc_id)
     form = AnimalAddressForm()
     if form.validate_on_submit():
-        try:
-            duties.report_address(current_profile(), doc, current_user, form.address.data)
-        except EnforcementError as err:
-            db.session.rollback()
-            if not err.show_on(form):
-                flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Novo endereço do animal registrado."), "success")
+        done = run_service(
+            lambda: duties.report_address(current_profile(), doc, current_user, form.address.data),
+            form=form,
+            success=_("Novo endereço do animal registrado."),
+        )
+        if done.ok:
             return redirect(url_for("enforcement.duties_page", doc_id=doc.id))
     return _page(doc, LaudoForm(), form)
 
@@ -111,18 +109,14 @@ def laudo_received(doc_id: int):
     if not form.validate_on_submit():
         flash(_("Informe a data em que o laudo foi apresentado."), "danger")
         return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
-    try:
-        duties.file_laudo(
+    run_service(
+        lambda: duties.file_laudo(
             current_profile(),
             doc,
             current_user,
             received_on=form.received_on.data,
             note=form.note.data,
-        )
-    except EnforcementError as err:
-        db.session.rollback()
-        flash(err.message, "danger")
-    else:
-        db.session.commit()
-        flash(_("Laudo registrado; o próximo prazo foi atualizado."), "success")
+        ),
+        success=_("Laudo registrado; o próximo prazo foi atualizado."),
+    )
     return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))

@@ -9,33 +9,28 @@ from flask import url_for
 from portal.blueprints.impound.capture import captures_of_animal
 from portal.blueprints.impound.from_report import captures_for_report
 from portal.blueprints.impound.labels import status_label
-from portal.models import Animal, MaltreatmentReport
+from portal.models import Animal, Capture, MaltreatmentReport
 from portal.wiring import CaptureLink
+
+
+def _links(captures: list[Capture], endpoint: str) -> list[CaptureLink]:
+    return [
+        CaptureLink(
+            c.protocol,
+            url_for(endpoint, protocol=c.protocol),
+            status_label(c.status),
+            c.captured_on,
+            c.deadline_on if c.reclaimable else None,
+        )
+        for c in captures
+    ]
 
 
 def report_capture_links(report: MaltreatmentReport) -> list[CaptureLink]:
     """Staff reading a report: each capture recorded from it, linked to its staff page."""
-    return [
-        CaptureLink(
-            c.protocol,
-            url_for("impound.staff_capture", protocol=c.protocol),
-            status_label(c.status),
-            c.captured_on,
-            c.deadline_on if c.reclaimable else None,
-        )
-        for c in captures_for_report(report)
-    ]
+    return _links(captures_for_report(report), "impound.staff_capture")
 
 
 def animal_capture_links(animal: Animal) -> list[CaptureLink]:
     """The owner's animal page: its captures while it was theirs, linked to the reclaim page."""
-    return [
-        CaptureLink(
-            c.protocol,
-            url_for("impound.my_capture", protocol=c.protocol),
-            status_label(c.status),
-            c.captured_on,
-            c.deadline_on if c.reclaimable else None,
-        )
-        for c in captures_of_animal(animal)
-    ]
+    return _links(captures_of_animal(animal), "impound.my_capture")
