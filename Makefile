@@ -64,8 +64,9 @@ run: install assets translations seed
 	@echo "Portal em http://127.0.0.1:$(PORT)  (perfil: $${PORTAL_PROFILE:-guarulhos})"
 	$(FLASK) run --host 127.0.0.1 --port $(PORT)
 
-# The whole suite on SQLite, then on a fresh PostgreSQL database that is dropped afterwards, on
-# TEST_WORKERS pytest-xdist workers (default 2), ending with its wall time. It runs `lint` first
+# The whole suite on SQLite and on a fresh PostgreSQL database that is dropped afterwards, both at
+# once (TEST_PARALLEL=0: one after the other), each on TEST_WORKERS pytest-xdist workers (default
+# 2), ending with its wall time. It runs `lint` first
 # (ruff check, ruff format --check, mypy) and stops if it fails; LINT=0 skips it.
 ifeq ($(origin LINT),default)  # GNU make predefines LINT=lint
 LINT := 1

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Run the suite on SQLite, then on PostgreSQL in a database created for this run and dropped after.
-# PostgreSQL is started when it is not running; if it still cannot be reached the run fails.
+# Run the suite on SQLite and on PostgreSQL (in a database created for this run and dropped after),
+# both at once by default. PostgreSQL is started when it is not running; if it still cannot be
+# reached the run fails.
 #
 #   LINT=1          first run ruff check, ruff format --check and mypy, and stop if they fail
 #                   (the default; `make test LINT=0` skips it)
+#   TEST_PARALLEL=0 run SQLite first, then PostgreSQL, streaming the output (default 1: at once)
 #   TEST_WORKERS=N  pytest-xdist workers per database (default 2, one per core here; 0 = no xdist).
 #                   Each worker has its own database: tests/conftest.py derives <db>_gw0, <db>_gw1
 #                   (created and dropped by the workers; drop_db below sweeps any left behind).
@@ -68,12 +70,30 @@ ensure_chromium
 ensure_built
 status=0
 
-took() { echo "== $1 took $(( (SECONDS - $2) / 60 )) min $(( (SECONDS - $2) % 60 )) s"; }
+took() { echo "== $1 took $(( ($3 - $2) / 60 )) min $(( ($3 - $2) % 60 )) s"; }
 
-echo "== Test suite on SQLite (with the URL walkers; the other @walker walks run on PostgreSQL)"
-start=$SECONDS
-TEST_DATABASE_URL="sqlite:///$(mktemp -d)/ccz_test.db" $PY -m pytest "${XDIST[@]}" "${DURATIONS[@]}" "$@" || status=1
-took SQLite "$start"
+# Both databases at once (TEST_PARALLEL=1, the default): each run is a pytest with TEST_WORKERS
+# workers, its output kept in a file and printed whole when the run ends. About two thirds of the
+# time goes to the browser tests, which mostly wait (Python, Playwright's driver, chromium and the
+# live server hand each step to one another) and use under half of the two cores; the other run's
+# tests fill that idle time. TEST_PARALLEL=0 runs SQLite, then PostgreSQL, streaming their output.
+TEST_PARALLEL=${TEST_PARALLEL:-1}
+LOGS=$(mktemp -d)
+
+run_suite() {  # name, database URL, pytest arguments...
+  local name=$1 url=$2 begin=$SECONDS rc=0
+  shift 2
+  if [ "$TEST_PARALLEL" = 1 ]; then
+    TEST_DATABASE_URL="$url" $PY -m pytest "${XDIST[@]}" "${DURATIONS[@]}" "$@" >"$LOGS/$name.log" 2>&1 || rc=1
+    echo "== Test suite on $name"
+    cat "$LOGS/$name.log"
+  else
+    echo "== Test suite on $name"
+    TEST_DATABASE_URL="$url" $PY -m pytest "${XDIST[@]}" "${DURATIONS[@]}" "$@" || rc=1
+  fi
+  took "$name" "$begin" "$SECONDS"
+  return $rc
+}
 
 ensure_postgres
 DB="ccz_test_$$_$(date +%s)"
@@ -91,12 +111,23 @@ with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit
                              (sys.argv[1] + "_%",)).fetchall():
         c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 PYEOF
+  rm -rf "$LOGS"
 }
 trap drop_db EXIT
 
-echo "== Test suite on PostgreSQL (database $DB)"
-start=$SECONDS
-TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$DB" $PY -m pytest "${XDIST[@]}" "${DURATIONS[@]}" "$@" \
-  || status=1
-took PostgreSQL "$start"
+SQLITE_URL="sqlite:///$(mktemp -d)/ccz_test.db"
+PG_URL="postgresql://postgres@127.0.0.1:5432/$DB"
+if [ "$TEST_PARALLEL" = 1 ]; then
+  echo "== Test suites on SQLite (with the URL walkers) and on PostgreSQL (database $DB, with the" \
+       "other @walker walks) at once; each prints its output when it ends"
+  run_suite SQLite "$SQLITE_URL" "$@" &
+  sqlite_pid=$!
+  run_suite PostgreSQL "$PG_URL" "$@" &
+  pg_pid=$!
+  wait "$sqlite_pid" || status=1
+  wait "$pg_pid" || status=1
+else
+  run_suite SQLite "$SQLITE_URL" "$@" || status=1
+  run_suite PostgreSQL "$PG_URL" "$@" || status=1
+fi
 exit $status
