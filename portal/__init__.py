@@ -148,6 +148,23 @@ def upload_dir_problem(path: str) -> str | None:
     return None
 
 
+def database_problem() -> bool:
+    """True (and logged) when the database does not answer (``/healthz``); the failed
+    transaction is rolled back, so the request's session stays usable."""
+    from flask import current_app
+    from sqlalchemy import text
+
+    from portal.extensions import db
+
+    try:
+        db.session.execute(text("SELECT 1"))
+    except Exception:  # noqa: BLE001 - any database failure means "not healthy"
+        db.session.rollback()
+        current_app.logger.exception("Health check: database unreachable")
+        return True
+    return False
+
+
 def check_upload_dir(app: Flask) -> None:
     """An unwritable UPLOAD_DIR is found now, not at a citizen's first photo: production refuses
     to start, development logs it (``/healthz`` reports it too)."""

@@ -1,5 +1,6 @@
-"""Command-line tasks: create staff users, load demo data. Other domains add their own commands
-and demo data in their ``init_app`` (``portal.wiring``)."""
+"""Command-line tasks: load demo data, create API clients, create the database. The domains add
+their own commands and demo data in their ``init_app`` (``portal.wiring``): auth's
+``create-user`` creates staff accounts with :func:`ensure_user`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from flask import Flask, current_app
 from sqlalchemy import select
 
 from portal.extensions import db
-from portal.models import Role, UnitValue, User
+from portal.models import UnitValue, User
 from portal.services.clock import current_profile
 from portal.wiring import wiring
 
@@ -30,8 +31,9 @@ def ensure_user(
     name: str, email: str, password: str, roles: list[str], cpf: str | None = None
 ) -> User:
     """Create the user or add the missing roles; idempotent."""
-    from portal.blueprints.auth.services import find_by_email, hash_password
     from portal.models.base import utcnow
+    from portal.services.password_hash import hash_password
+    from portal.services.people import find_by_email
 
     user = find_by_email(email)
     if user is None:
@@ -73,32 +75,6 @@ def init_commands(app: Flask) -> None:
     from portal.services.drafts import purge_drafts_command
 
     app.cli.add_command(purge_drafts_command)  # daily: form drafts nobody came back to
-
-    @app.cli.command("create-user")
-    @click.option("--email", required=True)
-    @click.option("--name", required=True)
-    @click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True)
-    @click.option(
-        "--role", "roles", multiple=True, required=True, type=click.Choice([r.value for r in Role])
-    )
-    @click.option("--cpf", default=None)
-    def create_user(
-        email: str, name: str, password: str, roles: tuple[str, ...], cpf: str | None
-    ) -> None:
-        """Create a user (staff, usually) with one or more roles."""
-        from portal.blueprints.auth.passwords import password_problem
-        from portal.services.identity import clean_cpf
-
-        if cpf and not clean_cpf(cpf):
-            raise click.BadParameter("CPF inválido", param_hint="--cpf")
-        problem = password_problem(password, full_name=name, email=email, cpf=cpf)
-        if problem:  # the same rule as every form that sets a password
-            raise click.BadParameter(problem, param_hint="--password")
-        user = ensure_user(name, email, password, list(roles), clean_cpf(cpf) if cpf else None)
-        db.session.commit()
-        click.echo(
-            f"Usuário {user.email} (id {user.id}) com papéis: {', '.join(sorted(user.roles))}"
-        )
 
     @app.cli.command("seed-demo")
     def seed_demo() -> None:

@@ -77,6 +77,13 @@ class Config:
     # own server or a provider it contracted). Unset: no map, reports are placed by address.
     MAP_TILE_URL = os.environ.get("MAP_TILE_URL")
     MAP_TILE_ATTRIBUTION = os.environ.get("MAP_TILE_ATTRIBUTION", "")
+    # Where citizens go in person (reclaim, the certidão's exam, the counter), as the city confirmed
+    # it; over the profile's [ccz] table. Address and hours both set, or the profile's (or none).
+    CCZ_NAME = os.environ.get("CCZ_NAME")  # default: "Centro de Controle de Zoonoses de <city>"
+    CCZ_ADDRESS = os.environ.get("CCZ_ADDRESS")  # e.g. "Rua Exemplo, 100"
+    CCZ_DISTRICT = os.environ.get("CCZ_DISTRICT")  # default: "<city>/<UF>"
+    CCZ_HOURS = os.environ.get("CCZ_HOURS")  # e.g. "Segunda a sexta, das 8h às 17h"
+    CCZ_PHONE = os.environ.get("CCZ_PHONE")
 
 
 class DevelopmentConfig(Config):

@@ -15,8 +15,9 @@
 A problem with a field goes next to that field on ``form`` (``fallback`` names the field that takes
 the problems the form has no field for); the others become flash messages (``error_category``,
 "danger" unless the page says "warning"), or go into ``errors`` (the dict a template lists above
-the form) when the view passes one. An API view answers :func:`api_errors` in
-``{"errors": [{"field", "code", "message"}]}``.
+the form) when the view passes one. An API view runs its service through the twin of this runner,
+:func:`portal.blueprints.api.errors.run_api_service`, which answers :func:`api_errors` in
+``{"errors": [{"field", "code", "message"}]}``; ``on_conflict`` answers a race on a unique key.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from flask import current_app, flash, render_template, request
+from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from portal.domain import DomainError
@@ -91,27 +93,54 @@ def run_service(
     error_category: str = "danger",
     success_category: str = "success",
     before_rollback: Callable[[], object] | None = None,
+    on_conflict: Callable[[], T] | None = None,
 ) -> Outcome[T]:
     """Run ``call``; commit and flash ``success`` (a text, or a function of the result) as
     ``success_category``, or on a DomainError roll back and show it, flashed as ``error_category``
     when no field takes it (unless ``show`` is False: the view shows it itself).
     ``before_rollback`` runs first on an error, e.g. to delete the files the call already stored
     while their rows still name them.
+    ``on_conflict`` answers a unique key that a concurrent request took first (an IntegrityError
+    while the call writes): after the rollback its value is the outcome's, or the DomainError it
+    raises is shown like the call's own.
 
-    Only domain errors are caught: anything else is a bug and reaches the error handler."""
+    Only domain errors (and, with ``on_conflict``, that race) are caught: anything else is a bug
+    and reaches the error handler."""
     try:
         value = call()
+        if on_conflict is not None:
+            db.session.flush()  # the unique keys are checked here, inside the race's handler
     except DomainError as err:
-        if before_rollback is not None:
-            before_rollback()
+        return _refused(err, before_rollback, show, form, errors, fallback, error_category)
+    except IntegrityError:
+        if on_conflict is None:
+            raise
         db.session.rollback()
-        if show:
-            show_error(err, form, errors, fallback, error_category)
-        return Outcome(error=err)
+        try:
+            value = on_conflict()
+        except DomainError as err:
+            return _refused(err, None, show, form, errors, fallback, error_category)
     db.session.commit()
     if success is not None:
         flash(success(value) if callable(success) else success, success_category)
     return Outcome(value=value)
+
+
+def _refused(
+    err: DomainError,
+    before_rollback: Callable[[], object] | None,
+    show: bool,
+    form: Any,
+    errors: dict[str, list[str]] | None,
+    fallback: str | None,
+    category: str,
+) -> Outcome[Any]:
+    if before_rollback is not None:
+        before_rollback()
+    db.session.rollback()
+    if show:
+        show_error(err, form, errors, fallback, category)
+    return Outcome(error=err)
 
 
 MAX_PAGE = 100_000  # a page past this is a typo or a probe: an OFFSET that big fails on PostgreSQL

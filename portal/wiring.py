@@ -2,8 +2,10 @@
 
 Each domain package has an ``init_app(app)`` that says what it adds — menu entries, staff
 dashboard tiles, demo data, CLI commands, API-client hooks, LGPD sections, to-do providers, file
-access rules, payment-settlement listeners, staff queues, reminders, error answers and the captures
-shown on report and animal pages — through :func:`wiring`; ``create_app`` calls those functions
+access rules, payment-settlement listeners, staff queues, reminders, error answers, and the answers
+to the questions a lower domain asks a higher one (the captures shown on report and animal pages,
+the enforcement documents shown on capture, animal and establishment pages...) — through
+:func:`wiring`; ``create_app`` calls those functions
 one by one (``portal.wire_domains``), so reading it tells what the application is made of.
 Nothing is added at import time, and two apps in one process (tests build several) never share or
 duplicate an entry.
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
     from portal.models import (
         Animal,
         ApiClient,
+        Capture,
+        EnforcementDocument,
         ExcessLicence,
         PaymentItem,
         ReducedHouseholdLimit,
@@ -50,7 +54,15 @@ HouseholdAllowance = Callable[["Profile", str, date], "Allowance | None"]
 HouseholdReduction = Callable[["Profile", "str | None"], "ReducedHouseholdLimit | None"]
 RegistrationHold = Callable[["Animal"], "tuple[str, str] | None"]
 RegistrationRefusal = Callable[["str | None", "str | None"], "tuple[str, str] | None"]
-SanctionsForCpf = Callable[["str | None"], list[Any]]
+SanctionsForCpf = Callable[["str | None"], list["Sanction"]]
+ApprehensionIssuer = Callable[
+    ["Profile | None", "Capture", str, str, "User | None"], "EnforcementDocument | None"
+]
+ApprehensionLinkOf = Callable[["Capture"], "DocumentLink | None"]
+ConsequenceLinks = Callable[["str | None"], list["ConsequenceLink"]]
+DocumentLinks = Callable[[str], list["DocumentLink"]]
+AddressListener = Callable[["User"], None]
+SubjectFinder = Callable[[str], "tuple[str, str] | None"]
 
 
 class NavItem(NamedTuple):
@@ -79,6 +91,40 @@ class CaptureLink(NamedTuple):
     status_label: str
     captured_on: Any
     deadline_on: Any | None  # the last day to reclaim, while it can still be reclaimed
+
+
+class DocumentLink(NamedTuple):
+    """An enforcement document shown on another domain's staff page (a capture's auto de
+    apreensão, an establishment's notices), with the link to its staff page."""
+
+    number: str
+    url: str
+    kind_label: str
+    status_label: str
+    issued_at: Any
+    # no CPF or CNPJ and no service recorded yet: the edital is published (GRU 95 §ú, 96 §1)
+    awaits_edital: bool
+
+
+class ConsequenceLink(NamedTuple):
+    """A consequence the enforcement procedure recorded on a person (VV 23 III b, V; BJP 30 §ú
+    II; CABO 39 §4; GRU 88 §4), shown on the staff's animal page."""
+
+    article: str
+    label: str
+    document_number: str
+    document_url: str
+
+
+class Sanction(NamedTuple):
+    """A consequence in force on a CPF (VV 23 III b, V; BJP 30 §ú II; GRU 88 §4), as adoption's
+    bars read it: ``kind`` has the codes of adoption's ``BarKind``; ``animal_id`` the one animal
+    it bars, when it names one."""
+
+    kind: str
+    article: str
+    document_number: str
+    animal_id: int | None
 
 
 @dataclass(frozen=True)
@@ -117,6 +163,12 @@ class Wiring:
     registration_refusal_provider: RegistrationRefusal | None = None
     sanctions_provider: SanctionsForCpf | None = None
     animal_captures: CaptureLinks | None = None
+    apprehension_issuer: ApprehensionIssuer | None = None
+    capture_apprehension: ApprehensionLinkOf | None = None
+    person_consequences: ConsequenceLinks | None = None
+    cnpj_notices: DocumentLinks | None = None
+    address_listeners: list[AddressListener] = field(default_factory=list)
+    subject_finders: list[SubjectFinder] = field(default_factory=list)
 
     def nav(
         self, label: Any, endpoint: str, order: int = 50, visible: Callable[[], bool] | None = None
@@ -231,7 +283,7 @@ class Wiring:
         """The consequences in force on a CPF (enforcement), read by adoption's eligibility."""
         self.sanctions_provider = provider
 
-    def sanctions(self, cpf: str | None) -> list[Any]:
+    def sanctions(self, cpf: str | None) -> list[Sanction]:
         return self.sanctions_provider(cpf) if self.sanctions_provider is not None else []
 
     def captures_for_report(self, provider: CaptureLinks) -> None:
@@ -248,6 +300,70 @@ class Wiring:
 
     def captures_linked_to_animal(self, animal: Any) -> list[CaptureLink]:
         return self.animal_captures(animal) if self.animal_captures else []
+
+    def apprehension_notice(self, issuer: ApprehensionIssuer) -> None:
+        """Issue the auto de apreensão of a capture whose definitive apprehension was just opened
+        (GRU 87; CABO 39 §4), to its owner or, unidentified, by edital (enforcement)."""
+        self.apprehension_issuer = issuer
+
+    def issue_apprehension(
+        self,
+        profile: Profile | None,
+        capture: Capture,
+        *,
+        article: str,
+        reason: str,
+        actor: User | None,
+    ) -> EnforcementDocument | None:
+        """The auto de apreensão issued for ``capture``; None where no domain issues one."""
+        if self.apprehension_issuer is None:
+            return None
+        return self.apprehension_issuer(profile, capture, article, reason, actor)
+
+    def apprehension_of_capture(self, provider: ApprehensionLinkOf) -> None:
+        """The latest auto de apreensão of a capture, for the capture's staff page (enforcement)."""
+        self.capture_apprehension = provider
+
+    def apprehension_linked_to_capture(self, capture: Capture) -> DocumentLink | None:
+        return self.capture_apprehension(capture) if self.capture_apprehension else None
+
+    def consequences_for_person(self, provider: ConsequenceLinks) -> None:
+        """The consequences recorded on a CPF, for the staff's animal page (enforcement)."""
+        self.person_consequences = provider
+
+    def consequences_linked_to_person(self, cpf: str | None) -> list[ConsequenceLink]:
+        return self.person_consequences(cpf) if self.person_consequences else []
+
+    def notices_for_cnpj(self, provider: DocumentLinks) -> None:
+        """The enforcement documents addressed to a CNPJ, for the establishment's file
+        (enforcement)."""
+        self.cnpj_notices = provider
+
+    def notices_linked_to_cnpj(self, cnpj: str) -> list[DocumentLink]:
+        return self.cnpj_notices(cnpj) if self.cnpj_notices else []
+
+    def on_address_change(self, listener: AddressListener) -> None:
+        """Call ``listener(person)`` when a person's address was just written (animals: their
+        animals move with them, GRU 37 §2; BJP 17); same transaction, flushes."""
+        if listener not in self.address_listeners:
+            self.address_listeners.append(listener)
+
+    def address_changed(self, person: User) -> None:
+        for listener in list(self.address_listeners):
+            listener(person)
+
+    def audit_subject_finder(self, finder: SubjectFinder) -> None:
+        """``finder(text)`` is the (subject type, id) of the object a staff member typed in the
+        audit filter when the text is one of the domain's numbers (animals: an RGA)."""
+        if finder not in self.subject_finders:
+            self.subject_finders.append(finder)
+
+    def audit_subject_named(self, text: str) -> tuple[str, str] | None:
+        for finder in self.subject_finders:
+            found = finder(text)
+            if found is not None:
+                return found
+        return None
 
 
 def init_wiring(app: Flask) -> Wiring:

@@ -670,19 +670,39 @@ def rga_register(
     client: Any = None,
     **fields: Any,
 ) -> Animal:
-    """A registration through the real service, with the defaults above."""
-    from portal.blueprints.animals import services
-
-    return services.register_animal(
-        owner=owner,
+    """A registration through the real service, with the defaults above; ``fields`` are the
+    animal's (:func:`rga_data`)."""
+    return registered_animal(
+        owner,
+        prof,
         data=rga_data(**fields),
         vaccination=rga_vaccine() if vaccination == "default" else vaccination,
         vaccinate_at_ccz=at_ccz,
         registered_by=None if client else owner,
         api_client=client,
-        profile=prof,
         today=today,
     )
+
+
+def registered_animal(owner: User, prof: Any, **request: Any) -> Animal:
+    """An animal registered the way the wizard, the API and the demo seeder register one: a
+    ``RegistrationRequest`` by ``owner`` for a current-vaccinated dog (:func:`rga_data`,
+    :func:`rga_vaccine`) on RGA_TODAY; ``request`` replaces any of its fields (``data``,
+    ``vaccination``, ``today``, ``registered_by``, ``charge_fee``, ``guard_resubmission``...)."""
+    from portal.blueprints.animals import services
+
+    fields: dict[str, Any] = dict(
+        owner=owner,
+        data=rga_data(),
+        vaccination=rga_vaccine(),
+        vaccinate_at_ccz=False,
+        registered_by=owner,
+        api_client=None,
+        profile=prof,
+        today=RGA_TODAY,
+    )
+    fields.update(request)
+    return services.register_animal(services.RegistrationRequest(**fields))
 
 
 # -- fee tests: one app per profile, built once per test process ----------------------------------
@@ -846,6 +866,11 @@ def named_argument_values(app: Any, rule: Any, arg: str) -> list[str] | None:
         from portal.models import CaptureCertificate
 
         return list(db.session.scalars(select(CaptureCertificate.code))) or ["CNC-NAOEXISTE"]
+    if arg == "code" and rule.rule.startswith("/conferir/no-local/"):
+        from portal.models import OnSiteEuthanasia
+
+        codes = db.session.scalars(select(OnSiteEuthanasia.check_code))
+        return [c for c in codes if c] or ["NAOEXISTE"]
     if arg == "protocol":
         return list(db.session.scalars(select(MaltreatmentReport.protocol))) or ["DEN-2026-000001"]
     if arg == "code" and rule.rule.startswith("/licencas/"):

@@ -252,9 +252,13 @@ class Vaccination(Model):
     recorded_at: Mapped[datetime] = mapped_column(default=utcnow)
     recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
     api_client_id: Mapped[int | None] = mapped_column(ForeignKey("api_client.id"))
+    # The owner's photo or PDF of the vaccination card (GRU 15 V; BJP 6: "apresentando a carteira
+    # ou o comprovante"), which staff check before the RGA becomes definitive; private.
+    proof_file_id: Mapped[int | None] = mapped_column(ForeignKey("stored_file.id"))
 
     animal: Mapped[Animal] = relationship(back_populates="vaccinations")
     recorded_by: Mapped[User | None] = relationship()
+    proof_file: Mapped[StoredFile | None] = relationship()
 
 
 class OwnershipTransfer(Model):

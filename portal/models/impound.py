@@ -207,29 +207,53 @@ class DestinationDecision(Model):
 
 
 class OnSiteEuthanasia(Model):
-    """GRU 90: a large animal whose transport is impossible, euthanised where it was found on the
-    vet's laudo (an apprehension or capture that brings no animal to the CCZ, so no Capture)."""
+    """The euthanasia of an animal where it was found, when it could not be brought to the CCZ
+    (GRU 90: a large animal whose transport is impossible; CAB 9 §ú: run over or immovable, the
+    owner absent, suffering; CABO 11: its apprehension impracticable, an auto de constatação with
+    two witnesses). No animal reaches the CCZ, so there is no Capture. The vet's laudo is there
+    whenever the profile or Lei 14.228/2021 (dogs and cats) asks it."""
 
     __tablename__ = "on_site_euthanasia"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     number: Mapped[str] = mapped_column(String(30), unique=True)  # EUT-2026-00001
+    species: Mapped[str | None] = mapped_column(String(10))  # dog, cat, other
     description: Mapped[str] = mapped_column(String(200))  # species, coat, marks
     size: Mapped[str] = mapped_column(String(10))  # the legal class (GRU 10 XVII: large)
     place: Mapped[str] = mapped_column(String(300))
     district: Mapped[str] = mapped_column(String(100))
     performed_on: Mapped[date] = mapped_column(index=True)
-    transport_impossible: Mapped[str] = mapped_column(Text)  # why it could not be moved
-    vet_report: Mapped[str] = mapped_column(Text)  # the laudo
-    vet_crmv: Mapped[str] = mapped_column(String(20))
-    laudo_file_id: Mapped[int] = mapped_column(ForeignKey("stored_file.id"))
+    transport_impossible: Mapped[str] = mapped_column(Text)  # why it could not be brought
+    # CAB 9: what the agent or the vet found when assessing the animal there.
+    assessment: Mapped[str | None] = mapped_column(Text)
+    judged_by_role: Mapped[str | None] = mapped_column(String(10))  # "agent" or "vet"
+    # CAB 9 §ú: what the record confirmed (owner absent, suffering, no harm to staff).
+    confirmations: Mapped[list[str] | None] = mapped_column(JSON)
+    # CABO 11: the auto de constatação's witnesses, [{"name", "document"}].
+    witnesses: Mapped[list[dict[str, str]] | None] = mapped_column(JSON)
+    # Lei 14.228/2021 art. 2º: what the laudo attests for a dog or a cat.
+    federal_ground: Mapped[str | None] = mapped_column(String(20))
+    vet_report: Mapped[str | None] = mapped_column(Text)  # the laudo
+    vet_crmv: Mapped[str | None] = mapped_column(String(20))
+    laudo_file_id: Mapped[int | None] = mapped_column(ForeignKey("stored_file.id"))
     article: Mapped[str] = mapped_column(String(60))
     owner_name: Mapped[str | None] = mapped_column(String(200))  # when known
+    # The registered animal and its owner, when its RGA or microchip was read: the owner reads
+    # the record's document (CABO 11's auto de constatação) like the other impound documents.
+    animal_id: Mapped[int | None] = mapped_column(ForeignKey("animal.id"))
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"), index=True)
+    # CAB 9 caput: an assessment is recorded whatever came of it: "euthanasia" (§ú), or the
+    # animal "taken_to_ccz" or "left_with_owner".
+    outcome: Mapped[str] = mapped_column(String(20), default="euthanasia")
+    # The code printed on the record's PDF and its QR code (the public check page).
+    check_code: Mapped[str | None] = mapped_column(String(16), unique=True)
     recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id"))
     recorded_at: Mapped[datetime] = mapped_column(default=utcnow)
 
-    laudo_file: Mapped[StoredFile] = relationship()
-    recorded_by: Mapped[User | None] = relationship()
+    laudo_file: Mapped[StoredFile | None] = relationship()
+    recorded_by: Mapped[User | None] = relationship(foreign_keys=[recorded_by_id])
+    owner: Mapped[User | None] = relationship(foreign_keys=[owner_id])
+    animal: Mapped[Animal | None] = relationship()
 
 
 class ProposalStatus(enum.StrEnum):

@@ -166,6 +166,46 @@ class CaptureCountRule(_Rule):
     follows_animal: bool = False
 
 
+# Why the animal could not be brought to the CCZ, in each law's words: GRU 90 "transporte ...
+# inviável" (large animals); CAB 9 "atropelamento ou ... estado que impossibilite sua remoção";
+# CABO 11 "apreensão for impraticável".
+OnSiteGround = Literal["transport_impossible", "removal_impossible", "apprehension_impracticable"]
+# What the record must confirm before an on-site euthanasia (CAB 9 §ú): the owner had not come
+# when the team arrived; the wounds or the excessive suffering; no harm to the staff nor to the
+# public body.
+OnSiteConfirmation = Literal["owner_absent", "suffering", "staff_safe"]
+OnSiteJudge = Literal["agent", "vet"]
+# CAB 9 caput: what came of an assessment that did not end in euthanasia "in loco".
+OnSiteOutcome = Literal["taken_to_ccz", "left_with_owner"]
+
+
+class OnSiteEuthanasiaRule(_Rule):
+    """The euthanasia of an animal where it is, when it cannot be brought to the CCZ.
+
+    GRU 90: a large animal whose transport is impossible, "a juízo da autoridade sanitária", on
+    the vet's laudo (the portal's reading since the act was added). CAB 9: the animal run over or
+    in a state that makes its removal impossible is assessed there by the agent or the vet; §ú:
+    euthanised "in loco" when the owner has not come and it suffers from its wounds, without harm
+    to staff or the city. CABO 11: an animal whose apprehension is impracticable, "a juízo do
+    Agente Sanitário", after an auto de constatação witnessed by at least two people.
+
+    Lei 14.228/2021 art. 2º reaches every dog and cat these texts reach (the legal class of a dog
+    is in ``sizes``): only on a vet's laudo of a serious incurable disease or an incurable
+    infectious one that puts human or animal health at risk; ``vet_laudo`` says whether other
+    species need the laudo too.
+    """
+
+    sizes: list[SizeClass] = Field(min_length=1)  # legal size classes (GRU 10 XV-XVII)
+    ground: OnSiteGround
+    judged_by: list[OnSiteJudge] = Field(min_length=1)  # whose judgement it is (who records it)
+    vet_laudo: Literal["always", "dogs_and_cats"] = "always"
+    confirmations: list[OnSiteConfirmation] = Field(default_factory=list)
+    witnesses_min: int = Field(default=0, ge=0)  # CABO 11: "no mínimo 2 (duas) pessoas"
+    # CAB 9 caput: the assessment itself is a duty ("será avaliado"), whatever follows it; the
+    # outcomes other than euthanasia a record may have. Empty: the law has only the act.
+    assessment_outcomes: list[OnSiteOutcome] = Field(default_factory=list)
+
+
 def _adoption_only() -> list[ImpoundDestination]:
     return ["adoption"]
 
@@ -232,9 +272,9 @@ class ImpoundRule(_Rule):
     # CAB 20). None: the law says nothing more, and the portal asks the federal standard for every
     # species (a laudo stating an incurable disease). Cited as ``other_species_euthanasia``.
     other_species_euthanasia: list[EuthanasiaGround] | None = None
-    # GRU 90: an animal of these legal size classes whose transport is impossible may be
-    # euthanised where it is, on the vet's laudo, without a capture. Empty: not provided for.
-    on_site_euthanasia_sizes: list[SizeClass] = Field(default_factory=list)
+    # The euthanasia where the animal is, without a capture (GRU 90; CAB 9 §ú; CABO 11). None:
+    # the law has no such act, and the staff page does not exist.
+    on_site_euthanasia: OnSiteEuthanasiaRule | None = None
     # How the portal reads a garbled or silent list of destinations (pt-BR, shown as written on
     # the rules page, cited as ``destinations``): CABO 13 skips its item III.
     destinations_reading: str | None = None

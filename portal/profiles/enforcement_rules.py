@@ -167,13 +167,27 @@ class ExpenseRule(_Rule):
     fee_kinds: list[Literal["reclaim", "fine"]] = Field(min_length=1)
 
 
+# GRU 89 §ú: "despesas decorrentes do transporte dos animais e do acompanhamento da autoridade
+# sanitária e de outros servidores ao abatedouro licenciado".
+InterdictionExpenseKind = Literal["transport", "authority_escort", "staff_escort"]
+
+
+def _every_interdiction_expense() -> list[InterdictionExpenseKind]:
+    return ["transport", "authority_escort", "staff_escort"]
+
+
 class InterdictionRule(_Rule):
     """GRU 89: for animals raised for human consumption the authority may choose interdição
     instead of the apprehension of the chapter, intimating the offender to take the animals,
     within the term of a preliminary notice, to a licensed slaughterhouse with the authority;
-    every expense of transport and accompaniment is the offender's (§ú, ``cites.expenses``)."""
+    every expense of transport and accompaniment is the offender's (§ú, ``cites.expenses``):
+    staff record them after the trip and the offender pays them as a charge of their own."""
 
     CITE_ONLY = frozenset({"expenses"})
+
+    expense_kinds: list[InterdictionExpenseKind] = Field(
+        default_factory=_every_interdiction_expense, min_length=1
+    )
 
 
 class RemedyDuties(_Rule):

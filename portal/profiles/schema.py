@@ -47,6 +47,9 @@ from portal.profiles.animal_rules import (
     ImpoundRule,
     LeafletSectionKey,
     LicenceRule,
+    OnSiteConfirmation,
+    OnSiteEuthanasiaRule,
+    OnSiteGround,
     ProvisionalIdRule,
     ReclaimCharge,
     ReclaimRule,
@@ -82,6 +85,7 @@ from portal.profiles.enforcement_rules import (
     ExpenseKind,
     ExpenseRule,
     FineRule,
+    InterdictionExpenseKind,
     InterdictionRule,
     NoticeRule,
     PayerRole,
@@ -120,6 +124,7 @@ __all__ = [
     "ExpenseRule",
     "FeeKind",
     "FineRule",
+    "InterdictionExpenseKind",
     "InterdictionRule",
     "RemedyDuties",
     "RepeatApprehension",
@@ -131,6 +136,9 @@ __all__ = [
     "LicenceRequirement",
     "LicenceRule",
     "NoticeRule",
+    "OnSiteConfirmation",
+    "OnSiteEuthanasiaRule",
+    "OnSiteGround",
     "PayerRole",
     "Price",
     "PriceKey",
@@ -186,19 +194,22 @@ class ProgrammePolicy(_Frozen):
     licence_decision_target_days: int = Field(default=30, ge=1)
     adoption_review_target_days: int = Field(default=10, ge=1)
     adoption_handover_target_days: int = Field(default=7, ge=1)
+    # GRU 89 §ú makes the offender pay the interdição's expenses but sets no term: the CCZ's days
+    # from the charge, counted like a fine's (GRU 114; the 30 days of GRU 100 for fines).
+    interdiction_expenses_days: int = Field(default=30, ge=1)
 
 
 class CczContact(_Frozen):
     """Where the citizen goes in person (reclaim, the certidão's exam, the counter guia): the
-    CCZ's address and opening hours. Not law: the city's own data, in its file's ``[ccz]`` table;
-    ``placeholder`` marks values the city has not confirmed yet (the pages say so)."""
+    CCZ's address and opening hours. Not law: the city's own confirmed data, in its file's
+    ``[ccz]`` table or in the deployment's ``CCZ_*`` settings (``portal.services.ccz``); never a
+    guess: without it the pages send the citizen to the Prefeitura."""
 
     name: str
     address: str
     district: str
     hours: str
     phone: str | None = None
-    placeholder: bool = False
 
 
 class Profile(_Frozen):

@@ -1,16 +1,19 @@
 """The "Regras do município" lines about where an unreclaimed animal may go: the profile's list of
 destinations (CABO 13; CAB 11, 20; VV 19-21; BJP 25 §3; GRU 86, 88), the auction first and what
 follows a failed one (CAB 20), the euthanasia of species outside Lei 14.228/2021 (GRU 88 II; CAB
-20) and the euthanasia where the animal is (GRU 90), each with the reading the portal chose where
-the law is silent or garbled. Called by :func:`portal.profiles.summary_enforcement._impound`.
+20) and the euthanasia where the animal is (GRU 90; CAB 9 §ú; CABO 11, under Lei 14.228/2021),
+each with the reading the portal chose where the law is silent or garbled. Called by
+:func:`portal.profiles.summary_enforcement._impound`.
 """
 
 from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from portal.profiles.schema import SIZE_CLASSES, Profile
+from portal.profiles.schema import SIZE_CLASSES, OnSiteEuthanasiaRule, Profile
 from portal.profiles.summary_wording import _Items, _join, _sizes
+
+FEDERAL_LAUDO = "Lei federal 14.228/2021, art. 2º"
 
 
 def _destination_words(p: Profile, destination: str) -> str:
@@ -70,11 +73,62 @@ def destinations(p: Profile, out: _Items) -> None:
                 "cães e gatos."
             )
         out.add(text, rule.cite("other_species_euthanasia"))
-    if rule.on_site_euthanasia_sizes:
+    on_site = rule.on_site_euthanasia
+    if on_site is not None:
+        _on_site(p, on_site, out)
+
+
+def _on_site(p: Profile, rule: OnSiteEuthanasiaRule, out: _Items) -> None:
+    """GRU 90; CAB 9 §ú; CABO 11: the euthanasia where the animal is, read under Lei 14.228/2021."""
+    dogs_and_cats = any(p.impound.legal_size(s, "small") in rule.sizes for s in ("dog", "cat"))
+    if rule.ground == "transport_impossible":
         text = _(
             "Animal de %(sizes)s cujo transporte seja inviável pode ter eutanásia no local onde "
             "estiver, a juízo da autoridade sanitária, com laudo do médico veterinário registrado "
             "pelo CCZ. Nunca cães e gatos.",
-            sizes=_sizes(rule.on_site_euthanasia_sizes),
+            sizes=_sizes(rule.sizes),
         )
-        out.add(text, rule.cite("on_site_euthanasia_sizes"))
+    elif rule.ground == "removal_impossible":
+        text = _(
+            "Animal atropelado ou em estado que impossibilite sua remoção é avaliado no local "
+            "pelo agente sanitário ou pelo médico veterinário. Terá eutanásia no local se o "
+            "proprietário não tiver comparecido quando a equipe chegar e o animal sofrer com os "
+            "ferimentos ou com sofrimento excessivo, sem dano aos servidores nem ao órgão "
+            "público; o registro confirma cada condição. Leitura do portal: a "
+            '"má impressão aos cidadãos" do texto vem dos ferimentos ou do sofrimento, e é isso '
+            "que se confirma."
+        )
+    else:
+        text = _(
+            "Animal cuja apreensão seja impraticável pode, a juízo do agente sanitário, ter "
+            "eutanásia no local, depois de lavrado auto de constatação testemunhado por no mínimo "
+            '%(n)d pessoas, com nome e documento de cada uma. Leitura do portal: "eliminado" é '
+            "lido como eutanásia por método humanitário, para qualquer espécie.",
+            n=rule.witnesses_min,
+        )
+    out.add(text, rule.article)
+    if rule.assessment_outcomes:  # CAB 9 caput
+        out.add(
+            _(
+                "A avaliação no local é registrada também quando não termina em eutanásia: o "
+                "animal recolhido ao CCZ (e a captura registrada em seguida) ou deixado com o "
+                "proprietário presente, com o que o agente ou o veterinário constatou. Leitura do "
+                'portal: o caput ("será avaliado") obriga a avaliar todo animal atropelado ou '
+                "que não possa ser removido, qualquer que seja o resultado; o parágrafo único só "
+                "diz quando a avaliação pode terminar em eutanásia no local."
+            ),
+            rule.cite("assessment_outcomes"),
+        )
+    if dogs_and_cats:
+        out.add(
+            _(
+                "Cães e gatos: a lei municipal vale só dentro da Lei federal 14.228/2021, art. 2º, "
+                "que proíbe os órgãos de controle de zoonoses de matar cães e gatos, salvo a "
+                "eutanásia por doença grave incurável ou enfermidade infectocontagiosa incurável "
+                "com risco à saúde humana ou de outros animais, justificada por laudo do médico "
+                "veterinário. O portal recusa a eutanásia no local de cão ou gato sem esse laudo, "
+                "assinado e anexado: a impossibilidade de recolher o animal ou o sofrimento, "
+                "sozinhos, não bastam."
+            ),
+            FEDERAL_LAUDO,
+        )

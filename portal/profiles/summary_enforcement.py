@@ -339,6 +339,14 @@ def _notices(p: Profile) -> list[RuleItem]:
             "de outros servidores ao abatedouro são pagas pelo infrator."
         )
         out.add(text, rule.interdiction.cite("expenses"))
+        text = _(
+            "Depois da viagem, o CCZ registra essas despesas e o portal as cobra do infrator, "
+            "com guia e pagamento online, dizendo o que é cada valor. A lei não fixa prazo para "
+            "o pagamento: o CCZ dá %(days)s a contar da cobrança (escolha do CCZ, contada como o "
+            "prazo das multas).",
+            days=_days(p.programme.interdiction_expenses_days),
+        )
+        out.add(text, rule.interdiction.cite("expenses"))
     if rule.remedy_duties is not None:
         text = _(
             "Na notificação por maus-tratos, enquanto corre o prazo para sanar, o responsável "

@@ -194,19 +194,15 @@ def subject_name(event: AuditEvent, names: Mapping[tuple[str, str], str]) -> str
 
 
 def find_subject(text: str) -> tuple[str, str] | None:
-    """The object a staff member typed in the audit filter: an RGA number, a report protocol or a
-    guia reference."""
-    from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga
-    from portal.models import Animal, PaymentItem
+    """The object a staff member typed in the audit filter: a number a domain knows (an RGA:
+    ``wiring.audit_subject_finder``), a report protocol or a guia reference."""
+    from portal.models import PaymentItem
+    from portal.wiring import wiring
 
     text = (text or "").strip()
-    try:
-        rga = normalise_rga(text)
-    except InvalidRgaNumber:
-        rga = None
-    if rga:
-        animal_id = db.session.scalar(select(Animal.id).where(Animal.rga == rga))
-        return ("Animal", str(animal_id)) if animal_id else None
+    found = wiring().audit_subject_named(text)
+    if found is not None:
+        return found
     try:
         from portal.models.report import MaltreatmentReport
     except ImportError:  # the reports domain is not installed

@@ -243,9 +243,13 @@ def take_over(
 def discard(draft: FormDraft) -> None:
     """Drop the draft; held files no form took over are deleted (taken over ones stay with their
     new owner)."""
-    for f in list(draft.files):
-        _delete_stored(f.stored_file)
+    # The draft's rows go first: a held file deleted while a draft row still names it breaks the
+    # foreign key (PostgreSQL checks it at the autoflush the next lazy load triggers).
+    held = [f.stored_file for f in list(draft.files)]
     db.session.delete(draft)
+    db.session.flush()
+    for stored in held:
+        _delete_stored(stored)
     db.session.flush()
 
 

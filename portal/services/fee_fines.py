@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from flask_babel import gettext as _
@@ -16,32 +16,27 @@ from flask_babel import gettext as _
 from portal.profiles.schema import Profile, SpecificFine
 from portal.services.dates import deadline, term_of_years_ends
 from portal.services.fee_base import (
+    Expense,
     FeeError,
     FeeLine,
+    FineInputs,
+    Repeats,
     _amount_cents,
     _amount_units,
-    _date,
-    _flag,
     _holidays,
-    _non_negative_int,
     _num,
-    _positive_int,
     _times,
     _units_text,
 )
 from portal.services.money import format_brl, units_to_cents
 
 
-def _fine(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
+def _fine(profile: Profile, inputs: FineInputs, on: date) -> list[FeeLine]:
     rule = profile.fines
-    severity_key, specific_code = inputs.get("severity"), inputs.get("specific")
-    if severity_key and specific_code:
-        raise FeeError(
-            "specific", "ambiguous", _("Informe a gravidade ou a infração específica, não ambas.")
-        )
+    severity_key, specific_code = inputs.severity, inputs.specific  # not both: parse_inputs
     # The fine is the one in force when the infraction happened: its unit value, its repeat
     # window and its prescription are read on that day, not on the day the notice is typed.
-    infraction_on = _date(inputs, "infraction_on", on)
+    infraction_on = inputs.infraction_on or on
     if infraction_on > on:
         raise FeeError(
             "infraction_on", "future", _("A data da infração não pode ser posterior à da autuação.")
@@ -53,7 +48,7 @@ def _fine(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
         lines = _specific_fine(profile, fine, inputs, infraction_on)
         for joint, joint_inputs in _joint_fines(profile, fine, inputs):
             lines += _specific_fine(profile, joint, joint_inputs, infraction_on)
-        return lines + _expense_lines(profile, "fine", inputs, fine.payer)
+        return lines + _expense_lines(profile, "fine", inputs.expenses, fine.payer)
 
     if severity_key:
         severity = rule.severities.get(severity_key)
@@ -61,7 +56,7 @@ def _fine(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
             raise FeeError("severity", "unknown", _("Gravidade desconhecida nesta lei."))
         label = severity_fine_label(rule.severities, severity.label)
         if severity.amount is not None:
-            _refuse_units(inputs, rule.article)
+            _refuse_units(inputs.units_given, rule.article)
             cents = _amount_cents(profile, severity.amount, infraction_on)  # CAB 40 I-III
             base = FeeLine(label, cents, rule.article, kind="fine", payer="offender")
         else:
@@ -77,7 +72,7 @@ def _fine(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
                 note=reason,
             )
     elif rule.default is not None:
-        _refuse_units(inputs, rule.cite("default"))
+        _refuse_units(inputs.units_given, rule.cite("default"))
         cents = _amount_cents(profile, rule.default, infraction_on)  # VV 50 I
         base = FeeLine(
             _("Multa (infração sem valor próprio na lei)"),
@@ -90,7 +85,7 @@ def _fine(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
         raise FeeError("severity", "required", _("Informe a gravidade ou a infração."))
 
     lines = [base]
-    previous = _previous_offences(profile, inputs, infraction_on)
+    previous = _previous_offences(profile, inputs.repeats, infraction_on)
     # GRU 80; CABO 39 §2; VV 50 II; BJP 30 §ú: twice the fine set for the infraction.
     # CAB 40 §2: twice the previous penalty ("em relação à penalidade anterior").
     growth = "double_previous" if rule.repeat_compounds else "double"
@@ -105,7 +100,7 @@ def _fine(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
                 payer="offender",
             )
         )
-    return lines + _expense_lines(profile, "fine", inputs, "offender")
+    return lines + _expense_lines(profile, "fine", inputs.expenses, "offender")
 
 
 def severity_fine_label(severities: Mapping[str, Any], level: str) -> str:
@@ -120,7 +115,7 @@ def severity_fine_label(severities: Mapping[str, Any], level: str) -> str:
     return _("Multa por infração %(level)s", level=level.lower())
 
 
-def _specific(profile: Profile, code: Any, field_name: str) -> SpecificFine:
+def _specific(profile: Profile, code: str | None, field_name: str) -> SpecificFine:
     fine = next((f for f in profile.fines.specific if f.code == code), None)
     if fine is None:
         raise FeeError(field_name, "unknown", _("Infração desconhecida nesta lei."))
@@ -128,7 +123,7 @@ def _specific(profile: Profile, code: Any, field_name: str) -> SpecificFine:
 
 
 def _specific_fine(
-    profile: Profile, fine: SpecificFine, inputs: dict[str, Any], infraction_on: date
+    profile: Profile, fine: SpecificFine, inputs: FineInputs, infraction_on: date
 ) -> list[FeeLine]:
     """A fine the law writes next to the infraction, for the one person it names (``payer``)."""
     note = None
@@ -136,12 +131,13 @@ def _specific_fine(
         # BJP 30 II: the decree's range per animal; the authority sets the amount within it
         per_unit, note = _amount_in_range(fine, inputs)
     else:
-        for field_name in ("units", "amount_cents"):  # the law fixed it: nothing to grade
-            _refuse_units(inputs, fine.article, field_name)
+        # the law fixed it: nothing to grade
+        _refuse_units(inputs.units_given, fine.article)
+        _refuse_units(inputs.amount_cents_given, fine.article, "amount_cents")
         per_unit = _amount_cents(profile, fine.amount, infraction_on)
-    previous = _previous_offences(profile, inputs, infraction_on)
+    previous = _previous_offences(profile, inputs.repeats, infraction_on)
     _check_comply_terms(profile, fine, inputs, infraction_on, previous.last)
-    animals = _positive_int(inputs, "animals", 1) if fine.per_animal else 1  # VV 33 §4, 43 §1
+    animals = inputs.animals if fine.per_animal else 1  # VV 33 §4, 43 §1
     article = f"{fine.article}; {fine.decree}" if fine.decree else fine.article
     base = _times(
         _("Multa: %(what)s", what=fine.label),
@@ -155,7 +151,7 @@ def _specific_fine(
         base = replace(base, note=note)
     lines = [base]
     subtotal = base.amount_cents
-    if _flag(inputs, "animal_died"):
+    if inputs.animal_died:
         if fine.died_multiplier is None:
             raise FeeError(
                 "animal_died",
@@ -188,50 +184,31 @@ def _specific_fine(
     return lines
 
 
-_REPEAT_INPUTS = ("previous_offences", "previous_offence_on", "repeat", "previous_amount_cents")
-
-
 def _joint_fines(
-    profile: Profile, fine: SpecificFine, inputs: dict[str, Any]
-) -> list[tuple[SpecificFine, dict[str, Any]]]:
-    """The fines the same facts impose on other people (BJP 19 §1 I owner -> II trainer).
-
-    ``inputs["joint"]``: codes, or ``{"code": ..., "previous_offences": [...]}`` with that
-    person's own record: a repeat of the owner is not a repeat of the trainer.
-    """
-    given = inputs.get("joint")
-    if given in (None, "", [], ()):
-        return []
-    if not isinstance(given, list | tuple):
-        raise FeeError("joint", "invalid", _("Informe as outras pessoas multadas pelo mesmo fato."))
-    shared = {k: v for k, v in inputs.items() if k not in _REPEAT_INPUTS and k != "joint"}
+    profile: Profile, fine: SpecificFine, inputs: FineInputs
+) -> list[tuple[SpecificFine, FineInputs]]:
+    """The fines the same facts impose on other people (BJP 19 §1 I owner -> II trainer): the
+    same facts, each person with their own repeat record."""
     result = []
-    for entry in given:
-        own = dict(entry) if isinstance(entry, Mapping) else {"code": entry}
-        code = own.pop("code", None)
-        if code not in fine.joint:
+    for joint in inputs.joint:
+        if joint.code not in fine.joint:
             raise FeeError(
                 "joint",
                 "not_joint",
                 _("Esta infração não gera multa para outra pessoa pelo mesmo fato."),
             )
-        unknown = set(own) - set(_REPEAT_INPUTS)
-        if unknown:
-            raise FeeError(
-                "joint", "invalid", _("Informe as outras pessoas multadas pelo mesmo fato.")
-            )
-        result.append((_specific(profile, code, "joint"), {**shared, **own}))
+        own = replace(inputs, repeats=joint.repeats, joint=())
+        result.append((_specific(profile, joint.code, "joint"), own))
     return result
 
 
-def _amount_in_range(fine: SpecificFine, inputs: dict[str, Any]) -> tuple[int, str]:
+def _amount_in_range(fine: SpecificFine, inputs: FineInputs) -> tuple[int, str]:
     """The amount per animal the authority set inside the decree's range, and why (BJP 30 II;
     Decreto 6.514/2008 art. 29: R$ 500,00 to R$ 3.000,00 "por indivíduo")."""
     assert fine.range_max is not None and fine.range_max.cents is not None
     low, high = fine.amount.cents or 0, fine.range_max.cents
-    raw = inputs.get("amount_cents")
-    cents = raw if isinstance(raw, int) and not isinstance(raw, bool) else None
-    reais = _decimal(inputs.get("units")) if raw in (None, "") else None
+    cents = inputs.amount_cents
+    reais = inputs.units if not inputs.amount_cents_given else None
     if reais is not None:
         # the issue form's value field: the decree's range is in reais, so ``units`` are R$
         cents = int((reais * 100).quantize(Decimal("1"), ROUND_HALF_UP))
@@ -260,34 +237,21 @@ def _amount_in_range(fine: SpecificFine, inputs: dict[str, Any]) -> tuple[int, s
     return cents, _reason(inputs)
 
 
-def _decimal(raw: Any) -> Decimal | None:
-    """A finite number typed in a value field, or None (empty, not a number, infinite)."""
-    if raw in (None, ""):
-        return None
-    try:
-        value = Decimal(str(raw))
-    except InvalidOperation:
-        return None
-    return value if value.is_finite() else None
-
-
-def _reason(inputs: dict[str, Any]) -> str:
+def _reason(inputs: FineInputs) -> str:
     """Why the agent or the authority set a graded amount (GRU 76: the grading weighs the facts;
     BJP 30 II: the decree's range): required, it goes on the record as the fine line's note."""
-    reason = inputs.get("units_reason")
-    reason = reason.strip() if isinstance(reason, str) else ""
-    if not reason:
+    if not inputs.units_reason:
         raise FeeError(
             "units_reason",
             "required",
             _("Explique por que a multa tem este valor (gravidade e consequências)."),
         )
-    return reason
+    return inputs.units_reason
 
 
-def _refuse_units(inputs: dict[str, Any], article: str, field_name: str = "units") -> None:
+def _refuse_units(given: bool, article: str, field_name: str = "units") -> None:
     """Refuse a value typed (``units`` or ``amount_cents``) for a fine the law fixed."""
-    if inputs.get(field_name) not in (None, ""):
+    if given:
         raise FeeError(
             field_name,
             "fixed_by_law",
@@ -307,28 +271,20 @@ class _Previous:
     amount_cents: int | None = None  # the previous fine, where the law doubles it
 
 
-def _previous_offences(profile: Profile, inputs: dict[str, Any], infraction_on: date) -> _Previous:
+def _previous_offences(profile: Profile, repeats: Repeats, infraction_on: date) -> _Previous:
     """Previous infractions of the same legal provision that make this one a repeat.
 
     ``previous_offences`` (dates, one per earlier final penalty; ``previous_offence_on``: one date)
-    or, where the law has no window, ``repeat`` (True or the number of earlier penalties).
+    or, where the law has no window, ``repeat`` (the number of earlier penalties).
     """
     rule = profile.fines
     window, prescription = rule.repeat_window_years, rule.prescription_years
-    raw: list[Any] = []
-    many = inputs.get("previous_offences")
-    if many not in (None, ""):
-        if not isinstance(many, list | tuple):
-            raise FeeError(
-                "previous_offences", "invalid", _("Informe as datas das infrações anteriores.")
-            )
-        raw += [("previous_offences", v) for v in many]
-    if inputs.get("previous_offence_on") not in (None, ""):
-        raw.append(("previous_offence_on", inputs["previous_offence_on"]))
-    if raw:
+    given = [("previous_offences", d) for d in repeats.previous_offences]
+    if repeats.previous_offence_on is not None:
+        given.append(("previous_offence_on", repeats.previous_offence_on))
+    if given:
         counted = []
-        for name, value in raw:
-            previous = _date({name: value}, name, None)
+        for name, previous in given:
             if previous > infraction_on:
                 raise FeeError(
                     name, "future", _("A infração anterior não pode ser posterior a esta.")
@@ -336,7 +292,7 @@ def _previous_offences(profile: Profile, inputs: dict[str, Any], infraction_on: 
             if _still_counts(previous, infraction_on, window, prescription):
                 counted.append(previous)
         count, last = len(counted), max(counted, default=None)
-    elif inputs.get("repeat") not in (None, "", False, 0):
+    elif repeats.repeat:
         if window is not None:
             raise FeeError(
                 "previous_offence_on",
@@ -346,14 +302,10 @@ def _previous_offences(profile: Profile, inputs: dict[str, Any], infraction_on: 
                     years=window,
                 ),
             )
-        count = 1 if inputs["repeat"] is True else _positive_int(inputs, "repeat", 1)
-        last = None
+        count, last = repeats.repeat, None
     else:
         return _Previous()
-    amount = None
-    if count and inputs.get("previous_amount_cents") not in (None, ""):
-        amount = _non_negative_int(inputs, "previous_amount_cents")
-    return _Previous(count, last, amount)
+    return _Previous(count, last, repeats.previous_amount_cents if count else None)
 
 
 def _still_counts(
@@ -376,13 +328,13 @@ def _still_counts(
 
 
 def _check_prescription(
-    profile: Profile, inputs: dict[str, Any], infraction_on: date, on: date
+    profile: Profile, inputs: FineInputs, infraction_on: date, on: date
 ) -> None:
     """GRU 113: infractions prescribe in five years; an act of the authority restarts it (§1)."""
     years = profile.fines.prescription_years
     if years is None:
         return
-    since = _date(inputs, "prescription_interrupted_on", infraction_on)
+    since = inputs.prescription_interrupted_on or infraction_on
     if since < infraction_on or since > on:
         raise FeeError(
             "prescription_interrupted_on",
@@ -404,14 +356,16 @@ def _check_prescription(
 def _check_comply_terms(
     profile: Profile,
     fine: SpecificFine,
-    inputs: dict[str, Any],
+    inputs: FineInputs,
     infraction_on: date,
     last_fine: date | None,
 ) -> None:
     """The fine comes only after the intimation's term (BJP 2 §3, 16 §4, 17 §2; VV 34 §2)."""
     if fine.comply_days is None:
         return
-    notified = _date(inputs, "notified_on", None)
+    notified = inputs.notified_on
+    if notified is None:
+        raise FeeError("notified_on", "required", _("Informe a data."))
     if notified > infraction_on:
         raise FeeError(
             "notified_on", "after_infraction", _("A intimação não pode ser posterior à infração.")
@@ -427,7 +381,7 @@ def _check_comply_terms(
             days,
             rule.counting,
             state=profile.state,
-            municipal_holidays=_holidays(inputs),
+            municipal_holidays=_holidays(inputs.municipal_holidays),
             moves_to_business_day=rule.moves_to_business_day,
         )
         if infraction_on <= ends:
@@ -470,10 +424,10 @@ def _repeat_label(growth: str, count: int) -> str:
     return _("Reincidência: multa em dobro")
 
 
-def _graded_units(profile: Profile, severity: Any, inputs: dict[str, Any]) -> tuple[Decimal, str]:
+def _graded_units(profile: Profile, severity: Any, inputs: FineInputs) -> tuple[Decimal, str]:
     """Units the agent set for a fine graded by regulation or above a legal minimum, and why."""
     rule = profile.fines
-    units = _decimal(inputs.get("units"))
+    units = inputs.units
     if units is None or units <= 0:
         raise FeeError(
             "units", "required", _("Informe o valor da multa em %(unit)s.", unit=rule.unit)
@@ -514,14 +468,10 @@ def _graded_units(profile: Profile, severity: Any, inputs: dict[str, Any]) -> tu
 
 
 def _expense_lines(
-    profile: Profile, fee_kind: str, inputs: dict[str, Any], payer: str | None
+    profile: Profile, fee_kind: str, expenses: tuple[Expense, ...], payer: str | None
 ) -> list[FeeLine]:
-    """The CCZ's expenses the law lets it recover, one line each (CABO 10 §ú f, 41; GRU 72 §1).
-
-    ``inputs["expenses"]``: ``[{"kind": "transport", "amount_cents": 4500, "description": ...}]``.
-    """
-    given = inputs.get("expenses")
-    if given in (None, "", [], ()):
+    """The CCZ's expenses the law lets it recover, one line each (CABO 10 §ú f, 41; GRU 72 §1)."""
+    if not expenses:
         return []
     rule = profile.expense_rule(fee_kind)
     if rule is None:
@@ -530,31 +480,20 @@ def _expense_lines(
             "not_recoverable",
             _("Esta lei não prevê o ressarcimento de despesas nesta cobrança."),
         )
-    if not isinstance(given, list | tuple):
-        raise FeeError("expenses", "invalid", _("Informe cada despesa com o tipo e o valor."))
     lines = []
-    for item in given:
-        if not isinstance(item, Mapping):
-            raise FeeError("expenses", "invalid", _("Informe cada despesa com o tipo e o valor."))
-        kind = item.get("kind")
-        if kind not in rule.kinds:
+    for expense in expenses:
+        if expense.kind not in rule.kinds:
             raise FeeError(
                 "expenses",
                 "not_recoverable",
                 _("Esta despesa não está entre as previstas em %(article)s.", article=rule.article),
             )
-        amount = item.get("amount_cents")
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise FeeError(
-                "expenses",
-                "invalid",
-                _("Informe o valor de cada despesa em centavos, maior que zero."),
-            )
-        label = _("Despesa: %(what)s", what=_expense_label(str(kind)))
-        description = item.get("description")
-        if isinstance(description, str) and description.strip():
-            label = f"{label} ({description.strip()})"
-        lines.append(FeeLine(label, amount, rule.article, kind="expense", payer=payer))
+        label = _("Despesa: %(what)s", what=_expense_label(str(expense.kind)))
+        if expense.description:
+            label = f"{label} ({expense.description})"
+        lines.append(
+            FeeLine(label, expense.amount_cents, rule.article, kind="expense", payer=payer)
+        )
     return lines
 
 

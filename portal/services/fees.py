@@ -6,8 +6,10 @@
     fee.lines                  # FeeLine(label, amount_cents, article, …): each cites its article
     fee.breakdown()            # the list stored in PaymentItem.breakdown
 
-Kinds and their inputs (``inputs`` is a plain dict so the web forms, the API and other domains call
-it the same way; dates may be ``date`` objects or ISO strings):
+Kinds and their inputs: ``inputs`` is the kind's typed record (:class:`PriceInputs`,
+:class:`AdoptionInputs`, :class:`ReclaimInputs`, :class:`FineInputs`), or a plain dict with the
+same names, which :func:`parse_inputs` reads into the record first, so the web forms, the API and
+other domains call it the same way (dates may be ``date`` objects or ISO strings):
 
 ``registration``, ``card_copy``, ``tag_copy``, ``licence``
     The city's price list (GRU 22; BJP 11). ``animals`` (default 1).
@@ -53,7 +55,7 @@ for a unit value missing on that day.
 
 Import everything from here. This module holds :func:`compute_fee` and the price-list, adoption
 and reclaim fees; :mod:`portal.services.fee_base` the error, :class:`Fee`, the price list and the
-parsing of ``inputs``; :mod:`portal.services.fee_fines` fines and recoverable expenses.
+typed inputs with their parsing; :mod:`portal.services.fee_fines` fines and recoverable expenses.
 """
 
 from __future__ import annotations
@@ -65,27 +67,34 @@ from typing import Any
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
-from portal.profiles.schema import SIZE_CLASSES, Profile, ReclaimCharge, SizeClass
+from portal.profiles.schema import Profile, ReclaimCharge, SizeClass
 from portal.services.dates import deadline, impound_release_date
 from portal.services.fee_base import (
     FEE_KINDS,
+    INPUTS_OF,
     PRICE_KEYS,
     PRICE_KINDS,
+    AdoptionInputs,
+    Expense,
     Fee,
     FeeError,
+    FeeInputs,
     FeeLine,
+    FineInputs,
+    JointFine,
     PriceEntry,
+    PriceInputs,
+    ReclaimInputs,
+    Repeats,
     _amount_cents,
-    _date,
-    _flag,
     _holidays,
-    _non_negative_int,
-    _positive_int,
     _price_label,
     _times,
     _times_line,
+    parse_inputs,
     price_cents,
     price_list,
+    unknown_kind,
 )
 from portal.services.fee_fines import _expense_lines, _fine
 from portal.services.money import UnitValueMissing
@@ -94,11 +103,20 @@ __all__ = [
     "FEE_KINDS",
     "PRICE_KEYS",
     "PRICE_KINDS",
+    "AdoptionInputs",
+    "Expense",
     "Fee",
     "FeeError",
+    "FeeInputs",
     "FeeLine",
+    "FineInputs",
+    "JointFine",
     "PriceEntry",
+    "PriceInputs",
+    "ReclaimInputs",
+    "Repeats",
     "compute_fee",
+    "parse_inputs",
     "price_cents",
     "price_list",
 ]
@@ -108,35 +126,41 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 
-def compute_fee(profile: Profile, kind: str, inputs: Mapping[str, Any] | None, on: date) -> Fee:
+def compute_fee(
+    profile: Profile, kind: str, inputs: FeeInputs | Mapping[str, Any] | None, on: date
+) -> Fee:
     """What is owed for ``kind`` under ``profile`` on ``on`` (the issue day). See the module doc.
 
-    Raises FeeError for unknown kinds, bad inputs or a missing unit value.
+    ``inputs``: the kind's record, or a dict that :func:`parse_inputs` reads into it.
+    Raises FeeError for unknown kinds, bad inputs or a missing unit value; TypeError for a record
+    of another kind.
     """
-    inputs = dict(inputs or {})
     # Labels end up on guias and receipts, which are official documents in Portuguese.
     with force_locale("pt_BR"):
         if kind not in FEE_KINDS:
-            raise FeeError(
-                "kind", "unknown_kind", _("Tipo de cobrança desconhecido: %(kind)s.", kind=kind)
-            )
+            raise unknown_kind(kind)
+        record = inputs if isinstance(inputs, FeeInputs) else parse_inputs(kind, inputs)
+        if not isinstance(record, INPUTS_OF[kind]):
+            raise TypeError(f"{type(record).__name__} does not price a {kind}")
         try:
-            if kind in PRICE_KINDS:
-                lines = _price_fee(profile, kind, inputs, on)
-            elif kind == "adoption":
-                lines = _adoption_fee(profile, inputs, on)
-            elif kind == "reclaim":
-                lines = _reclaim_fee(profile, inputs, on)
+            if isinstance(record, PriceInputs):
+                lines = _price_fee(profile, kind, record, on)
+            elif isinstance(record, AdoptionInputs):
+                lines = _adoption_fee(profile, record, on)
+            elif isinstance(record, ReclaimInputs):
+                lines = _reclaim_fee(profile, record, on)
             else:
-                lines = _fine(profile, inputs, on)
+                lines = _fine(profile, record, on)
         except UnitValueMissing as err:
             raise FeeError(None, "unit_value_missing", str(err)) from err
         available = tuple(profile.exemptions_for(kind)) if kind != "fine" else ()  # type: ignore[arg-type]
-        lines = _apply_exemption(profile, kind, inputs.get("exemption"), lines)
+        lines = _apply_exemption(profile, kind, record.exemption, lines)
     return Fee(kind=kind, on=on, lines=tuple(lines), exemptions=available)
 
 
-def _apply_exemption(profile: Profile, kind: str, code: Any, lines: list[FeeLine]) -> list[FeeLine]:
+def _apply_exemption(
+    profile: Profile, kind: str, code: str | None, lines: list[FeeLine]
+) -> list[FeeLine]:
     if not code:
         return lines
     exemption = next(
@@ -162,25 +186,26 @@ def _apply_exemption(profile: Profile, kind: str, code: Any, lines: list[FeeLine
     ]
 
 
-def _price_fee(profile: Profile, kind: str, inputs: dict[str, Any], on: date) -> list[FeeLine]:
+def _price_fee(profile: Profile, kind: str, inputs: PriceInputs, on: date) -> list[FeeLine]:
     if kind == "registration" and not profile.registration.fee:
         return []  # the law charges nothing for the RGA (CABO 19; CAB —)
     if kind not in profile.prices:
         return []
     entry = price_cents(profile, kind, on)  # GRU 22; BJP 11
-    animals = _positive_int(inputs, "animals", 1)
-    return [_times(_price_label(kind), entry.amount_cents, animals, entry.article)]
+    return [_times(_price_label(kind), entry.amount_cents, inputs.animals, entry.article)]
 
 
-def _adoption_fee(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
+def _adoption_fee(profile: Profile, inputs: AdoptionInputs, on: date) -> list[FeeLine]:
     rule = profile.adoption
     if rule.fee is None:
         return []
-    animals = _positive_int(inputs, "animals", 1)
+    animals = inputs.animals
     per_unit = _amount_cents(profile, rule.fee, on)
     if rule.fee_per == "day_held":
         # CAB 17: "por cabeça e por dia de apreensão"
-        days = _non_negative_int(inputs, "days_held")
+        days = inputs.days_held
+        if days is None:
+            raise FeeError("days_held", "required", _("Informe o número de dias."))
         line = _times(
             _("Taxa de adoção por dia de apreensão"), per_unit, days, rule.cite("fee"), unit="day"
         )
@@ -188,22 +213,17 @@ def _adoption_fee(profile: Profile, inputs: dict[str, Any], on: date) -> list[Fe
     return [_times(_("Taxa de adoção"), per_unit, animals, rule.cite("fee"))]  # BJP 28
 
 
-def _reclaim_fee(profile: Profile, inputs: dict[str, Any], on: date) -> list[FeeLine]:
-    size = inputs.get("size")
-    if size not in SIZE_CLASSES:
-        raise FeeError("size", "invalid", _("Informe o porte: pequeno, médio ou grande."))
-    apprehended = _date(inputs, "apprehended_on", None)
-    reclaimed = _date(inputs, "reclaimed_on", on)
+def _reclaim_fee(profile: Profile, inputs: ReclaimInputs, on: date) -> list[FeeLine]:
+    apprehended = inputs.apprehended_on
+    reclaimed = inputs.reclaimed_on or on
     if reclaimed < apprehended:
         raise FeeError(
             "reclaimed_on",
             "before_apprehension",
             _("A data do resgate não pode ser anterior à da apreensão."),
         )
-    capture = _positive_int(inputs, "capture_number", 1)
-    animals = _positive_int(inputs, "animals", 1)
-    tagged = _flag(inputs, "tagged", default=True)
-    holidays = _holidays(inputs)
+    capture, animals = inputs.capture_number, inputs.animals
+    holidays = _holidays(inputs.municipal_holidays, apprehended, inputs.reclaimed_on)
 
     lines: list[FeeLine] = []
     for charge in profile.reclaim.charges:
@@ -211,9 +231,9 @@ def _reclaim_fee(profile: Profile, inputs: dict[str, Any], on: date) -> list[Fee
             charge.applies_on == "repeat" and capture == 1
         ):
             continue  # CABO 44: the "Reincidência" column replaces the daily rate
-        if charge.only_away_from_home and not _flag(inputs, "away_from_home", default=None):
+        if charge.only_away_from_home and not _away_from_home(inputs):
             continue  # VV 22 §6: only a repeat capture "longe do domicílio"
-        amount = charge.amount.for_size(size)
+        amount = charge.amount.for_size(inputs.size)
         if amount is None:
             continue  # CAB 19 §1: the per-head fine is for medium and large animals only
         base = _amount_cents(profile, amount, on)
@@ -221,13 +241,15 @@ def _reclaim_fee(profile: Profile, inputs: dict[str, Any], on: date) -> list[Fee
         repeat = capture
         if charge.repeat_counts_owner:
             # CAB 19 §2: "com relação ao animal ou com relação ao proprietário"
-            repeat = max(capture, 1 + _owner_repeats(inputs, charge))
+            repeat = max(capture, 1 + _owner_repeats(inputs.owner_captures, charge))
         if charge.repeat_growth == "double_each" and repeat > 1:
             # CAB 17 §ú, 19 §2: doubled at each recapture, relative to the last one
             base *= 2 ** (repeat - 1)
             article = f"{charge.article}; {charge.cite('repeat_growth')}"
         if charge.per == "day":
-            days = _charged_days(profile, charge, size, apprehended, reclaimed, tagged, holidays)
+            days = _charged_days(
+                profile, charge, inputs.size, apprehended, reclaimed, inputs.tagged, holidays
+            )
             if days == 0:
                 continue  # VV 22 §5: free within the first 5 business days
             line = _times(charge.label, base, days, article, kind=charge.kind, unit="day")
@@ -235,17 +257,19 @@ def _reclaim_fee(profile: Profile, inputs: dict[str, Any], on: date) -> list[Fee
             line = FeeLine(charge.label, base, article, kind=charge.kind)
         lines.append(_times_line(line, animals) if animals > 1 else line)
     # CABO 10 §ú f, 41; GRU 72 §1: the CCZ's expenses, paid back before the animal goes home
-    return lines + _expense_lines(profile, "reclaim", inputs, None)
+    return lines + _expense_lines(profile, "reclaim", inputs.expenses, None)
 
 
-def _owner_repeats(inputs: dict[str, Any], charge: ReclaimCharge) -> int:
+def _away_from_home(inputs: ReclaimInputs) -> bool:
+    """VV 22 §6 charges a repeat capture "longe do domicílio": the answer is required there."""
+    if inputs.away_from_home is None:
+        raise FeeError("away_from_home", "required", _("Responda sim ou não."))
+    return inputs.away_from_home
+
+
+def _owner_repeats(sizes: tuple[SizeClass, ...], charge: ReclaimCharge) -> int:
     """The owner's earlier captures this charge applies to (CAB 19 §2: the fine of §1, for
-    medium and large animals); ``owner_captures`` lists their legal size classes."""
-    sizes = inputs.get("owner_captures") or []
-    if not isinstance(sizes, list | tuple) or any(s not in SIZE_CLASSES for s in sizes):
-        raise FeeError(
-            "owner_captures", "invalid", _("Informe o porte de cada captura anterior do dono.")
-        )
+    medium and large animals); ``sizes`` are their legal size classes."""
     return sum(1 for size in sizes if charge.amount.for_size(size) is not None)
 
 

@@ -1,4 +1,5 @@
-"""Finding a person for staff: by CPF, e-mail or part of the name (never logged, never in a URL)."""
+"""Finding a person: for staff by CPF, e-mail or part of the name (never logged, never in a URL);
+for sign-in, the account commands and the forms that change an e-mail, by e-mail."""
 
 from __future__ import annotations
 
@@ -27,3 +28,8 @@ def find_people(term: str, *, limit: int = 50) -> list[User]:
             select(User).where(or_(*conditions)).order_by(User.full_name).limit(limit)
         )
     )
+
+
+def find_by_email(email: str) -> User | None:
+    """The account with this e-mail, whatever its case."""
+    return db.session.scalar(select(User).where(func.lower(User.email) == email.strip().lower()))

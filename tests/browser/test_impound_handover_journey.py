@@ -23,7 +23,12 @@ from tests.factories import page_width, run_axe
 
 PHONE: ViewportSize = {"width": 360, "height": 740}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
-HOURS = "Segunda a sexta-feira, das 8h às 16h"
+# The city's confirmed address and hours (CCZ_* settings): shown wherever the person must go
+ADDRESS, HOURS = "Rua Doutor Exemplo, 100", "Segunda a sexta, das 7h às 17h"
+
+
+def _confirmed_ccz(app) -> None:  # type: ignore[no-untyped-def]
+    app.config.update(CCZ_ADDRESS=ADDRESS, CCZ_HOURS=HOURS)
 
 
 def _sign_in(page: Page, base: str, email: str | None) -> None:
@@ -49,6 +54,7 @@ def test_capture_from_the_agents_first_screen_to_the_owner_reading_the_release(
     live_server, page: Page
 ) -> None:
     base, app = live_server.url, live_server.app
+    _confirmed_ccz(app)
     with app.app_context():
         agent = factories.user(roles=("agent",), full_name="Ana Agente")
         cashier = factories.user(roles=("agent",), full_name="Caio Caixa")
@@ -178,6 +184,7 @@ def _exam_day(app) -> str:  # type: ignore[no-untyped-def]
 
 def test_certidao_request_exam_and_public_check_by_code(live_server, page: Page) -> None:
     base, app = live_server.url, live_server.app
+    _confirmed_ccz(app)
     with app.app_context():
         buyer = factories.user(full_name="Bruno Comprador")
         vet = factories.user(roles=("vet",))

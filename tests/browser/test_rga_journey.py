@@ -59,6 +59,10 @@ def test_sign_up_register_download_card_transfer_and_accept(
     page.get_by_label("Partida (lote)").fill("L-777")
     page.get_by_label("Nome do(a) veterinário(a)").fill("Dra. Ana Lima")
     page.get_by_label("CRMV do(a) veterinário(a)").fill("CRMV-SP 12345")
+    # GRU 15 V: the card itself, for staff to check
+    page.get_by_label("Foto ou PDF da carteira de vacinação").set_input_files(
+        {"name": "carteira.jpg", "mimeType": "image/jpeg", "buffer": factories.jpeg_bytes()}
+    )
     _continue(page)
 
     expect(page.get_by_role("heading", level=2)).to_have_text("Foto (opcional)")

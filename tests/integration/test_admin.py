@@ -186,3 +186,14 @@ def test_a_page_number_typed_too_big_or_as_words_answers_a_page_not_an_error(cli
         for page in ("99999999999999999999", "-3", "dois"):
             response = client.get(url, query_string={"page": page})
             assert response.status_code == 200, (url, page)
+
+
+def test_audit_filter_finds_an_animal_by_its_rga_through_the_animals_domain(app) -> None:
+    """Issue 28: the kernel's audit filter asks the domains (``wiring.audit_subject_finder``);
+    animals answers for an RGA typed in any spacing or case, and for no other text."""
+    from portal.services import audit
+
+    pet = factories.animal(factories.user())
+    typed = pet.rga.replace("-", " ").lower()
+    assert audit.find_subject(typed) == ("Animal", str(pet.id))
+    assert audit.find_subject("C-1999-999999-0") is None  # not an RGA: wrong check digit or none

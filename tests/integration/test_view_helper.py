@@ -1,13 +1,16 @@
-"""The one view helper (``portal.views.run_service``, issue 9) and the domain errors it shows: every
-error of licences, reports and billing is a ``DomainError(field, code, message)``."""
+"""The one view helper (``portal.views.run_service``, issue 9), its API twin (issue 28) and the
+domain errors they show: every error of licences, reports and billing is a
+``DomainError(field, code, message)``."""
 
 from __future__ import annotations
 
 import pytest
 from flask import get_flashed_messages
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from wtforms import Form, StringField
 
+from portal.blueprints.api.errors import ApiError, run_api_service
 from portal.blueprints.billing.services import BillingError
 from portal.blueprints.licences.services import LicenceError, LicenceErrors
 from portal.blueprints.reports.services import IllegalMove, ReportErrors
@@ -131,3 +134,81 @@ def test_before_rollback_runs_while_the_failed_call_rows_still_exist(app) -> Non
     assert not done.ok
     assert "Foto Pendente" in seen[0]  # the clean-up saw the row the call had written
     assert "Foto Pendente" not in _names()  # and then it was rolled back
+
+
+def _taken_cpf() -> str:
+    """A CPF already in the table (committed), so that a second person with it is a conflict."""
+    first = factories.user(full_name="Primeira Pessoa")
+    db.session.commit()
+    return first.cpf
+
+
+def test_on_conflict_answers_a_unique_key_taken_first_after_the_rollback(app) -> None:
+    cpf = _taken_cpf()
+    with app.test_request_context():
+        done = run_service(
+            lambda: factories.user(full_name="Segunda Pessoa", cpf=cpf),
+            on_conflict=lambda: "a outra",
+            success=lambda value: f"feito: {value}",
+        )
+        assert done.ok and done.value == "a outra"
+        assert get_flashed_messages() == ["feito: a outra"]
+    assert "Segunda Pessoa" not in _names() and "Primeira Pessoa" in _names()
+
+
+def test_on_conflict_may_refuse_with_a_domain_error_shown_like_the_call_s(app) -> None:
+    cpf = _taken_cpf()
+
+    def taken() -> None:
+        raise BillingError("name", "taken", "Alguém chegou antes.")
+
+    with app.test_request_context():
+        form = NameForm()
+        done = run_service(
+            lambda: factories.user(full_name="Segunda Pessoa", cpf=cpf),
+            form=form,
+            on_conflict=taken,
+        )
+        assert done.error is not None and done.error.code == "taken"
+        assert form.name.errors == ["Alguém chegou antes."]
+    assert "Segunda Pessoa" not in _names()
+
+
+def test_without_on_conflict_a_unique_key_taken_is_not_swallowed(app) -> None:
+    cpf = _taken_cpf()
+
+    def second() -> None:
+        factories.user(cpf=cpf)
+        db.session.flush()
+
+    with app.test_request_context(), pytest.raises(IntegrityError):
+        run_service(second)
+    db.session.rollback()
+
+
+def test_the_api_twin_commits_or_rolls_back_and_answers_the_errors_list(app) -> None:
+    with app.test_request_context():
+        assert run_api_service(lambda: factories.user(full_name="Via API").full_name) == "Via API"
+
+        def refused() -> None:
+            factories.user(full_name="API Recusada")
+            raise ReportErrors([("where", "where", "Diga onde."), ("name", "required", "Nome.")])
+
+        with pytest.raises(ApiError) as raised:
+            run_api_service(refused, status=409)
+        assert raised.value.status == 409
+        assert raised.value.errors == [
+            {"field": "where", "code": "where", "message": "Diga onde."},
+            {"field": "name", "code": "required", "message": "Nome."},
+        ]
+        assert get_flashed_messages() == []  # the API never flashes
+
+        def body_refused() -> None:
+            factories.user(full_name="Corpo Recusado")
+            raise ApiError([{"field": "animal", "code": "required", "message": "Falta."}])
+
+        with pytest.raises(ApiError) as passed:
+            run_api_service(body_refused)
+        assert passed.value.errors[0]["code"] == "required"  # answered as it was raised
+    names = _names()
+    assert "Via API" in names and "API Recusada" not in names and "Corpo Recusado" not in names

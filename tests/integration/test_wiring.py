@@ -48,3 +48,22 @@ def test_a_municipality_without_licences_wires_none_of_them(make_app) -> None:
     assert "licencas" not in wired.exporters
     assert all(not item.endpoint.startswith("licences.") for item in wired.nav_items)
     assert not any(key.startswith("licencas") for key in vv.extensions["workspace_queues"].queues)
+
+
+def test_templates_get_another_domains_data_from_the_view_never_a_global(app) -> None:
+    """Issue 28: enforcement's former Jinja globals are gone; the lower domains' views ask the
+    wiring, which enforcement and animals answer in their ``init_app``."""
+    former = {
+        "enforcement_label",
+        "apprehension_document",
+        "person_consequences",
+        "enforcement_repeat",
+        "remedy_filings",
+        "remedy_today",
+    }
+    assert not former & set(app.jinja_env.globals)
+    wired = wiring(app)
+    assert wired.apprehension_issuer is not None and wired.capture_apprehension is not None
+    assert wired.person_consequences is not None and wired.cnpj_notices is not None
+    assert wired.address_listeners and wired.subject_finders
+    assert "create-user" in app.cli.commands  # auth's command, declared in its init_app

@@ -10,7 +10,7 @@ import pytest
 
 from portal.extensions import db
 from portal.models import MunicipalHoliday, PriceOverride
-from portal.services.fee_base import _holidays
+from portal.services.fee_base import _holiday_dates, _holidays
 from portal.services.fees import compute_fee, price_cents
 from tests.unit.test_fees_edges import ISSUE_DAY, _error, _reclaim, _reclaim_inputs
 
@@ -100,17 +100,19 @@ def test_municipal_holidays_cover_the_year_of_an_old_apprehension(app) -> None:
     # reclaim and today.
     db.session.add(MunicipalHoliday(day=date(2020, 3, 6), name="Aniversário", repeats_yearly=True))
     db.session.flush()
-    days = _holidays({"apprehended_on": date(2023, 3, 2), "reclaimed_on": date(2026, 3, 16)})
+    days = _holidays(None, date(2023, 3, 2), date(2026, 3, 16))
     assert date(2023, 3, 6) in days
     assert date(2026, 3, 6) in days
-    given_as_text = _holidays({"apprehended_on": "2023-03-02", "reclaimed_on": "2026-03-16"})
+    given_as_text = _holidays(
+        None, date.fromisoformat("2023-03-02"), date.fromisoformat("2026-03-16")
+    )
     assert date(2023, 3, 6) in given_as_text
 
 
 def test_municipal_holidays_cover_the_year_of_a_late_reclaim(app) -> None:
     db.session.add(MunicipalHoliday(day=date(2020, 3, 6), name="Aniversário", repeats_yearly=True))
     db.session.flush()
-    days = _holidays({"apprehended_on": date(2026, 3, 2), "reclaimed_on": date(2031, 3, 10)})
+    days = _holidays(None, date(2026, 3, 2), date(2031, 3, 10))
     assert date(2031, 3, 6) in days
 
 
@@ -120,7 +122,7 @@ def test_municipal_holidays_without_dates_are_those_around_today(app) -> None:
     db.session.add(MunicipalHoliday(day=date(2020, 3, 6), name="Aniversário", repeats_yearly=True))
     db.session.flush()
     this_year = local_today().year
-    days = _holidays({"apprehended_on": "não é data"})
+    days = _holidays(None)
     assert date(this_year, 3, 6) in days
     assert date(2015, 3, 6) not in days
 
@@ -128,7 +130,7 @@ def test_municipal_holidays_without_dates_are_those_around_today(app) -> None:
 def test_municipal_holidays_given_by_the_caller_replace_the_table(app) -> None:
     db.session.add(MunicipalHoliday(day=date(2026, 3, 6), name="Aniversário"))
     db.session.flush()
-    given = _holidays({"municipal_holidays": [date(2026, 4, 1), "2026-04-02"]})
+    given = _holidays(_holiday_dates([date(2026, 4, 1), "2026-04-02"]))
     assert given == [date(2026, 4, 1), date(2026, 4, 2)]
 
 

@@ -9,6 +9,7 @@ order and why it is so are in docs/ARCHITECTURE.md ("The order of the layers").
 module imports that target. It may only shrink: a new violation fails the test, and so does one
 that no longer exists (delete its line), so that the list stays exact. The way to remove one is a
 named hook on the per-app ``Wiring`` (``portal/wiring.py``), or moving the shared piece down.
+Whatever it lists, no two units may import each other, directly or round a circle.
 """
 
 from __future__ import annotations
@@ -40,19 +41,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # create_app/wire_domains and the BLUEPRINTS list name every domain: that is their job.
 COMPOSITION_ROOTS = frozenset({"portal", "portal.blueprints"})
 
-# Today's imports against the order: "importer -> imported module": how many times.
-VIOLATIONS: dict[str, int] = {
-    # the shared layer imports a domain or the platform
-    "portal.services.audit -> portal.blueprints.animals.rga": 1,
-    "portal.cli -> portal.blueprints.auth.services": 1,
-    "portal.cli -> portal.blueprints.auth.passwords": 1,
-    # the account's contact suggestions read the household
-    "portal.blueprints.account.services -> portal.blueprints.animals.household": 1,
-    # a capture's apprehension record is an enforcement document issued by the capture
-    "portal.blueprints.impound.apprehension -> portal.blueprints.enforcement.services": 1,
-    # an establishment's page lists its enforcement history with enforcement's labels
-    "portal.blueprints.establishments.staff -> portal.blueprints.enforcement.labels": 1,
-}
+# Today's imports against the order: "importer -> imported module": how many times. Empty since
+# issue 28's last six went (hooks on the Wiring, the password hasher moved down into the kernel);
+# an entry added here needs its reason in docs/ARCHITECTURE.md.
+VIOLATIONS: dict[str, int] = {}
 
 
 def _modules() -> dict[str, Path]:
@@ -83,12 +75,14 @@ def _rank(unit: str) -> int:
     raise AssertionError(f"{unit!r} has no layer: add it to LAYERS (and to docs/ARCHITECTURE.md)")
 
 
-def _imports(module: str, path: Path) -> list[tuple[str, int]]:
+def _imports(module: str, path: Path, source: str | None = None) -> list[tuple[str, int]]:
     """Every portal module ``module`` imports, with the line, resolved to the module imported
-    (``from portal.blueprints.animals import services`` is portal.blueprints.animals.services)."""
+    (``from portal.blueprints.animals import services`` is portal.blueprints.animals.services).
+    ``source`` stands for the file's text (the reader's own test)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    text = path.read_text(encoding="utf-8") if source is None else source
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Import):
             found += [(alias.name, node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -153,12 +147,92 @@ def test_the_shared_layer_imports_no_domain_beyond_the_listed_ones() -> None:
     assert from_kernel == listed
 
 
+def _unit_graph() -> dict[str, set[str]]:
+    """Which unit imports which other unit, every import counted (listed violations too)."""
+    graph: dict[str, set[str]] = {}
+    for module, path in MODULES.items():
+        unit = _unit(module)
+        if unit is None:
+            continue
+        for target, _line in _imports(module, path):
+            other = _unit(target)
+            if other is not None and other != unit:
+                graph.setdefault(unit, set()).add(other)
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One circle per strongly connected group of units (Tarjan), each from its first unit."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(unit: str) -> None:
+        index[unit] = low[unit] = len(index)
+        stack.append(unit)
+        for other in sorted(graph.get(unit, ())):
+            if other not in index:
+                visit(other)
+                low[unit] = min(low[unit], low[other])
+            elif other in stack:
+                low[unit] = min(low[unit], index[other])
+        if low[unit] == index[unit]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == unit:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for unit in sorted(graph):
+        if unit not in index:
+            visit(unit)
+    return found
+
+
+def test_no_two_units_import_each_other_nor_in_a_circle() -> None:
+    """Whatever ``VIOLATIONS`` lists, no two domains (nor the kernel and a domain) import each
+    other, directly or round a circle: the order of the layers exists only without circles."""
+    graph = _unit_graph()
+    pairs = sorted(
+        {tuple(sorted((a, b))) for a in graph for b in graph[a] if a in graph.get(b, ())}
+    )
+    assert not pairs, f"units that import each other: {pairs}"
+    assert not _circles(graph), f"units that import each other round a circle: {_circles(graph)}"
+
+
+def test_the_circle_finder_sees_a_pair_and_a_longer_circle() -> None:
+    assert _circles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": {"c"}}) == []
+
+
 def test_the_resolver_sees_function_level_relative_and_package_imports() -> None:
-    """The reader itself: an import inside a function, a relative import and ``from package
-    import module`` all resolve to the module imported."""
-    path = ROOT / "blueprints" / "impound" / "apprehension.py"
-    targets = {name for name, _line in _imports("portal.blueprints.impound.apprehension", path)}
-    assert "portal.blueprints.enforcement.services" in targets  # written inside a function
-    init = ROOT / "blueprints" / "enforcement" / "__init__.py"
-    names = {name for name, _line in _imports("portal.blueprints.enforcement", init)}
-    assert "portal.blueprints.impound.apprehension" in names
+    """The reader itself: an import inside a function, under ``TYPE_CHECKING``, a relative import
+    and ``from package import module`` all resolve to the module imported."""
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from . import services\n"
+        "from .labels import AUDIT_LABELS\n"
+        "from portal.blueprints.impound import apprehension\n"
+        "if TYPE_CHECKING:\n"
+        "    from portal.models import Capture\n"
+        "def later():\n"
+        "    from portal.blueprints.animals.rga import normalise_rga\n"
+        "    import portal.services.audit\n"
+    )
+    path = ROOT / "blueprints" / "enforcement" / "example.py"
+    names = {
+        name for name, _line in _imports("portal.blueprints.enforcement.example", path, source)
+    }
+    assert names == {
+        "portal.blueprints.enforcement.services",
+        "portal.blueprints.enforcement.labels",
+        "portal.blueprints.impound.apprehension",
+        "portal.models",
+        "portal.blueprints.animals.rga",
+        "portal.services.audit",
+    }

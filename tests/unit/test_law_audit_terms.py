@@ -107,6 +107,17 @@ def test_gru_37_1_iv_first_issue_found_through_every_renewal() -> None:
     assert first_issued_on(first) == date(2026, 12, 1)
 
 
+def test_gru_37_1_iv_a_renewal_chain_that_loops_back_still_ends() -> None:
+    # Bad data (two older licences recorded as renewing each other) must not hang the page: the
+    # walk stops at the first licence seen twice.
+    older = ExcessLicence(status=LicenceStatus.APPROVED, valid_from=date(2026, 12, 1))
+    old = ExcessLicence(status=LicenceStatus.APPROVED, valid_from=date(2027, 12, 2))
+    current = ExcessLicence(status=LicenceStatus.APPROVED, valid_from=date(2028, 12, 2))
+    current.renews, old.renews, older.renews = old, older, old
+    assert first_issued_on(current) == date(2026, 12, 1)
+    assert first_issued_on(old) == date(2026, 12, 1)
+
+
 def test_gru_11_2_next_anniversary_is_strictly_after_the_day() -> None:
     assert next_anniversary(LEAP, LEAP, 12) == date(2029, 3, 1)
     assert next_anniversary(LEAP, date(2029, 2, 28), 12) == date(2029, 3, 1)

@@ -22,6 +22,7 @@ from portal.forms import EmptyForm
 from portal.services import audit
 from portal.services.clock import current_profile
 from portal.services.lgpd import export_person
+from portal.views import run_service
 
 PROFILE_FIELDS = (
     "phone",
@@ -97,17 +98,20 @@ def change_password():
     password_form = ChangePasswordForm(prefix="senha")  # its ids differ from the profile form's
     password_form.person = user
     if password_form.validate_on_submit():
-        try:
+
+        def change() -> None:
             account_services.change_password(
                 user, password_form.current_password.data or "", password_form.password.data
             )
-        except account_services.AccountError as err:
-            db.session.rollback()
-            password_form.current_password.errors.append(err.message)
-        else:
             _keep_this_session(user)
-            db.session.commit()
-            flash(_("Senha alterada. As sessões em outros aparelhos foram encerradas."), "success")
+
+        done = run_service(
+            change,
+            form=password_form,
+            fallback="current_password",
+            success=_("Senha alterada. As sessões em outros aparelhos foram encerradas."),
+        )
+        if done.ok:
             return redirect(url_for("account.profile"))
     form = ProfileForm(formdata=None, obj=user)
     return _render_profile(form, password_form), 200
@@ -120,16 +124,12 @@ def accept_suggestion(suggestion_id: int):
     suggestion = account_services.own_pending_suggestion(user, suggestion_id)
     form = SuggestionForm()
     if form.validate_on_submit():
-        try:
-            account_services.accept_suggestion(
+        run_service(
+            lambda: account_services.accept_suggestion(
                 suggestion, password=form.current_password.data or ""
-            )
-        except account_services.SuggestionError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Dados de contato atualizados."), "success")
+            ),
+            success=_("Dados de contato atualizados."),
+        )
     return redirect(url_for("account.profile"))
 
 

@@ -14,7 +14,6 @@ from flask import abort
 from flask_babel import gettext as _
 from sqlalchemy import Select, select
 
-from portal.blueprints.animals.household import move_animals_with_owner
 from portal.domain import DomainError
 from portal.extensions import db
 from portal.models import ContactSuggestion, User
@@ -22,6 +21,7 @@ from portal.models.base import utcnow
 from portal.services import audit
 from portal.services.identity import clean_cep
 from portal.services.mail import send_email
+from portal.wiring import wiring
 
 ADDRESS_FIELDS = ("cep", "street", "number", "complement", "district", "city", "state")
 
@@ -43,7 +43,7 @@ def update_profile(user: User, fields: dict[str, Any], *, cep: str | None, new_e
     for name, value in fields.items():
         setattr(user, name, value)
     user.cep = clean_cep(cep or "")
-    move_animals_with_owner(user)
+    wiring().address_changed(user)  # animals: they follow (GRU 37 §2; BJP 17)
     if new_email != (user.email or ""):
         change_email(user, new_email)
     audit.record("account.updated", user)
@@ -122,7 +122,7 @@ def _apply(suggestion: ContactSuggestion) -> None:
         # The address is one block: take the suggested one whole, never a mix of two dwellings.
         for name in ADDRESS_FIELDS:
             setattr(user, name, getattr(suggestion, name))
-        move_animals_with_owner(user)  # GRU 37; BJP 17: counted where they now live
+        wiring().address_changed(user)  # GRU 37; BJP 17: the animals are counted where they live
     if "phone" in changes:
         user.phone = changes["phone"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import flash, redirect, render_template, url_for
+from flask import redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
@@ -17,6 +17,7 @@ from portal.blueprints.account.queues import changed_fields
 from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.services import audit
+from portal.views import run_service
 
 
 class RejectForm(FlaskForm):
@@ -52,14 +53,14 @@ def accept(suggestion_id: int):
     suggestion = account_services.pending_suggestion(suggestion_id)
     if not EmptyForm().validate_on_submit():
         return redirect(url_for(".review", suggestion_id=suggestion_id))
-    try:
-        account_services.staff_accept_suggestion(suggestion, current_user._get_current_object())
-    except account_services.SuggestionError as err:
-        db.session.rollback()
-        flash(err.message, "danger")
+    done = run_service(
+        lambda: account_services.staff_accept_suggestion(
+            suggestion, current_user._get_current_object()
+        ),
+        success=_("Dados de contato atualizados; a pessoa foi avisada por e-mail."),
+    )
+    if not done.ok:
         return redirect(url_for(".review", suggestion_id=suggestion_id))
-    db.session.commit()
-    flash(_("Dados de contato atualizados; a pessoa foi avisada por e-mail."), "success")
     return redirect(url_for("workspace.queue_list", key="sugestoes-de-contato"))
 
 
@@ -68,15 +69,16 @@ def accept(suggestion_id: int):
 def reject(suggestion_id: int):
     suggestion = account_services.pending_suggestion(suggestion_id)
     form = RejectForm()
-    if form.validate_on_submit():
-        try:
-            account_services.reject_suggestion(
+    if (
+        form.validate_on_submit()
+        and run_service(
+            lambda: account_services.reject_suggestion(
                 suggestion, current_user._get_current_object(), form.reason.data
-            )
-        except account_services.SuggestionError as err:
-            err.show_on(form)
-        else:
-            db.session.commit()
-            flash(_("Sugestão recusada; o cadastro continua como estava."), "info")
-            return redirect(url_for("workspace.queue_list", key="sugestoes-de-contato"))
+            ),
+            form=form,
+            success=_("Sugestão recusada; o cadastro continua como estava."),
+            success_category="info",
+        ).ok
+    ):
+        return redirect(url_for("workspace.queue_list", key="sugestoes-de-contato"))
     return _render(suggestion, form)

@@ -5,10 +5,10 @@ Module map: ``eligibility`` (who may adopt; its rules in ``rule_results``, ``pro
 ``bar_rules``), ``services`` (re-exports ``organizations``, ``listings``, ``photos``, ``documents``,
 ``bars``; errors in ``errors``), ``applications`` (submit, review; steps in ``workflow``),
 ``handover``, ``search`` (keyset search), ``leaflet`` (VV 28 §3), ``routes`` (public and applicant
-pages), ``manage`` (NGO and CCZ listings), ``review`` (an application's review and hand-over),
-``staff`` (NGO registrations, bars), ``progress`` (each application's next step, who, by when),
-``todo`` (the home to-do lines), ``web`` (what the pages share), ``demo`` (demo data). The
-API lives in ``portal.blueprints.api.listings``.
+pages), ``staff`` (the pages of NGOs and CCZ staff: NGO registrations and bars; ``staff.manage``,
+listings; ``staff.review``, an application's review and hand-over), ``progress`` (each
+application's next step, who, by when), ``todo`` (the home to-do lines), ``web`` (what the pages
+share), ``demo`` (demo data). The API lives in ``portal.blueprints.api.listings``.
 """
 
 from typing import TYPE_CHECKING
@@ -83,4 +83,4 @@ def _reindex_search() -> None:
     click.echo(f"{count} anúncios reindexados.")
 
 
-from portal.blueprints.adoption import manage, review, routes, staff  # noqa: E402,F401
+from portal.blueprints.adoption import routes, staff  # noqa: E402,F401

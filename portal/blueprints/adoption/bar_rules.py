@@ -57,8 +57,8 @@ class EnforcementBar:
 def enforcement_bars(cpf: str | None) -> list[EnforcementBar]:
     """The consequences the enforcement domain recorded on this CPF."""
     return [
-        EnforcementBar(c.kind, c.article, c.document.number, None, c.animal_id)
-        for c in wiring().sanctions(cpf)  # enforcement.services.consequences_for_cpf
+        EnforcementBar(s.kind, s.article, s.document_number, None, s.animal_id)
+        for s in wiring().sanctions(cpf)  # enforcement.hooks.cpf_sanctions
     ]
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -36,7 +35,7 @@ from portal.models import (
 from portal.models.base import utcnow
 from portal.profiles.schema import Profile
 from portal.services import audit
-from portal.services.fees import FeeError, compute_fee
+from portal.services.fees import AdoptionInputs, FeeError, compute_fee
 from portal.services.money import format_brl
 
 
@@ -146,7 +145,7 @@ def adoption_fee(profile: Profile, listing: Listing, on: date) -> tuple[int, lis
     """
     if profile.adoption.fee is None or listing.organization_id is not None:
         return None
-    inputs: dict[str, Any] = {}
+    days_held = None
     if profile.adoption.fee_per == "day_held":  # CAB 17: "por cabeça e por dia de apreensão"
         # The local day of the first publication (published_at is UTC; 22:00 in São Paulo is
         # already the next day in UTC, which would drop a day held).
@@ -155,9 +154,9 @@ def adoption_fee(profile: Profile, listing: Listing, on: date) -> tuple[int, lis
         start = listing.held_since or (
             local_date(listing.published_at) if listing.published_at else on
         )
-        inputs["days_held"] = max(1, (on - start).days)
+        days_held = max(1, (on - start).days)
     try:
-        fee = compute_fee(profile, "adoption", inputs, on)
+        fee = compute_fee(profile, "adoption", AdoptionInputs(days_held=days_held), on)
     except FeeError as err:
         raise AdoptionError(
             "fee",

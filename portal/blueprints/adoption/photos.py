@@ -24,9 +24,10 @@ PHOTO_PURPOSE = "listing_photo"
 
 
 def add_photo(
-    listing: Listing, stream: IO[bytes], filename: str | None, actor_id: int | None
+    listing: Listing, stream: IO[bytes] | StoredFile, filename: str | None, actor_id: int | None
 ) -> ListingPhoto:
-    """Store one photo (checked and cleaned by ``store_image``) at the end of the gallery.
+    """Store one photo (checked and cleaned by ``store_image``) at the end of the gallery; a
+    ``StoredFile`` is one a form's draft already held, checked and cleaned (issue 25).
 
     Raises AdoptionError (field ``photo``) for a bad file or a full gallery.
     """
@@ -34,17 +35,25 @@ def add_photo(
         raise AdoptionError(
             "photo", "too_many", _("Cada anúncio pode ter no máximo %(max)d fotos.", max=MAX_PHOTOS)
         )
-    try:
-        stored = store_image(
-            stream, purpose=PHOTO_PURPOSE, owner_id=actor_id, public=True, filename=filename
-        )
-    except UploadError as err:
-        raise AdoptionError("photo", "invalid_image", err.message) from err
+    if isinstance(stream, StoredFile):
+        stored = stream
+        stored.purpose, stored.public = PHOTO_PURPOSE, True
+    else:
+        stored = _store(stream, filename, actor_id)
     position = max((p.position for p in listing.photos), default=-1) + 1
     photo = ListingPhoto(stored_file=stored, position=position)
     listing.photos.append(photo)
     db.session.flush()
     return photo
+
+
+def _store(stream: IO[bytes], filename: str | None, actor_id: int | None) -> StoredFile:
+    try:
+        return store_image(
+            stream, purpose=PHOTO_PURPOSE, owner_id=actor_id, public=True, filename=filename
+        )
+    except UploadError as err:
+        raise AdoptionError("photo", "invalid_image", err.message) from err
 
 
 def delete_stored_files(files: Iterable[StoredFile]) -> None:

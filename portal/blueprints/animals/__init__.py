@@ -7,8 +7,8 @@ Rules: one module per capability (``registration.py``, ``household.py``, ``trans
 ``documents.py``. Views: ``routes.py`` (citizens and public), ``wizard.py`` (the registration
 steps), ``staff.py`` (CCZ staff). The establishment API is ``portal/blueprints/api/
 registrations.py``. :func:`init_app` says what the domain adds to the shared parts (menu, staff
-dashboard, LGPD download, to-do list, settlement listener, queues, reminders, demo data in
-``hooks.py``).
+dashboard, LGPD download, to-do list, settlement listener, queues, reminders, the animals that
+follow an address change, demo data and the RGA of the audit filter in ``hooks.py``).
 """
 
 from flask import Blueprint, Flask
@@ -23,7 +23,8 @@ def init_app(app: Flask) -> None:
     from flask_login import current_user
 
     from portal.blueprints.animals import provisional, queues, reminders, services
-    from portal.blueprints.animals.hooks import seed_demo_animals
+    from portal.blueprints.animals.hooks import audit_subject, seed_demo_animals
+    from portal.blueprints.animals.household import move_animals_with_owner
     from portal.blueprints.animals.labels import AUDIT_LABELS
     from portal.blueprints.animals.routes import animal_labels
     from portal.blueprints.animals.todo import animal_todo
@@ -51,6 +52,8 @@ def init_app(app: Flask) -> None:
     wired.demo_seeder(seed_demo_animals)
     wired.queues(queues.declare_queues)
     wired.reminders(reminders.declare_reminders)
+    wired.on_address_change(move_animals_with_owner)  # GRU 37 §2; BJP 17: the animals follow
+    wired.audit_subject_finder(audit_subject)  # an RGA typed in the audit filter
 
 
 from portal.blueprints.animals import hooks, routes, staff  # noqa: E402,F401

@@ -182,6 +182,11 @@ class VaccinationStepForm(VaccinationFieldsMixin, FlaskForm):
         default="record",
         validators=[InputRequired(REQUIRED)],
     )
+    # GRU 15 V; BJP 6: the card or proof is presented; held in the wizard's draft (issue 25)
+    rabies_proof = FileField(
+        _l("Foto ou PDF da carteira de vacinação"),
+        render_kw={"accept": "application/pdf,image/jpeg,image/png,image/webp,image/heic"},
+    )
 
     def __init__(self, *args, allow_none: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -1,5 +1,5 @@
-"""The RGA domain's demo data (wired, with the rest of what the domain adds, by
-``portal.blueprints.animals.init_app``)."""
+"""The RGA domain's demo data and the RGA found in the audit filter (wired, with the rest of what
+the domain adds, by ``portal.blueprints.animals.init_app``)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from portal.blueprints.animals import services
+from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga
 from portal.extensions import db
 from portal.models import Animal, User
 from portal.services.clock import current_profile
@@ -33,8 +34,12 @@ def seed_demo_animals() -> None:
             state=profile.state,
             housing_type="house",
         )
-    services.register_animal(
+    thor = services.RegistrationRequest(
         owner=owner,
+        registered_by=owner,
+        profile=profile,
+        today=today,
+        charge_fee=False,
         data=services.AnimalData(
             name="Thor",
             species="dog",
@@ -56,15 +61,13 @@ def seed_demo_animals() -> None:
             vet_crmv="CRMV-SP 12345",
             establishment="Clínica Vet Demo",
         ),
-        vaccinate_at_ccz=False,
+    )
+    mimi = services.RegistrationRequest(
+        owner=owner,
         registered_by=owner,
-        api_client=None,
         profile=profile,
         today=today,
         charge_fee=False,
-    )
-    services.register_animal(
-        owner=owner,
         data=services.AnimalData(
             name="Mimi",
             species="cat",
@@ -77,9 +80,19 @@ def seed_demo_animals() -> None:
         ),
         vaccination=None,
         vaccinate_at_ccz=True,
-        registered_by=owner,
-        api_client=None,
-        profile=profile,
-        today=today,
-        charge_fee=False,
     )
+    services.register_animal(thor)
+    services.register_animal(mimi)
+
+
+def audit_subject(text: str) -> tuple[str, str] | None:
+    """The animal whose RGA number a staff member typed in the audit filter (answers
+    ``wiring.audit_subject_named``); None for text that is no RGA or no animal's."""
+    try:
+        rga = normalise_rga(text)
+    except InvalidRgaNumber:
+        return None
+    if not rga:
+        return None
+    animal_id = db.session.scalar(select(Animal.id).where(Animal.rga == rga))
+    return ("Animal", str(animal_id)) if animal_id else None

@@ -1,12 +1,14 @@
 """Registering a dog or cat and issuing its RGA number (GRU 14 §4; BJP 4), the registration fee
 (BJP 11 a; GRU 22 I), and the staff steps that activate a pending registration (BJP 6 §ú).
 
-Stable entry points other domains call (keep the signatures): :func:`register_animal` (the
-adoption and impound domains issue RGAs through it) and :func:`register_animal_for_adoption`.
+Stable entry points other domains call (keep the signatures): :func:`register_animal` with a
+:class:`RegistrationRequest` (the adoption, impound and licences domains issue RGAs through it)
+and :func:`register_animal_for_adoption`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from flask_babel import gettext as _
@@ -23,6 +25,7 @@ from portal.blueprints.animals.common import (
 from portal.blueprints.animals.household import check_household_limit, counts_for_household
 from portal.blueprints.animals.rga import format_rga
 from portal.blueprints.animals.validation import (
+    AgeCheck,
     check_age,
     check_microchip_free,
     check_vaccination_current,
@@ -122,24 +125,34 @@ def _add_vaccination(
     return vaccination
 
 
-def register_animal(
-    *,
-    owner: User,
-    data: AnimalData,
-    vaccination: VaccinationData | None,
-    vaccinate_at_ccz: bool,
-    registered_by: User | None,
-    api_client: ApiClient | None,
-    profile: Profile,
-    today: date,
-    charge_fee: bool = True,
-    guard_resubmission: bool = False,
-) -> Animal:
-    """Register a dog or cat to ``owner`` and issue its RGA number.
+@dataclass(frozen=True)
+class RegistrationRequest:
+    """One registration to make (the wizard, the API, staff, adoption, impound, the demo data).
 
-    ``guard_resubmission`` (the web wizard): a second submission of the same form — a double tap
-    on "Confirmar", a retried request — raises :class:`AlreadyRegistered` with the animal the first
-    one created, instead of issuing a second RGA for the same animal.
+    ``registered_by`` is the person who typed it (the owner, a staff member), ``api_client`` the
+    accredited establishment when it came through the API (its monthly report: BJP 9; GRU 20; the
+    establishment pays the fee: BJP 11 a, GRU 22 §2). ``vaccinate_at_ccz``: no rabies proof now,
+    the shot is given at the CCZ and the registration waits for it (BJP 6 §ú; GRU 15 V).
+    ``charge_fee=False`` skips the fee (the adoption domain: the animal is delivered registered,
+    VV 12 §3, GRU 88 §2). ``guard_resubmission`` (the web wizard): a second submission of the same
+    form — a double tap on "Confirmar", a retried request — raises :class:`AlreadyRegistered` with
+    the animal the first one created, instead of issuing a second RGA for the same animal.
+    """
+
+    owner: User
+    data: AnimalData
+    vaccination: VaccinationData | None
+    registered_by: User | None
+    profile: Profile
+    today: date
+    vaccinate_at_ccz: bool = False
+    api_client: ApiClient | None = None
+    charge_fee: bool = True
+    guard_resubmission: bool = False
+
+
+def register_animal(request: RegistrationRequest) -> Animal:
+    """Register a dog or cat to ``request.owner`` and issue its RGA number.
 
     Rules, in order: required fields; duplicate microchip; age window (late registrations are
     flagged: BJP 2 §2, GRU 14 §3, VV 12 §6); household limit at the owner's residence (GRU 37;
@@ -148,27 +161,63 @@ def register_animal(
     record the shot (BJP 6 §ú; GRU 15 V); then the number (:func:`issue_rga`) and, when the
     profile charges for it, a pending payment item of kind "registration" (BJP 11 a; GRU 22 I).
 
-    ``registered_by`` is the person who typed it (the owner, a staff member), ``api_client`` the
-    accredited establishment when it came through the API (its monthly report: BJP 9; GRU 20; the
-    establishment pays the fee: BJP 11 a, GRU 22 §2). ``charge_fee=False`` skips the fee (the
-    adoption domain: the animal is delivered registered, VV 12 §3, GRU 88 §2).
-
     The owner's address must be complete: it is the residence the animal is counted at.
     Raises AnimalError / AnimalErrors / HouseholdLimitExceeded. Flushes; the caller commits.
     """
+    _check_registrable(request)
+    age = _check_age(request)
+    key = _check_residence(request)
+    status = _initial_status(request)
+    animal = _new_animal(request, status=status, late=age.late, residence_key=key)
+    fee = _charge_registration(request, animal)
+    # The number is valid now, the RGA provisional until paid and its proof checked (provisional.py)
+    provisional.start(
+        animal,
+        fee=fee,
+        vaccinated=request.vaccination is not None,
+        api_client=request.api_client,
+        registered_by=request.registered_by,
+    )
+    db.session.flush()
+    if request.api_client is not None:
+        # Who registered through the API is recorded here, so every caller gets it exactly once
+        audit.record(
+            "animal.registered_by_api",
+            animal,
+            detail={"rga": animal.rga, "api_client_id": request.api_client.id},
+        )
+    return animal
+
+
+def _check_registrable(request: RegistrationRequest) -> None:
+    """The fields, then a repeated submission, the microchip and what enforcement recorded."""
+    data, vaccination = request.data, request.vaccination
     problems = validate_animal_data(data)
     if vaccination is not None:
-        problems += validate_vaccination(vaccination, birth_date=data.birth_date, today=today)
+        problems += validate_vaccination(
+            vaccination, birth_date=data.birth_date, today=request.today
+        )
     if problems:
         raise AnimalErrors(problems)
-    if guard_resubmission:
-        _refuse_resubmission(owner, data)
+    if request.guard_resubmission:
+        _refuse_resubmission(request.owner, data)
     check_microchip_free(data.microchip)
-    _check_consequences(owner, data)
-    assert data.birth_date is not None  # validate_animal_data
-    at_purchase = api_client is not None and api_client.kind == "establishment"
-    age = check_age(profile, data.birth_date, today, at_purchase=at_purchase)
+    _check_consequences(request.owner, data)
 
+
+def _check_age(request: RegistrationRequest) -> AgeCheck:
+    """The age window; an establishment registers at the sale (BJP 2 §2, GRU 14 §3, VV 12 §6)."""
+    assert request.data.birth_date is not None  # validate_animal_data
+    client = request.api_client
+    at_purchase = client is not None and client.kind == "establishment"
+    return check_age(
+        request.profile, request.data.birth_date, request.today, at_purchase=at_purchase
+    )
+
+
+def _check_residence(request: RegistrationRequest) -> str:
+    """The residence the animal is counted at, and its household limit (GRU 37; BJP 17)."""
+    profile, owner, today = request.profile, request.owner, request.today
     key = owner_residence_key(owner)
     if key is None:
         raise AnimalError(
@@ -176,15 +225,20 @@ def register_animal(
             "required",
             _("Informe o endereço completo (CEP, logradouro e número) de onde o animal vai morar."),
         )
+    assert request.data.birth_date is not None  # validate_animal_data
     # Only animals older than the threshold count (GRU 37 "idade superior a 120 dias").
-    extra = 1 if counts_for_household(data.birth_date, today, profile) else 0
+    extra = 1 if counts_for_household(request.data.birth_date, today, profile) else 0
     check_household_limit(profile, owner, extra=extra, on=today)
+    return key
 
-    status = AnimalStatus.ACTIVE
-    if vaccination is not None:
-        check_vaccination_current(profile, vaccination, today)
-    elif vaccinate_at_ccz:
-        status = AnimalStatus.PENDING  # BJP 6 §ú: vaccinated at the CCZ, then activated
+
+def _initial_status(request: RegistrationRequest) -> AnimalStatus:
+    """Active with a current rabies proof; pending when the CCZ gives the shot (BJP 6 §ú)."""
+    profile = request.profile
+    if request.vaccination is not None:
+        check_vaccination_current(profile, request.vaccination, request.today)
+    elif request.vaccinate_at_ccz:
+        return AnimalStatus.PENDING  # BJP 6 §ú: vaccinated at the CCZ, then activated
     elif rabies_required(profile):
         raise AnimalError(
             "rabies_vaccination",
@@ -194,7 +248,13 @@ def register_animal(
                 article=profile.registration.cite("rabies_proof_required"),
             ),
         )
+    return AnimalStatus.ACTIVE
 
+
+def _new_animal(
+    request: RegistrationRequest, *, status: AnimalStatus, late: bool, residence_key: str
+) -> Animal:
+    data, client, today = request.data, request.api_client, request.today
     animal = Animal(
         # GRU 14 §4; BJP 4: one number per animal, for life
         rga=issue_rga(data.species, today),
@@ -212,63 +272,56 @@ def register_animal(
         photo=data.photo,
         status=status,
         registered_on=today,
-        late_registration=age.late,
+        late_registration=late,
         activated_at=utcnow() if status == AnimalStatus.ACTIVE else None,
-        owner=owner,
-        residence_key=key,
-        registered_by=registered_by,
-        api_client_id=api_client.id if api_client else None,
+        owner=request.owner,
+        residence_key=residence_key,
+        registered_by=request.registered_by,
+        api_client_id=client.id if client else None,
     )
     db.session.add(animal)
-    if vaccination is not None:
+    if request.vaccination is not None:
         _add_vaccination(
-            animal, vaccination, recorded_by=registered_by, api_client=api_client, at_ccz=False
-        )
-    db.session.flush()
-
-    fee = None
-    if charge_fee and profile.registration.fee:
-        amount = price_cents(profile, "registration", today)
-        if amount is not None:
-            from portal.blueprints.billing.services import create_payment_item
-
-            # BJP 11 a; GRU 22 I, §2: the establishment pays for registrations it makes (its web
-            # account, when it has one, sees the item; the owner does not)
-            fee = create_payment_item(
-                kind="registration",
-                amount_cents=amount,
-                description=_(
-                    "Registro do animal %(name)s (RGA %(rga)s)", name=animal.name, rga=animal.rga
-                ),
-                payer=api_client.user if api_client is not None else owner,
-                subject_type="animal",
-                subject_id=animal.id,
-                breakdown=[
-                    {
-                        "label": _("Registro Geral do Animal (RGA)"),
-                        "amount_cents": amount,
-                        "article": profile.prices["registration"].article,
-                    }
-                ],
-                api_client_id=api_client.id if api_client else None,
-            )
-    # The number is valid now, the RGA provisional until paid and its proof checked (provisional.py)
-    provisional.start(
-        animal,
-        fee=fee,
-        vaccinated=vaccination is not None,
-        api_client=api_client,
-        registered_by=registered_by,
-    )
-    db.session.flush()
-    if api_client is not None:
-        # Who registered through the API is recorded here, so every caller gets it exactly once
-        audit.record(
-            "animal.registered_by_api",
             animal,
-            detail={"rga": animal.rga, "api_client_id": api_client.id},
+            request.vaccination,
+            recorded_by=request.registered_by,
+            api_client=client,
+            at_ccz=False,
         )
+    db.session.flush()
     return animal
+
+
+def _charge_registration(request: RegistrationRequest, animal: Animal) -> PaymentItem | None:
+    """The registration fee, when the profile charges one (BJP 11 a; GRU 22 I)."""
+    profile, client = request.profile, request.api_client
+    if not (request.charge_fee and profile.registration.fee):
+        return None
+    amount = price_cents(profile, "registration", request.today)
+    if amount is None:
+        return None
+    from portal.blueprints.billing.services import create_payment_item
+
+    # BJP 11 a; GRU 22 I, §2: the establishment pays for registrations it makes (its web
+    # account, when it has one, sees the item; the owner does not)
+    return create_payment_item(
+        kind="registration",
+        amount_cents=amount,
+        description=_(
+            "Registro do animal %(name)s (RGA %(rga)s)", name=animal.name, rga=animal.rga
+        ),
+        payer=client.user if client is not None else request.owner,
+        subject_type="animal",
+        subject_id=animal.id,
+        breakdown=[
+            {
+                "label": _("Registro Geral do Animal (RGA)"),
+                "amount_cents": amount,
+                "article": profile.prices["registration"].article,
+            }
+        ],
+        api_client_id=client.id if client else None,
+    )
 
 
 RESUBMISSION_WINDOW = timedelta(minutes=10)
@@ -333,15 +386,17 @@ def register_animal_for_adoption(
 
     Same errors as :func:`register_animal` (household limit included)."""
     return register_animal(
-        owner=adopter,
-        data=data,
-        vaccination=vaccination,
-        vaccinate_at_ccz=vaccination is None,
-        registered_by=registered_by,
-        api_client=api_client,
-        profile=profile,
-        today=today,
-        charge_fee=False,
+        RegistrationRequest(
+            owner=adopter,
+            data=data,
+            vaccination=vaccination,
+            vaccinate_at_ccz=vaccination is None,
+            registered_by=registered_by,
+            api_client=api_client,
+            profile=profile,
+            today=today,
+            charge_fee=False,
+        )
     )
 
 

@@ -31,13 +31,15 @@ from portal.blueprints.animals.forms import (
 )
 from portal.blueprints.animals.household import household_notes
 from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga
+from portal.domain import DomainError
 from portal.extensions import db, limiter
 from portal.forms import EmptyForm
 from portal.models import Animal, DocumentCopyRequest, OwnershipTransfer
+from portal.profiles.schema import Profile
 from portal.services.fees import price_list
 from portal.services.identity import looks_like_cpf, mask_cpf
 from portal.services.todo import citizen_todo
-from portal.views import cpf_query_page, run_service
+from portal.views import Outcome, cpf_query_page, run_service
 from portal.wiring import wiring
 
 # ---------------------------------------------------------------------------------------------
@@ -139,32 +141,35 @@ def transfer(rga: str):
     if animal.is_closed:
         abort(404)
     form = TransferForm()
-    if form.validate_on_submit():
-        profile = services.current_profile()
-        done = run_service(
-            lambda: services.request_transfer(
-                animal,
-                current_user._get_current_object(),
-                form.cpf.data,
-                profile=profile,
-                today=services.local_today(profile),
-            ),
-            form=form,
-            fallback="confirm",  # a problem not about the CPF goes next to the confirmation
-            # Only the masked CPF: typing a CPF must not reveal whose name it is.
-            success=lambda offer: _(
-                "Transferência enviada para o CPF %(cpf)s. Até o aceite, você continua "
-                "responsável pelo animal.",
-                cpf=mask_cpf(offer.to_owner.cpf),
-            ),
-        )
-        if done.ok:
-            return redirect(url_for("animals.detail", rga=animal.rga))
+    if form.validate_on_submit() and _offer(animal, form).ok:
+        return redirect(url_for("animals.detail", rga=animal.rga))
     return render_template(
         "animals/transfer.html",
         animal=animal,
         form=form,
         article=services.transfer_article(services.current_profile()),
+    )
+
+
+def _offer(animal: Animal, form: TransferForm) -> Outcome[OwnershipTransfer]:
+    """The transfer offered to the CPF typed, or its problems on the form."""
+    profile = services.current_profile()
+    return run_service(
+        lambda: services.request_transfer(
+            animal,
+            current_user._get_current_object(),
+            form.cpf.data,
+            profile=profile,
+            today=services.local_today(profile),
+        ),
+        form=form,
+        fallback="confirm",  # a problem not about the CPF goes next to the confirmation
+        # Only the masked CPF: typing a CPF must not reveal whose name it is.
+        success=lambda offer: _(
+            "Transferência enviada para o CPF %(cpf)s. Até o aceite, você continua "
+            "responsável pelo animal.",
+            cpf=mask_cpf(offer.to_owner.cpf),
+        ),
     )
 
 
@@ -211,18 +216,20 @@ def transfer_accept(transfer_id: int):
         ),
     )
     if done.error is not None:
-        problem = {
-            "message": done.error.message,
-            "licence_url": getattr(done.error, "licence_url", None),
-        }
-        return render_template(
-            "animals/transfer_review.html",
-            offer=offer,
-            animal=offer.animal,
-            form=form,
-            problem=problem,
-        ), 422
+        return _acceptance_refused(offer, form, done.error)
     return redirect(url_for("animals.detail", rga=offer.animal.rga))
+
+
+def _acceptance_refused(offer: OwnershipTransfer, form: EmptyForm, error: DomainError):
+    """The offer again, with why it could not be accepted (and the licence link if any)."""
+    problem = {"message": error.message, "licence_url": getattr(error, "licence_url", None)}
+    return render_template(
+        "animals/transfer_review.html",
+        offer=offer,
+        animal=offer.animal,
+        form=form,
+        problem=problem,
+    ), 422
 
 
 @bp.post("/animais/transferencias/<int:transfer_id>/recusar")
@@ -269,14 +276,19 @@ def copy_request(rga: str):
         )
         if done.ok:
             return redirect(url_for("animals.detail", rga=animal.rga) + "#documentos")
-    prices = {
-        e.key: e
-        for e in price_list(profile, services.local_today(profile))
-        if e.key in ("card_copy", "tag_copy")
-    }
     return render_template(
-        "animals/copy.html", animal=animal, form=form, rule=profile.provisional_id, prices=prices
+        "animals/copy.html",
+        animal=animal,
+        form=form,
+        rule=profile.provisional_id,
+        prices=_copy_prices(profile),
     )
+
+
+def _copy_prices(profile: Profile) -> dict[str, Any]:
+    """Today's prices of a second card and a second tag, by price-list key."""
+    today = services.local_today(profile)
+    return {e.key: e for e in price_list(profile, today) if e.key in ("card_copy", "tag_copy")}
 
 
 def _copy_requested(valid_until: date | None) -> str:

@@ -71,6 +71,7 @@ from portal.blueprints.animals.public import (
 from portal.blueprints.animals.registration import (
     RESUBMISSION_WINDOW,
     AlreadyRegistered,
+    RegistrationRequest,
     approve_registration,
     fees_of,
     issue_rga,
@@ -139,6 +140,7 @@ __all__ = [
     "OwnerData",
     "REPORT_COLUMNS",
     "RESUBMISSION_WINDOW",
+    "RegistrationRequest",
     "SEARCH_KINDS",
     "SEXES",
     "SIZES",

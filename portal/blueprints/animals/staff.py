@@ -27,6 +27,7 @@ from portal.forms import EmptyForm
 from portal.models import Animal, DocumentCopyRequest
 from portal.services import audit
 from portal.views import problems, run_service
+from portal.wiring import wiring
 
 VACCINATORS = ("vet", "agent", "admin")  # agents vaccinate in campaigns (BJP 13 §3)
 APPROVERS = ("vet", "coordinator", "admin")
@@ -143,17 +144,23 @@ def staff_animal(animal_id: int):
     animal = _animal(animal_id)
     audit.record("animal.viewed", animal, detail={"rga": animal.rga})
     db.session.commit()
+    return _animal_page(animal, StaffVaccinationForm(formdata=None))
+
+
+def _animal_page(animal: Animal, vaccination_form: StaffVaccinationForm) -> str:
+    """The staff page of an animal, its vaccination form as given (blank, or refused)."""
     today = services.local_today()
     return render_template(
         "animals/staff/animal.html",
         animal=animal,
         today=today,
         current=services.current_vaccination(animal, today),
-        vaccination_form=StaffVaccinationForm(formdata=None),
+        vaccination_form=vaccination_form,
         death_form=DeathForm(formdata=None),
         form=EmptyForm(),
         fees=services.fees_of(animal),
         missing=provisional.missing(animal),
+        consequences=wiring().consequences_linked_to_person(animal.owner.cpf),  # enforcement
     )
 
 
@@ -217,18 +224,7 @@ def staff_vaccinate(animal_id: int):
         if done.ok:
             return redirect(url_for("animals.staff_animal", animal_id=animal.id))
         _show_vaccination_errors(form, done.error)
-    today = services.local_today()
-    return render_template(
-        "animals/staff/animal.html",
-        animal=animal,
-        today=today,
-        current=services.current_vaccination(animal, today),
-        vaccination_form=form,
-        death_form=DeathForm(formdata=None),
-        form=EmptyForm(),
-        fees=services.fees_of(animal),
-        missing=provisional.missing(animal),
-    ), 422
+    return _animal_page(animal, form), 422
 
 
 @bp.post("/animais/ccz/animal/<int:animal_id>/aprovar")

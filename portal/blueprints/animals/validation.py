@@ -317,6 +317,24 @@ def duplicate_microchip_error() -> AnimalError:
     )
 
 
+def check_rabies_proof(profile: Profile, data: VaccinationData | None, has_proof: bool) -> None:
+    """GRU 15 V; BJP 6: where the law asks for the rabies proof, an owner who says the animal is
+    vaccinated sends the card or proof (a photo or PDF) for staff to check; typed data alone is
+    not the proof. Choosing to vaccinate at the CCZ needs none. Raises AnimalError
+    ("rabies_vaccination.proof", "missing_proof")."""
+    if data is None or has_proof or not profile.registration.rabies_proof_required:
+        return
+    raise AnimalError(
+        "rabies_vaccination.proof",
+        "missing_proof",
+        _(
+            "Envie uma foto ou o PDF da carteira de vacinação (%(article)s), ou escolha vacinar "
+            "no CCZ.",
+            article=profile.registration.cite("rabies_proof_required"),
+        ),
+    )
+
+
 def check_vaccination_current(profile: Profile, data: VaccinationData, today: date) -> None:
     """Where the law asks for a rabies proof (BJP 6; GRU 15 V) the vaccination given must still be
     current today: a vaccine past its revaccination date does not register the animal. The wizard's

@@ -19,7 +19,6 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
-from sqlalchemy.exc import IntegrityError
 from werkzeug.datastructures import MultiDict
 
 from portal.blueprints.animals import services
@@ -30,16 +29,22 @@ from portal.blueprints.animals.forms import (
     VaccinationStepForm,
     parse_weight_grams,
 )
+from portal.blueprints.animals.validation import check_rabies_proof
+from portal.domain import DomainError
 from portal.extensions import db
 from portal.forms import EmptyForm
+from portal.kept_uploads import Slot, keep
 from portal.models import Animal, StoredFile
 from portal.services import drafts
 from portal.services.dates import add_months
 from portal.services.fees import price_list
+from portal.views import run_service
 
 DRAFT_KEY = "rga_draft"
 PHOTO_DRAFT = "rga_registration"  # the form draft that holds the photo (issue 25)
 PHOTO_SLOT = "photo"
+PROOF_SLOT = "rabies_proof"  # the vaccination card's photo or PDF, in the same draft
+PROOF_PURPOSE = "vaccination_proof"
 STEPS = ("animal", "endereco", "vacina", "foto", "revisao")
 
 
@@ -73,6 +78,7 @@ ERROR_PLACES: dict[str, tuple[str, str | None]] = {
     "rabies_vaccination.vet_crmv": ("vacina", "vet_crmv"),
     "rabies_vaccination.expires_on": ("vacina", "expires_on"),
     "rabies_vaccination.next_due": ("vacina", "next_due_on"),
+    "rabies_vaccination.proof": ("vacina", "rabies_proof"),
 }
 
 
@@ -366,17 +372,25 @@ def _step_vaccination(draft: dict[str, Any]):
         form = VaccinationStepForm(allow_none=allow_none)
         draft["data"]["vacina"] = _typed()
         _save_draft(draft)
-        if form.validate_on_submit():
+        # issue 25: the card's photo or PDF is held in the form draft as soon as it arrives
+        kept = keep(PHOTO_DRAFT, "", [Slot(PROOF_SLOT)])
+        valid = form.validate_on_submit()
+        if not kept.show_refused(form) and valid:
             data, _choice = _vaccination_data(draft["data"]["vacina"])
             problems: list[services.AnimalError] = []
+            try:
+                check_rabies_proof(profile, data, bool(kept.files(PROOF_SLOT)))
+            except services.AnimalError as missing:
+                problems.append(missing)
             if data is not None:
                 birth = _animal_data(draft, today).birth_date
-                problems = services.validate_vaccination(data, birth_date=birth, today=today)
-                if not problems:
+                typed = services.validate_vaccination(data, birth_date=birth, today=today)
+                if not typed:
                     try:
                         services.check_vaccination_current(profile, data, today)
                     except services.AnimalError as expired:
-                        problems.append(expired)
+                        typed.append(expired)
+                problems += typed
             for err in problems:
                 name = ERROR_PLACES.get(err.field or "", ("vacina", "choice"))[1] or "choice"
                 form[name].errors = [*form[name].errors, err.message]
@@ -397,7 +411,15 @@ def _step_vaccination(draft: dict[str, Any]):
         banner=banner,
         rule=profile.registration,
         required=services.rabies_required(profile),
+        proof_required=profile.registration.rabies_proof_required,
+        kept=_held_proof(),
     )
+
+
+def _held_proof() -> list[drafts.HeldFile]:
+    """The vaccination card's photo or PDF the person's draft holds (GRU 15 V; BJP 6)."""
+    found = drafts.find(current_user._get_current_object(), PHOTO_DRAFT)
+    return drafts.held(found).get(PROOF_SLOT, [])
 
 
 def _drop_photo_draft() -> None:
@@ -457,6 +479,7 @@ def _step_review(draft: dict[str, Any]):
         fee=fee,
         user=user,
         photo=photo,
+        proof=_held_proof() if vaccination is not None else [],
         banner=draft.get("errors", []),
     )
 
@@ -473,39 +496,64 @@ def _submit(
     user = current_user._get_current_object()
     if animal.photo is not None:  # the held photo becomes the animal's, on its public page
         animal.photo.purpose, animal.photo.public = "animal_photo", True
-    try:
+
+    proof = _held_proof()
+
+    def register() -> Animal:
         registered = services.register_animal(
-            owner=user,
-            data=animal,
-            vaccination=vaccination,
-            vaccinate_at_ccz=choice == "ccz",
-            registered_by=user,
-            api_client=None,
-            profile=profile,
-            today=today,
-            guard_resubmission=True,
+            services.RegistrationRequest(
+                owner=user,
+                data=animal,
+                vaccination=vaccination,
+                vaccinate_at_ccz=choice == "ccz",
+                registered_by=user,
+                api_client=None,
+                profile=profile,
+                today=today,
+                guard_resubmission=True,
+            )
         )
+        # GRU 15 V; BJP 6 (after the resubmission guard: a double tap shows the first result)
+        check_rabies_proof(profile, vaccination, bool(proof))
+        if vaccination is not None and proof:
+            _attach_proof(registered, proof[-1])
         _drop_photo_draft()  # the photo is the animal's now: only the draft goes
-        db.session.commit()
-    except services.AlreadyRegistered as done:
-        # a double tap on "Confirmar" (or the browser resending): show the first one's result
-        db.session.rollback()
-        session.pop(DRAFT_KEY, None)
-        flash(done.message, "info")
-        return redirect(url_for("animals.detail", rga=done.animal.rga))
-    except services.AnimalError as err:
-        db.session.rollback()
-        errors = [
-            {**e.as_dict(), "licence_url": getattr(e, "licence_url", None)} for e in err.errors
-        ]
-        first = ERROR_PLACES.get(err.errors[0].field or "", ("revisao", None))[0]
-        return _sent_back(draft, errors, first)
-    except IntegrityError:
-        db.session.rollback()
-        return _sent_back(draft, [services.duplicate_microchip_error().as_dict()], "animal")
+        return registered
+
+    done = run_service(register, show=False, on_conflict=_microchip_taken)
+    if done.value is None:
+        assert done.error is not None
+        return _refused(draft, done.error)
     session.pop(DRAFT_KEY, None)
-    _flash_registered(registered)
-    return redirect(url_for("animals.detail", rga=registered.rga))
+    _flash_registered(done.value)
+    return redirect(url_for("animals.detail", rga=done.value.rga))
+
+
+def _attach_proof(registered: Animal, held: drafts.HeldFile) -> None:
+    """The card's photo or PDF, now the proof of the vaccination just recorded: private, for the
+    owner and the staff who check it (provisional.py)."""
+    for recorded in registered.vaccinations:  # a new animal: the one vaccination just typed
+        recorded.proof_file = drafts.take_over(held, PROOF_PURPOSE)
+
+
+def _microchip_taken() -> Animal:
+    """A concurrent registration took the microchip first (the unique index caught it)."""
+    raise services.duplicate_microchip_error()
+
+
+def _refused(draft: dict[str, Any], err: DomainError):
+    """The first registration's page for a repeated "Confirmar"; otherwise back to the step
+    where the first refused field was typed."""
+    if isinstance(err, services.AlreadyRegistered):
+        # a double tap on "Confirmar" (or the browser resending): show the first one's result
+        session.pop(DRAFT_KEY, None)
+        flash(err.message, "info")
+        return redirect(url_for("animals.detail", rga=err.animal.rga))
+    if not isinstance(err, services.AnimalError):
+        raise err  # not the RGA's rules: a bug, answered by the error handler as before
+    errors = [{**e.as_dict(), "licence_url": getattr(e, "licence_url", None)} for e in err.errors]
+    first = ERROR_PLACES.get(err.errors[0].field or "", ("revisao", None))[0]
+    return _sent_back(draft, errors, first)
 
 
 def _sent_back(draft: dict[str, Any], errors: list[dict[str, Any]], step: str):

@@ -31,7 +31,7 @@ from portal.blueprints.adoption.search import (
     search_listings,
 )
 from portal.blueprints.api import bp
-from portal.blueprints.api.errors import ApiError, error
+from portal.blueprints.api.errors import ApiError, error, run_api_service
 from portal.blueprints.api.openapi import declare_endpoint
 from portal.blueprints.api.schema import DateTime, RequestModel, ResponseModel, Url, dump
 from portal.blueprints.files import file_url
@@ -262,25 +262,16 @@ def _json_object() -> dict[str, Any]:
     return payload
 
 
-def _invalid(err: svc.InvalidData) -> ApiError:
-    return ApiError([error(f, c, m) for f, c, m in err.errors])
-
-
 @bp.post("/listings")
 @api_client("ngo")
 def listings_create():
     org = _organization()
     payload = _json_object()
-    try:
-        data = svc.listing_data(payload, svc.local_today())
-        listing = svc.create_listing(org, g.api_client.user, data)
-    except svc.InvalidData as err:
-        db.session.rollback()
-        raise _invalid(err) from err
-    except svc.AdoptionError as err:
-        db.session.rollback()
-        raise ApiError([err.as_api()]) from err
-    db.session.commit()
+    listing = run_api_service(
+        lambda: svc.create_listing(
+            org, g.api_client.user, svc.listing_data(payload, svc.local_today())
+        )
+    )
     response = jsonify(dump(ListingCreated, {"id": listing.id, "state": listing.state}))
     response.status_code = 201
     response.headers["Location"] = url_for("api.listings_get", listing_id=listing.id)
@@ -304,12 +295,10 @@ def listings_add_photo(listing_id: int):
     upload = request.files.get("photo")
     if upload is None or not upload.filename:
         raise ApiError([error("photo", "required", _('Envie a foto no campo multipart "photo".'))])
-    try:
-        photo = svc.add_photo(listing, upload.stream, upload.filename, g.api_client.user_id)
-    except svc.AdoptionError as err:
-        db.session.rollback()
-        raise ApiError([error("photo", err.code, err.message)]) from err
-    db.session.commit()
+    photo = run_api_service(
+        lambda: svc.add_photo(listing, upload.stream, upload.filename, g.api_client.user_id),
+        errors=lambda err: [error("photo", err.code, err.message)],
+    )
     return jsonify(dump(PhotoCreated, {"photo": photo_json(photo)})), 201
 
 
@@ -335,30 +324,28 @@ def listings_update(listing_id: int):
     listing = _own_listing(listing_id)
     payload = _json_object()
     state = payload.pop("state", None)
-    try:
-        if payload:
-            merged = _current_input(listing)
-            if "age_months" in payload:
-                merged.pop("birth_date")
-                merged.pop("birth_date_estimated")
-            merged.update(payload)
-            svc.update_listing(listing, svc.listing_data(merged, svc.local_today()))
-        if state is not None:
-            if not isinstance(state, str):
-                raise svc.AdoptionError(
-                    "state",
-                    "invalid_choice",
-                    _("Estado desconhecido: use draft, published ou withdrawn."),
-                )
-            svc.change_state(listing, state, g.api_client.user)
-    except svc.InvalidData as err:
-        db.session.rollback()
-        raise _invalid(err) from err
-    except svc.AdoptionError as err:
-        db.session.rollback()
-        raise ApiError([err.as_api()]) from err
-    db.session.commit()
+    run_api_service(lambda: _update(listing, payload, state))
     return jsonify(dump(ListingDetail, listing_json(listing, full=True)))
+
+
+def _update(listing: Listing, payload: dict[str, Any], state: Any) -> None:
+    """The PATCH's changes: the fields sent, re-validated with the listing's others, then the
+    state."""
+    if payload:
+        merged = _current_input(listing)
+        if "age_months" in payload:
+            merged.pop("birth_date")
+            merged.pop("birth_date_estimated")
+        merged.update(payload)
+        svc.update_listing(listing, svc.listing_data(merged, svc.local_today()))
+    if state is not None:
+        if not isinstance(state, str):
+            raise svc.AdoptionError(
+                "state",
+                "invalid_choice",
+                _("Estado desconhecido: use draft, published ou withdrawn."),
+            )
+        svc.change_state(listing, state, g.api_client.user)
 
 
 def _empty_age_range(args: Any) -> bool:

@@ -17,8 +17,6 @@ The rules are the RGA domain's services, exactly as the web wizard calls them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Any, Literal
@@ -28,7 +26,6 @@ from flask_babel import gettext as _
 from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from portal.access import public
 from portal.blueprints.account.services import pending_suggestions
@@ -36,7 +33,7 @@ from portal.blueprints.animals import services
 from portal.blueprints.animals.downloads import card_response, tag_response
 from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga
 from portal.blueprints.api import bp
-from portal.blueprints.api.errors import ApiError, error
+from portal.blueprints.api.errors import ApiError, error, run_api_service
 from portal.blueprints.api.openapi import Media, declare_endpoint
 from portal.blueprints.api.payments import Fee
 from portal.blueprints.api.schema import (
@@ -54,11 +51,13 @@ from portal.blueprints.api.schema import (
     parse,
 )
 from portal.blueprints.billing.services import fee_json
+from portal.domain import DomainError
 from portal.extensions import db, limiter
 from portal.models import Animal, User
 from portal.services.api_auth import api_client
 from portal.services.dates import add_months
 from portal.services.mail import send_email
+from portal.views import problems as problems_of
 
 _MONTH_PATTERN = r"^((?:19|20)[0-9]{2})-(0[1-9]|1[0-2])$"
 _MONTH = re.compile(_MONTH_PATTERN)
@@ -296,10 +295,10 @@ def _parse(
     return problems, data, person, vaccination, req.vaccinate_at_ccz
 
 
-def _as_api_errors(err: services.AnimalError) -> list[dict[str, Any]]:
+def _as_api_errors(err: DomainError) -> list[dict[str, Any]]:
     out = []
-    for item in err.errors:
-        entry = item.as_dict()
+    for item in problems_of(err):
+        entry = item.as_api()
         if isinstance(item, services.HouseholdLimitExceeded):
             entry["article"] = item.article
             if item.licence_url:
@@ -312,12 +311,21 @@ def _as_api_errors(err: services.AnimalError) -> list[dict[str, Any]]:
 @api_client("establishment")
 def create_registration():
     """Register an animal for an owner (created as a citizen record when unknown)."""
+    body = _body()
+    animal, fees = run_api_service(
+        lambda: _register(body), errors=_as_api_errors, on_conflict=_microchip_taken
+    )
+    return _created(animal, fees)
+
+
+def _register(body: dict[str, Any]) -> tuple[Animal, list[dict[str, Any]]]:
+    """The checked body registered, with its fees, and the owner told."""
     profile = services.current_profile()
     today = services.local_today(profile)
-    data, owner, vaccination, at_ccz = _validated_request(_body(), today)
+    data, owner, vaccination, at_ccz = _validated_request(body, today)
     client = g.api_client
-    with _registration_errors():
-        animal = services.register_animal(
+    animal = services.register_animal(
+        services.RegistrationRequest(
             owner=owner,
             data=data,
             vaccination=vaccination,
@@ -327,10 +335,15 @@ def create_registration():
             profile=profile,
             today=today,
         )
-        fees = [fee_json(item) for item in services.fees_of(animal)]
-        _notify_owner(animal, client.name)
-        db.session.commit()
-    return _created(animal, fees)
+    )
+    fees = [fee_json(item) for item in services.fees_of(animal)]
+    _notify_owner(animal, client.name)
+    return animal, fees
+
+
+def _microchip_taken() -> tuple[Animal, list[dict[str, Any]]]:
+    """A concurrent registration took the microchip first (the unique index caught it)."""
+    raise services.duplicate_microchip_error()
 
 
 def _validated_request(
@@ -355,23 +368,8 @@ def _validated_request(
         problems += [e for e in _as_api_errors(err) if e["field"] not in known]
         owner = None
     if problems or owner is None:
-        db.session.rollback()
-        raise ApiError(problems)
+        raise ApiError(problems)  # inside run_api_service: the owner record is rolled back
     return data, owner, vaccination, at_ccz
-
-
-@contextmanager
-def _registration_errors() -> Iterator[None]:
-    """A refused registration rolls back and answers with the rules' errors."""
-    try:
-        yield
-    except services.AnimalError as err:
-        db.session.rollback()
-        raise ApiError(_as_api_errors(err)) from None
-    except IntegrityError:
-        db.session.rollback()  # a concurrent registration took the microchip first
-        taken = _("Este microchip já está registrado em outro animal.")
-        raise ApiError([error("animal.microchip", "duplicate_microchip", taken)]) from None
 
 
 def _created(animal: Animal, fees: list[dict[str, Any]]) -> Response:

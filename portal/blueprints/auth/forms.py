@@ -155,3 +155,19 @@ class ChangePasswordForm(FlaskForm):
     )
     password = new_password(_l("Nova senha"))
     password_confirm = repeat_password(_l("Repita a nova senha"))
+
+
+class CodeForm(FlaskForm):
+    code = StringField(
+        _l("Código do aplicativo autenticador"),
+        validators=[DataRequired(_l("Digite o código.")), Length(max=20)],
+        render_kw={"inputmode": "numeric", "autocomplete": "one-time-code"},
+    )
+
+
+class ConfirmPasswordForm(FlaskForm):
+    password = PasswordField(
+        _l("Sua senha"),
+        validators=[DataRequired(_l("Digite sua senha."))],
+        render_kw={"autocomplete": "current-password"},
+    )

@@ -9,17 +9,11 @@ from datetime import UTC, datetime, timedelta
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask import current_app, flash, redirect, render_template, request, session, url_for
+from flask import current_app, flash, redirect, request, session, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_login import current_user, logout_user
-from flask_wtf import FlaskForm
-from wtforms import PasswordField
-from wtforms.validators import DataRequired
 
-from portal.access import local_target, signed_in
-from portal.blueprints.auth import bp
-from portal.extensions import limiter
+from portal.access import local_target
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -93,27 +87,3 @@ def recent_password(view: F) -> F:
 
     wrapped.access_policy = getattr(view, "access_policy", None)  # type: ignore[attr-defined]
     return wrapped  # type: ignore[return-value]
-
-
-class ConfirmPasswordForm(FlaskForm):
-    password = PasswordField(
-        _l("Sua senha"),
-        validators=[DataRequired(_l("Digite sua senha."))],
-        render_kw={"autocomplete": "current-password"},
-    )
-
-
-@bp.route("/confirmar-senha", methods=["GET", "POST"])
-@signed_in
-@limiter.limit("10/minute", methods=["POST"])
-def confirm_password():
-    from portal.blueprints.auth.services import check_password
-
-    form = ConfirmPasswordForm()
-    target = local_target(request.args.get("next")) or url_for("main.home")
-    if form.validate_on_submit():
-        if check_password(current_user._get_current_object(), form.password.data):
-            password_entered()
-            return redirect(target)
-        form.password.errors.append(_("Senha incorreta."))
-    return render_template("auth/confirm_password.html", form=form)

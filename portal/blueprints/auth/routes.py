@@ -7,9 +7,12 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_user, logout_user
 
 from portal.access import local_target, public, signed_in
-from portal.blueprints.auth import bp, freshness, second_factor, services, sessions
+from portal.blueprints.auth import bp, freshness, services, sessions
+from portal.blueprints.auth import second_factor as second_step  # its view has the name
 from portal.blueprints.auth.forms import (
     ClaimForm,
+    CodeForm,
+    ConfirmPasswordForm,
     LoginForm,
     ResetPasswordForm,
     ResetRequestForm,
@@ -18,7 +21,9 @@ from portal.blueprints.auth.forms import (
 from portal.extensions import db, limiter
 from portal.forms import EmptyForm
 from portal.models import User
-from portal.services import twofactor
+from portal.services import audit, twofactor
+from portal.services.clock import current_profile
+from portal.views import run_service
 
 
 def _safe_next(target: str | None, user: User | None = None) -> str:
@@ -74,24 +79,22 @@ def signup():
     if current_user.is_authenticated:
         return redirect(url_for("main.home"))
     form = SignupForm()
-    if form.validate_on_submit():
-        try:
-            services.register_citizen(
+    if form.validate_on_submit() and (
+        run_service(
+            lambda: services.register_citizen(
                 full_name=form.full_name.data,
                 cpf=form.cpf.data,
                 birth_date=form.birth_date.data,
                 email=form.email.data,
                 phone=form.phone.data,
                 password=form.password.data,
-            )
-        except services.AccountError as err:
-            db.session.rollback()
-            if not err.show_on(form):
-                form.cpf.errors.append(err.message)
-        else:
-            db.session.commit()
-            session["signup_email"] = form.email.data.strip().lower()
-            return redirect(url_for("auth.signup_sent"))
+            ),
+            form=form,
+            fallback="cpf",  # a problem that no field of the form takes is shown at the CPF
+        ).ok
+    ):
+        session["signup_email"] = form.email.data.strip().lower()
+        return redirect(url_for("auth.signup_sent"))
     return render_template("auth/signup.html", form=form)
 
 
@@ -141,7 +144,7 @@ def login():
             db.session.commit()
             _fresh_session()
             return redirect(
-                second_factor.begin(
+                second_step.begin(
                     user,
                     remember=bool(form.remember.data),
                     next_url=_safe_next(request.args.get("next"), user),
@@ -269,3 +272,102 @@ def reset_password(token: str):
         flash(_("Senha alterada. Entre com a nova senha."), "success")
         return redirect(url_for("auth.login"))
     return render_template("auth/reset.html", form=form)
+
+
+# The second step of a staff login (second_factor.py keeps its session keys and limits)
+
+
+def _finish_second_factor(user: User):
+    """The sign-in completed after the second factor: a fresh session, to the page asked for."""
+    remember, next_url = bool(session.get("2fa_remember")), session.get("2fa_next") or "/"
+    # A fresh session (the pending keys go with the old one), marked as having passed the
+    # second factor: only such a session lets a staff account in (auth.sessions.load_user).
+    sign_in(user, remember=remember, second_factor=True)
+    flash(_("Bem-vindo(a), %(name)s.", name=user.short_name), "success")
+    return redirect(next_url)
+
+
+@bp.route("/verificacao", methods=["GET", "POST"])
+@public
+@limiter.limit("10/minute;30/hour", methods=["POST"])
+@limiter.limit(
+    "5/15minutes;20/day",
+    methods=["POST"],
+    key_func=second_step.pending_account_key,
+    deduct_when=second_step.wrong_code,
+    on_breach=second_step.alert_account,
+)
+def second_factor():
+    user = second_step.pending_user()
+    if not twofactor.is_enrolled(user):
+        return redirect(url_for("auth.enrol_second_factor"))
+    form = CodeForm()
+    if form.validate_on_submit():
+        if twofactor.check_second_factor(user, form.code.data):
+            audit.record("auth.second_factor_ok", user, actor_id=user.id)
+            response = _finish_second_factor(user)
+            db.session.commit()
+            return response
+        db.session.commit()  # a used recovery code or step stays used
+        form.code.errors.append(_("Código inválido ou já usado. Confira o relógio do celular."))
+    return render_template("auth/second_factor.html", form=form)
+
+
+@bp.route("/verificacao/cadastrar", methods=["GET", "POST"])
+@public
+@limiter.limit("10/minute;30/hour", methods=["POST"])
+def enrol_second_factor():
+    user = second_step.pending_user()
+    if twofactor.is_enrolled(user):
+        return redirect(url_for("auth.second_factor"))
+    record = twofactor.secret_of(user)
+    form = CodeForm()
+    if record is None or (not form.is_submitted()):
+        record = twofactor.start_enrolment(user) if record is None else record
+        db.session.commit()
+    if form.validate_on_submit():
+        codes = twofactor.confirm_enrolment(user, form.code.data)
+        if codes is not None:
+            audit.record("auth.second_factor_enrolled", user, actor_id=user.id)
+            response = _finish_second_factor(user)
+            db.session.commit()
+            session["recovery_codes"] = codes
+            return redirect(url_for("auth.recovery_codes", next=response.location))
+        form.code.errors.append(
+            _("Código inválido. Digite o código que o aplicativo mostra agora.")
+        )
+    uri = twofactor.provisioning_uri(user, record, current_profile().municipality)
+    return render_template(
+        "auth/enrol_second_factor.html", form=form, qr=twofactor.qr_svg(uri), secret=record.secret
+    )
+
+
+@bp.get("/verificacao/codigos")
+@public
+def recovery_codes():
+    """The recovery codes, once, right after enrolment (they are not stored in clear)."""
+    codes = session.pop("recovery_codes", None)
+    if not codes:
+        return redirect(local_target(request.args.get("next")) or url_for("main.home"))
+    return render_template(
+        "auth/recovery_codes.html",
+        codes=codes,
+        next=local_target(request.args.get("next")) or url_for("main.home"),
+    )
+
+
+# The password again before a sensitive action (freshness.recent_password sends people here)
+
+
+@bp.route("/confirmar-senha", methods=["GET", "POST"])
+@signed_in
+@limiter.limit("10/minute", methods=["POST"])
+def confirm_password():
+    form = ConfirmPasswordForm()
+    target = local_target(request.args.get("next")) or url_for("main.home")
+    if form.validate_on_submit():
+        if services.check_password(current_user._get_current_object(), form.password.data):
+            freshness.password_entered()
+            return redirect(target)
+        form.password.errors.append(_("Senha incorreta."))
+    return render_template("auth/confirm_password.html", form=form)

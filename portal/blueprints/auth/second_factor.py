@@ -1,42 +1,28 @@
 """The second step of a staff login: enrol an authenticator app (first login) or type its code.
+Its pages are in ``routes.py``; this module keeps the pending sign-in and the limits on guessing.
 
 After the password is right, a staff member is *not* signed in yet: the login view keeps only
 ``session["2fa_user_id"]`` (and the "remember me" choice and the page to go to) and sends them
-here. Only a valid code (or an unused recovery code) completes the sign-in. Recovery codes are
-shown once, at enrolment.
+to those pages. Only a valid code (or an unused recovery code) completes the sign-in. Recovery
+codes are shown once, at enrolment.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from flask import Response, abort, flash, redirect, render_template, session, url_for
+from flask import Response, abort, session, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_limiter import RequestLimit
-from flask_wtf import FlaskForm
 from limits import parse as parse_limit
-from wtforms import StringField
-from wtforms.validators import DataRequired, Length
 
-from portal.access import public
-from portal.blueprints.auth import bp
 from portal.extensions import db, limiter
 from portal.models import User
 from portal.services import audit, twofactor
-from portal.services.clock import current_profile
 from portal.services.mail import send_email
 from portal.urls import absolute_url
 
 PENDING_MINUTES = 10  # the password step is good for this long
-
-
-class CodeForm(FlaskForm):
-    code = StringField(
-        _l("Código do aplicativo autenticador"),
-        validators=[DataRequired(_l("Digite o código.")), Length(max=20)],
-        render_kw={"inputmode": "numeric", "autocomplete": "one-time-code"},
-    )
 
 
 def begin(user: User, *, remember: bool, next_url: str) -> str:
@@ -50,7 +36,7 @@ def begin(user: User, *, remember: bool, next_url: str) -> str:
     )
 
 
-def _pending_user() -> User:
+def pending_user() -> User:
     started = session.get("2fa_started")
     user_id = session.get("2fa_user_id")
     if (
@@ -65,29 +51,18 @@ def _pending_user() -> User:
     return user
 
 
-def _finish(user: User):
-    from portal.blueprints.auth.routes import sign_in
-
-    remember, next_url = bool(session.get("2fa_remember")), session.get("2fa_next") or "/"
-    # A fresh session (the pending keys go with the old one), marked as having passed the
-    # second factor: only such a session lets a staff account in (auth.sessions.load_user).
-    sign_in(user, remember=remember, second_factor=True)
-    flash(_("Bem-vindo(a), %(name)s.", name=user.short_name), "success")
-    return redirect(next_url)
-
-
-def _pending_account_key() -> str:
+def pending_account_key() -> str:
     """Wrong codes are also counted per account: guesses spread over many addresses (each with
     the stolen password) still stop (issue 26, Low 10)."""
     return "2fa-account:" + str(session.get("2fa_user_id") or "-")
 
 
-def _wrong_code(response: Response) -> bool:
+def wrong_code(response: Response) -> bool:
     """Only a refused code counts against the account (the page is shown again: 200)."""
     return response.status_code == 200
 
 
-def _alert_account(limit: RequestLimit) -> None:
+def alert_account(limit: RequestLimit) -> None:
     """The account's limit was hit: tell the person once an hour (the password is known to
     whoever is guessing) and keep it in the audit trail."""
     user_id = str(session.get("2fa_user_id") or "")
@@ -111,76 +86,3 @@ def _alert_account(limit: RequestLimit) -> None:
     )
     audit.record("auth.second_factor_locked", user, actor_id=user.id)
     db.session.commit()
-
-
-@bp.route("/verificacao", methods=["GET", "POST"])
-@public
-@limiter.limit("10/minute;30/hour", methods=["POST"])
-@limiter.limit(
-    "5/15minutes;20/day",
-    methods=["POST"],
-    key_func=_pending_account_key,
-    deduct_when=_wrong_code,
-    on_breach=_alert_account,
-)
-def second_factor():
-    user = _pending_user()
-    if not twofactor.is_enrolled(user):
-        return redirect(url_for("auth.enrol_second_factor"))
-    form = CodeForm()
-    if form.validate_on_submit():
-        if twofactor.check_second_factor(user, form.code.data):
-            audit.record("auth.second_factor_ok", user, actor_id=user.id)
-            response = _finish(user)
-            db.session.commit()
-            return response
-        db.session.commit()  # a used recovery code or step stays used
-        form.code.errors.append(_("Código inválido ou já usado. Confira o relógio do celular."))
-    return render_template("auth/second_factor.html", form=form)
-
-
-@bp.route("/verificacao/cadastrar", methods=["GET", "POST"])
-@public
-@limiter.limit("10/minute;30/hour", methods=["POST"])
-def enrol_second_factor():
-    user = _pending_user()
-    if twofactor.is_enrolled(user):
-        return redirect(url_for("auth.second_factor"))
-    record = twofactor.secret_of(user)
-    form = CodeForm()
-    if record is None or (not form.is_submitted()):
-        record = twofactor.start_enrolment(user) if record is None else record
-        db.session.commit()
-    if form.validate_on_submit():
-        codes = twofactor.confirm_enrolment(user, form.code.data)
-        if codes is not None:
-            audit.record("auth.second_factor_enrolled", user, actor_id=user.id)
-            response = _finish(user)
-            db.session.commit()
-            session["recovery_codes"] = codes
-            return redirect(url_for("auth.recovery_codes", next=response.location))
-        form.code.errors.append(
-            _("Código inválido. Digite o código que o aplicativo mostra agora.")
-        )
-    uri = twofactor.provisioning_uri(user, record, current_profile().municipality)
-    return render_template(
-        "auth/enrol_second_factor.html", form=form, qr=twofactor.qr_svg(uri), secret=record.secret
-    )
-
-
-@bp.get("/verificacao/codigos")
-@public
-def recovery_codes():
-    """The recovery codes, once, right after enrolment (they are not stored in clear)."""
-    from flask import request
-
-    from portal.access import local_target
-
-    codes = session.pop("recovery_codes", None)
-    if not codes:
-        return redirect(local_target(request.args.get("next")) or url_for("main.home"))
-    return render_template(
-        "auth/recovery_codes.html",
-        codes=codes,
-        next=local_target(request.args.get("next")) or url_for("main.home"),
-    )

@@ -6,7 +6,11 @@ and ``payments`` (the Stripe webhook at /payments/stripe/webhook, the URL Stripe
 
 from flask import Blueprint, Flask
 
+from portal.extensions import csrf
+
 bp = Blueprint("billing", __name__, url_prefix="/pagamentos")
+webhook_bp = Blueprint("payments", __name__, url_prefix="/payments")
+csrf.exempt(webhook_bp)  # Stripe signs the body; there is no browser session to protect
 
 
 def init_app(app: Flask) -> None:
@@ -20,4 +24,3 @@ def init_app(app: Flask) -> None:
 
 
 from portal.blueprints.billing import hooks, routes, staff  # noqa: E402,F401
-from portal.blueprints.billing.webhook import webhook_bp  # noqa: E402,F401

@@ -191,7 +191,7 @@ def payment_todo(user: User) -> list[TodoItem]:
 def seed_demo_payments() -> None:
     """A pending registration fee for the demo citizen, to try the guia and online payment."""
 
-    from portal.services.fees import FeeError, compute_fee
+    from portal.services.fees import FeeError, PriceInputs, ReclaimInputs, compute_fee
 
     citizen = db.session.scalar(select(User).where(User.email == "cidada@demo.ccz"))
     if citizen is None:
@@ -206,9 +206,10 @@ def seed_demo_payments() -> None:
     profile = current_profile()
     today = services.local_today()
     try:
-        fee = compute_fee(profile, "registration", {}, today)
+        fee = compute_fee(profile, "registration", PriceInputs(), today)
         if fee.total_cents <= 0:  # a law without a registration fee: a reclaim, then
-            fee = compute_fee(profile, "reclaim", {"size": "small", "apprehended_on": today}, today)
+            reclaim = ReclaimInputs(size="small", apprehended_on=today)
+            fee = compute_fee(profile, "reclaim", reclaim, today)
     except FeeError:
         return  # e.g. no unit value entered yet
     if fee.total_cents <= 0:

@@ -50,6 +50,7 @@ def kind_label(kind: str) -> str:
         "adoption": _("Adoção"),
         "reclaim": _("Resgate de animal apreendido"),
         "fine": _("Multa"),
+        "expense": _("Ressarcimento de despesas"),  # GRU 89 §ú: the interdição's expenses
     }.get(kind, kind)
 
 

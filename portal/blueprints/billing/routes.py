@@ -1,15 +1,22 @@
 """Citizen billing views: my payments, the item page (pay online, guia, exemption), receipts,
-and the public price list. Staff views are in ``staff.py``; the Stripe webhook in ``webhook.py``.
+and the public price list, and the Stripe webhook (blueprint ``payments``, at the end). Staff views
+are in ``staff.py``.
 
 A person only ever sees their own items: anything else answers 404, never 403.
 """
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+import stripe
 from flask import (
     Response,
     abort,
+    current_app,
     flash,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -17,11 +24,11 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_login import current_user
-from sqlalchemy.exc import IntegrityError
 
 from portal.access import public, signed_in
-from portal.blueprints.billing import bp, documents, services, stripe_gateway
+from portal.blueprints.billing import bp, documents, services, stripe_gateway, webhook_bp
 from portal.blueprints.billing.forms import ExemptionRequestForm
+from portal.domain import DomainError
 from portal.extensions import db
 from portal.forms import EmptyForm, choices
 from portal.kept_uploads import Kept, Slot, keep
@@ -108,18 +115,15 @@ def pay_online(item_id: int):
     if not form.validate_on_submit():
         flash(_("A sessão expirou; tente de novo."), "warning")
         return redirect(url_for("billing.item", item_id=found.id))
-    try:
-        done = run_service(lambda: stripe_gateway.start_checkout(found, current_user).url)
-    except IntegrityError:
+    done = run_service(
+        lambda: stripe_gateway.start_checkout(found, current_user).url,
         # Another tab opened the same Stripe session (same idempotency key) a moment earlier:
         # send this tab to that session instead of an error page.
-        db.session.rollback()
-        url = stripe_gateway.open_session_url(services.get_item(item_id))
-    else:
-        if not done.ok:
-            return redirect(url_for("billing.item", item_id=found.id))
-        url = done.value
-    return redirect(url or url_for("billing.item", item_id=found.id), code=303)
+        on_conflict=lambda: stripe_gateway.open_session_url(services.get_item(item_id)),
+    )
+    if not done.ok:
+        return redirect(url_for("billing.item", item_id=found.id))
+    return redirect(done.value or url_for("billing.item", item_id=found.id), code=303)
 
 
 @bp.get("/<int:item_id>/retorno")
@@ -217,3 +221,69 @@ def _send_exemption(found: PaymentItem, form: ExemptionRequestForm, kept: Kept) 
     )
     kept.discard()
     return made
+
+
+# The Stripe webhook, ``POST /payments/stripe/webhook`` (blueprint ``payments``): outside the
+# /pagamentos prefix (the URL configured in the Stripe dashboard), CSRF-exempt, public, and trusted
+# only through the signature. A bad, missing or stale signature (older than the library's 5-minute
+# tolerance) answers 400 and changes nothing. A verified event answers 200 even when it is ignored
+# or a repeat, so Stripe stops retrying; anything odd about the money becomes a review flag for
+# staff instead of an error.
+
+
+def _webhook_refusal(code: str, message: str):
+    return jsonify(errors=[{"field": None, "code": code, "message": message}]), 400
+
+
+@webhook_bp.post("/stripe/webhook")
+@public  # authenticated by the Stripe-Signature header (STRIPE_WEBHOOK_SECRET), checked below
+def stripe_webhook():
+    secret = current_app.config.get("STRIPE_WEBHOOK_SECRET")
+    if not secret:
+        current_app.logger.warning("Stripe webhook called but STRIPE_WEBHOOK_SECRET is not set")
+        return _webhook_refusal("not_configured", "Webhook da Stripe não configurado.")
+    payload = request.get_data(cache=False)
+    try:
+        stripe.WebhookSignature.verify_header(
+            payload,
+            request.headers.get("Stripe-Signature"),
+            secret,
+            stripe.Webhook.DEFAULT_TOLERANCE,
+        )
+        data = json.loads(payload)
+    except (ValueError, stripe.SignatureVerificationError):
+        return _webhook_refusal("invalid_signature", "Assinatura inválida ou expirada.")
+    done = run_service(
+        lambda: _apply(data),
+        show=False,
+        # The same event delivered twice at the same moment: the other delivery recorded it.
+        on_conflict=lambda: "duplicate",
+    )
+    if isinstance(done.error, InvalidEvent):
+        return _webhook_refusal("invalid_event", "Evento inválido.")
+    if done.error is not None:
+        raise done.error  # any other refusal is a bug: the error handler answers it, as before
+    outcome = done.value
+    current_app.logger.info("Stripe event %s (%s): %s", data.get("id"), data.get("type"), outcome)
+    return jsonify(received=True, outcome=outcome)
+
+
+class InvalidEvent(DomainError):
+    """A verified event the gateway cannot apply: answered 400 after the rollback."""
+
+
+def _apply(data: Any) -> str:
+    """The event applied (the gateway's outcome), or InvalidEvent for a malformed one."""
+    if not isinstance(data, dict):
+        # Signed, but not an event (a JSON array, a string...): nothing to apply. The library's
+        # construct_event fails on these with an AttributeError, hence the check made here.
+        raise InvalidEvent(None, "invalid_event", "Evento inválido.")
+    try:
+        return stripe_gateway.handle_event(data)
+    except ValueError as err:
+        raise InvalidEvent(None, "invalid_event", "Evento inválido.") from err
+    except (TypeError, AttributeError, KeyError) as err:
+        # A signed event of an unexpected shape deeper down (a list where Stripe sends an
+        # object): refuse it like a malformed event instead of answering 500.
+        current_app.logger.exception("Stripe event %s has an unexpected shape", data.get("id"))
+        raise InvalidEvent(None, "invalid_event", "Evento inválido.") from err

@@ -4,8 +4,10 @@ defence and appeals online.
 Modules: ``services`` (the procedure's rules, re-exported from ``common``, ``issuing``,
 ``consequences``, ``serving``, ``fines``, ``petitions``, ``decisions``, ``review``, ``reading``;
 ``codes`` derives the printed access codes), ``issue_form`` (the agent's form), ``routes`` (the
-addressee's "Minhas notificações" and the public verification page), ``staff`` (agents issue,
-superiors decide, the dívida ativa export), ``documents`` (PDFs with a QR code), ``queues``,
+addressee's "Minhas notificações" and the public verification page; ``routes.duties``, the VV 23 II
+laudo and address), ``staff`` (agents issue, superiors decide, the dívida ativa export;
+``staff.duties``, a laudo on paper; ``staff.interdiction``, GRU 89 §ú expenses;
+``staff.representation``, GRU 107 §2 III), ``documents`` (PDFs with a QR code), ``queues``,
 ``reminders`` and ``hooks`` (to-do).
 """
 
@@ -22,39 +24,31 @@ bp = Blueprint("enforcement", __name__)
 
 
 def init_app(app: Flask) -> None:
-    """What enforcement adds: menu entry, staff tile, label filter, the daily command, the LGPD
-    section, the citizen's to-do, queues and reminders."""
-    from portal.blueprints.enforcement.labels import AUDIT_LABELS
-    from portal.wiring import wiring as _wiring
-
-    _wiring(app).audit_labels(AUDIT_LABELS)
+    """What enforcement adds: menu entry, staff tile, the daily command, the LGPD section, the
+    citizen's to-do, queues and reminders, and its answers to the lower domains' questions (the
+    auto de apreensão of a capture, the consequences on a person, an establishment's notices)."""
     from flask_babel import lazy_gettext as _l
 
     from portal.access import STAFF, is_signed_in
     from portal.blueprints.enforcement import attachments, consequences, hooks, queues, reminders
+    from portal.blueprints.enforcement.labels import AUDIT_LABELS
     from portal.wiring import wiring
 
     wired = wiring(app)
+    wired.audit_labels(AUDIT_LABELS)
     wired.nav(_l("Minhas notificações"), "enforcement.mine", order=60, visible=is_signed_in)
     wired.admin_link(_l("Fiscalização: notificações e autos"), "enforcement.staff_list", STAFF)
-    app.jinja_env.globals["enforcement_label"] = _label
-    # the capture page links its auto de apreensão (GRU 87 §ú), the document page its capture
-    from portal.blueprints.impound.apprehension import apprehension_document
-
-    app.jinja_env.globals["apprehension_document"] = apprehension_document
-    app.jinja_env.globals["person_consequences"] = _person_consequences
-    # GRU 87 V-VI (computed from the record) and VV 23 II (what was presented) on document pages
-    app.jinja_env.globals["enforcement_repeat"] = _repeat_finding
-    app.jinja_env.globals["remedy_filings"] = _remedy_filings
-    from portal.services.clock import local_today
-
-    app.jinja_env.globals["remedy_today"] = local_today
     wired.command(_daily)
     wired.exporter("notificacoes", _export)
     wired.todo("enforcement", hooks.todo)
     wired.payment_hold(hooks.fine_on_hold)
     wired.registration_refusal(consequences.registration_refusal)  # VV 23 V; GRU 88 §4…
-    wired.sanctions_for_cpf(consequences.consequences_for_cpf)  # adoption's eligibility
+    wired.sanctions_for_cpf(hooks.cpf_sanctions)  # adoption's eligibility
+    # GRU 87: a capture's definitive apprehension is decided by an auto de apreensão
+    wired.apprehension_notice(consequences.issue_capture_apprehension)
+    wired.apprehension_of_capture(hooks.capture_apprehension)  # the capture's staff page
+    wired.consequences_for_person(hooks.person_consequences)  # the staff's animal page
+    wired.notices_for_cnpj(hooks.cnpj_notices)  # the establishment's file (GRU 12 III-VII)
     wired.file_rule(attachments.PURPOSE, attachments.addressee_may_see)
     # VV 23 II: the overdue-laudo queue and the laudo reminder only where the law has them
     remedy = app.extensions["portal_profile"].notices.remedy_duties
@@ -98,38 +92,4 @@ def _export(user: Any) -> list[dict[str, Any]]:
     ]
 
 
-def _label(table: str, key: str | None) -> str:
-    from portal.blueprints.enforcement import labels
-
-    tables = {
-        "kind": labels.KIND_LABELS,
-        "status": labels.STATUS_LABELS,
-        "service": labels.SERVICE_LABELS,
-        "petition": labels.PETITION_LABELS,
-        "petition_status": labels.PETITION_STATUS_LABELS,
-        "fine": labels.FINE_STATUS_LABELS,
-        "consequence": labels.CONSEQUENCE_LABELS,
-    }
-    return labels.label(tables[table], key)
-
-
-def _person_consequences(cpf: str | None) -> list[Any]:
-    from portal.blueprints.enforcement.services import consequences_for_cpf
-
-    return consequences_for_cpf(cpf)
-
-
-def _repeat_finding(doc: Any) -> Any:
-    from portal.blueprints.enforcement.duties import repeat_finding
-    from portal.services.clock import current_profile
-
-    return repeat_finding(current_profile(), doc)
-
-
-def _remedy_filings(doc: Any) -> list[Any]:
-    from portal.blueprints.enforcement.duties import laudos_of
-
-    return laudos_of(doc) if doc.laudo_every_days else []
-
-
-from portal.blueprints.enforcement import duties_routes, representation, routes, staff  # noqa: E402,F401,I001
+from portal.blueprints.enforcement import routes, staff  # noqa: E402,F401,I001

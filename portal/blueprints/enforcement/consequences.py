@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from flask_babel import gettext as _
@@ -13,6 +13,7 @@ from portal.blueprints.enforcement.common import EnforcementError
 from portal.blueprints.enforcement.issuing import Addressee, issue_document
 from portal.extensions import db
 from portal.models import (
+    Capture,
     ConsequenceKind,
     EnforcementDocument,
     EnforcementKind,
@@ -22,6 +23,7 @@ from portal.models import (
 )
 from portal.profiles.schema import Profile
 from portal.services import audit
+from portal.services.clock import current_profile
 from portal.services.mail import send_email
 
 
@@ -88,6 +90,47 @@ def issue_apprehension_notice(
         doc.consequence_kind, doc.consequence_article = found
     db.session.flush()
     return doc
+
+
+def issue_capture_apprehension(
+    profile: Profile | None, capture: Capture, article: str, reason: str, actor: User | None
+) -> EnforcementDocument | None:
+    """The auto de apreensão of a capture whose definitive apprehension impound just opened
+    (GRU 87; CABO 39 §4; answers ``wiring.issue_apprehension``), to the owner identified by CPF
+    or, without one, to the unidentified owner served by edital (GRU 95 §ú, 96 §1, 109 III).
+    None when nobody can sign it (no agent recorded the capture and nobody acted)."""
+    owner = capture.owner
+    agent = actor or capture.agent
+    if agent is None:
+        return None
+    if owner is not None and owner.cpf:
+        address = ", ".join(
+            p for p in (owner.street, owner.number, owner.district, owner.city) if p
+        )
+        addressee = Addressee(owner.full_name, owner.cpf, address=address or None)
+    else:
+        # GRU 95 §ú, 96 §1, 109 III: an owner who cannot be identified is served by edital; the
+        # procedure still runs and its final decision, not staff by hand, decides the capture.
+        addressee = Addressee(
+            owner.full_name if owner is not None else _("Proprietário não identificado"),
+            unidentified=True,
+        )
+    return issue_apprehension_notice(
+        profile or current_profile(),
+        agent=agent,
+        addressee=addressee,
+        fact=_(
+            "Apreensão definitiva do animal do protocolo %(p)s: %(r)s", p=capture.protocol, r=reason
+        ),
+        place=capture.place,
+        occurred_at=min(capture.captured_at, datetime.now(UTC)),
+        legal_provision=article,
+        agent_title=_("Autoridade sanitária"),
+        definitive=True,
+        animal_id=capture.animal_id,
+        capture_id=capture.id,
+        measures=_("O animal permanece sob a guarda do CCZ até a decisão final (GRU 87 §ú)."),
+    )
 
 
 def definitive_consequence(profile: Profile) -> tuple[ConsequenceKind, str] | None:

@@ -170,3 +170,29 @@ class VerifyForm(FlaskForm):
     code = StringField(
         _l("Código de acesso (impresso no documento)"), validators=[Optional(), Length(max=20)]
     )
+
+
+class InterdictionExpensesForm(FlaskForm):
+    """GRU 89 §ú: what the trip of an interdição to the slaughterhouse cost (amounts in reais; the
+    page shows only the kinds the profile lists)."""
+
+    trip_on = DateField(
+        _l("Data em que os animais foram levados ao abatedouro"),
+        validators=[InputRequired(_l("Informe a data."))],
+    )
+    slaughterhouse = StringField(
+        _l("Abatedouro licenciado (nome e registro)"),
+        validators=[DataRequired(REQUIRED), Length(max=200)],
+    )
+    transport = StringField(
+        _l("Transporte dos animais (R$)"), validators=[Optional(), Length(max=20)]
+    )
+    authority_escort = StringField(
+        _l("Acompanhamento da autoridade sanitária (R$)"), validators=[Optional(), Length(max=20)]
+    )
+    staff_escort = StringField(
+        _l("Acompanhamento de outros servidores (R$)"), validators=[Optional(), Length(max=20)]
+    )
+    detail = TextAreaField(
+        _l("Como os valores foram calculados (opcional)"), validators=[Optional(), Length(max=500)]
+    )

@@ -1,5 +1,6 @@
-"""The citizen's to-do list (portal.services.todo) and the billing hold of a fine suspended by an
-appeal, wired by ``portal.blueprints.enforcement.init_app``.
+"""The citizen's to-do list (portal.services.todo), the billing hold of a fine suspended by an
+appeal, and the documents and consequences shown on the staff pages of lower domains (a capture,
+an animal's owner, an establishment), wired by ``portal.blueprints.enforcement.init_app``.
 
 Each document addressed to the person says one thing (issue 25): the petition being judged (by
 whom, until when, and that the fine waits for it), else the next deadline, else a decision of
@@ -16,16 +17,33 @@ from markupsafe import Markup, escape
 from sqlalchemy import and_, or_, select
 
 from portal.blueprints.enforcement.authority import authority_ref
+from portal.blueprints.enforcement.consequences import consequences_for_cpf
 from portal.blueprints.enforcement.duties import duty_text, repeat_finding
-from portal.blueprints.enforcement.labels import PETITION_LABELS, PETITION_STATUS_LABELS
+from portal.blueprints.enforcement.labels import (
+    KIND_LABELS,
+    PETITION_LABELS,
+    PETITION_STATUS_LABELS,
+    STATUS_LABELS,
+    enforcement_label,
+    label,
+)
 from portal.blueprints.enforcement.petitions import last_decided, open_petition, penalty_of
 from portal.blueprints.enforcement.reading import current_deadline, documents_for
+from portal.blueprints.impound.apprehension import apprehension_document
 from portal.extensions import db
-from portal.models import EnforcementDocument, PaymentItem, Petition, RepresentationStatus, User
+from portal.models import (
+    Capture,
+    EnforcementDocument,
+    PaymentItem,
+    Petition,
+    RepresentationStatus,
+    User,
+)
 from portal.profiles.schema import Profile
 from portal.services.clock import current_profile, local_today
 from portal.services.money import format_brl
 from portal.services.todo import TodoItem
+from portal.wiring import ConsequenceLink, DocumentLink, Sanction
 
 RECENT_DECISION_DAYS = 30  # a decision stays on the home page this long after it was known
 
@@ -159,3 +177,59 @@ def fine_on_hold(item: PaymentItem) -> bool:
         return False
     doc = db.session.get(EnforcementDocument, item.subject_id)
     return bool(doc is not None and doc.fine_suspended)
+
+
+def _link(doc: EnforcementDocument) -> DocumentLink:
+    return DocumentLink(
+        number=doc.number,
+        url=url_for("enforcement.staff_detail", doc_id=doc.id),
+        kind_label=label(KIND_LABELS, doc.kind),
+        status_label=label(STATUS_LABELS, doc.status),
+        issued_at=doc.issued_at,
+        awaits_edital=not doc.addressee_cpf and not doc.addressee_cnpj and not doc.knowledge_on,
+    )
+
+
+def capture_apprehension(capture: Capture) -> DocumentLink | None:
+    """The capture's latest auto de apreensão (GRU 87 §ú), for its staff page."""
+    doc = apprehension_document(capture)
+    return _link(doc) if doc is not None else None
+
+
+def cnpj_notices(cnpj: str) -> list[DocumentLink]:
+    """The documents addressed to a CNPJ (GRU 12 III-VII), newest first, for the establishment's
+    file."""
+    docs = db.session.scalars(
+        select(EnforcementDocument)
+        .where(EnforcementDocument.addressee_cnpj == cnpj)
+        .order_by(EnforcementDocument.issued_at.desc())
+    )
+    return [_link(doc) for doc in docs]
+
+
+def cpf_sanctions(cpf: str | None) -> list[Sanction]:
+    """The consequences in force on a CPF, as plain records for adoption's bars (VV 23 III b, V;
+    BJP 30 §ú II; GRU 88 §4)."""
+    return [
+        Sanction(
+            kind=c.kind,
+            article=c.article,
+            document_number=c.document.number,
+            animal_id=c.animal_id,
+        )
+        for c in consequences_for_cpf(cpf)
+    ]
+
+
+def person_consequences(cpf: str | None) -> list[ConsequenceLink]:
+    """The consequences in force on a CPF (VV 23 III b, V; BJP 30 §ú II; CABO 39 §4; GRU 88 §4),
+    for staff reviewing the person's animal."""
+    return [
+        ConsequenceLink(
+            article=c.article,
+            label=enforcement_label("consequence", c.kind),
+            document_number=c.document.number,
+            document_url=url_for("enforcement.staff_detail", doc_id=c.document_id),
+        )
+        for c in consequences_for_cpf(cpf)
+    ]

@@ -55,6 +55,23 @@ def label(table: dict, key: str | None) -> str:
     return str(table.get(key or "", key or "—"))
 
 
+_TABLES = {
+    "kind": KIND_LABELS,
+    "status": STATUS_LABELS,
+    "service": SERVICE_LABELS,
+    "petition": PETITION_LABELS,
+    "petition_status": PETITION_STATUS_LABELS,
+    "fine": FINE_STATUS_LABELS,
+    "consequence": CONSEQUENCE_LABELS,
+}
+
+
+def enforcement_label(table: str, key: str | None) -> str:
+    """``key`` of the named table in words; enforcement's views hand it to their templates
+    (``enforcement_label('status', doc.status)``)."""
+    return label(_TABLES[table], key)
+
+
 # The audited actions in words (the audit trail); ``init_app`` hands them to the wiring.
 AUDIT_LABELS: dict[str, Any] = {
     "enforcement.issued": _l("Emitiu notificação ou auto"),
@@ -68,6 +85,7 @@ AUDIT_LABELS: dict[str, Any] = {
     "enforcement.petition_decided": _l("Decidiu defesa ou recurso"),
     "enforcement.grant_reviewed": _l("Deu vista ao deferimento de defesa ou recurso"),
     "enforcement.collection": _l("Encaminhou multa vencida para cobrança"),
+    "enforcement.interdiction_expenses": _l("Cobrou do infrator as despesas da interdição"),
     "enforcement.collection_exported": _l("Exportou as multas para a dívida ativa (CSV)"),
     "enforcement.viewed": _l("Consultou notificação ou auto"),
     "enforcement.code_opened": _l("Abriu documento com o código de acesso"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import abort, flash, redirect, render_template, url_for
+from flask import abort, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
@@ -15,12 +15,13 @@ from portal.blueprints.establishments import bp, services
 from portal.blueprints.establishments.forms import CadastroForm
 from portal.extensions import db
 from portal.forms import EmptyForm, choices
+from portal.kept_uploads import Kept, Slot, keep
 from portal.models import Establishment, StoredFile
 from portal.services.clock import current_profile, local_today
-from portal.services.uploads import UploadError, store_document
-from portal.views import show_error
+from portal.views import run_service
 
 SKETCH_PURPOSE = "establishment_sketch"  # GRU 11 §1 IV
+SKETCH_DRAFT = "establishment_sketch"  # the person's draft that holds it across a refused post
 
 
 def _rule():
@@ -57,32 +58,24 @@ def _data(form: CadastroForm) -> services.CadastroData:
     )
 
 
-def _sketch(form: CadastroForm) -> StoredFile | None:
-    """The uploaded sketch, re-encoded and private (owner and staff see it), or None."""
-    upload = form.sketch.data
-    if not upload or not getattr(upload, "filename", ""):
-        return None
-    return store_document(
-        upload.stream, purpose=SKETCH_PURPOSE, owner_id=current_user.id, filename=upload.filename
-    )
+def _kept_sketch(key: str) -> Kept:
+    """issue 25: the sketch is held in the person's draft as soon as it arrives (re-encoded and
+    private: owner and staff see it); a refusal of any other field keeps it."""
+    return keep(SKETCH_DRAFT, key, [Slot("sketch")])
 
 
-def _save(form: CadastroForm, call: Callable[[StoredFile | None], object], success: str) -> bool:
-    """Store the sketch and run the service with it; commit and confirm, or on a refused upload
-    or rule roll back and show the message next to its field (nothing typed is lost)."""
-    try:
-        call(_sketch(form))
-    except UploadError as err:
-        db.session.rollback()
-        form.sketch.errors = [err.message]
-        return False
-    except services.EstablishmentError as err:
-        db.session.rollback()
-        show_error(err, form)
-        return False
-    db.session.commit()
-    flash(success, "success")
-    return True
+def _save(
+    form: CadastroForm, kept: Kept, call: Callable[[StoredFile | None], object], success: str
+) -> bool:
+    """Run the service with the held sketch; commit and confirm, or on a refused rule roll back
+    and show the message next to its field (nothing typed or sent is lost)."""
+
+    def run() -> None:
+        held = kept.take("sketch", SKETCH_PURPOSE)
+        call(held[-1] if held else None)
+        kept.discard()  # the sketch is the establishment's now; the draft goes in this commit
+
+    return run_service(run, form=form, success=success).ok
 
 
 def _own(establishment_id: int) -> Establishment:
@@ -97,19 +90,28 @@ def _own(establishment_id: int) -> Establishment:
 def request_cadastro():
     rule = _rule()
     form = _form()
-    if form.validate_on_submit() and _save(
-        form,
-        lambda sketch: services.request_cadastro(
-            current_user._get_current_object(),
-            _data(form),
-            profile=current_profile(),
-            today=local_today(),
-            sketch=sketch,
-        ),
-        _("Pedido de cadastro enviado. O CCZ vai analisar e agendar a vistoria."),
+    kept = _kept_sketch("")
+    valid = form.validate_on_submit()
+    if (
+        not kept.show_refused(form)
+        and valid
+        and _save(
+            form,
+            kept,
+            lambda sketch: services.request_cadastro(
+                current_user._get_current_object(),
+                _data(form),
+                profile=current_profile(),
+                today=local_today(),
+                sketch=sketch,
+            ),
+            _("Pedido de cadastro enviado. O CCZ vai analisar e agendar a vistoria."),
+        )
     ):
         return redirect(url_for("establishments.mine"))
-    return render_template("establishments/request.html", form=form, rule=rule)
+    return render_template(
+        "establishments/request.html", form=form, rule=rule, kept=kept.files("sketch")
+    )
 
 
 @bp.route("/estabelecimentos/<int:establishment_id>/editar", methods=["GET", "POST"])
@@ -117,21 +119,32 @@ def request_cadastro():
 def edit(establishment_id: int):
     establishment = _own(establishment_id)
     form = _form(establishment)
-    if form.validate_on_submit() and _save(
-        form,
-        lambda sketch: services.update_data(
-            establishment,
-            current_user._get_current_object(),
-            _data(form),
-            profile=current_profile(),
-            today=local_today(),
-            sketch=sketch,
-        ),
-        _("Dados atualizados e comunicados ao CCZ."),
+    kept = _kept_sketch(str(establishment.id))
+    valid = form.validate_on_submit()
+    if (
+        not kept.show_refused(form)
+        and valid
+        and _save(
+            form,
+            kept,
+            lambda sketch: services.update_data(
+                establishment,
+                current_user._get_current_object(),
+                _data(form),
+                profile=current_profile(),
+                today=local_today(),
+                sketch=sketch,
+            ),
+            _("Dados atualizados e comunicados ao CCZ."),
+        )
     ):
         return redirect(url_for("establishments.mine"))
     return render_template(
-        "establishments/request.html", form=form, rule=_rule(), establishment=establishment
+        "establishments/request.html",
+        form=form,
+        rule=_rule(),
+        establishment=establishment,
+        kept=kept.files("sketch"),
     )
 
 
@@ -164,19 +177,15 @@ def mine():
 def renew(establishment_id: int):
     establishment = _own(establishment_id)
     if EmptyForm().validate_on_submit():
-        try:
-            services.request_renewal(
+        run_service(
+            lambda: services.request_renewal(
                 establishment,
                 current_user._get_current_object(),
                 profile=current_profile(),
                 today=local_today(),
-            )
-        except services.EstablishmentError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Renovação pedida. O CCZ vai analisar."), "success")
+            ),
+            success=_("Renovação pedida. O CCZ vai analisar."),
+        )
     return redirect(url_for("establishments.mine"))
 
 
@@ -201,16 +210,12 @@ def close(establishment_id: int):
     """GRU 11 §5: the establishment asks for the baixa when it closes."""
     establishment = _own(establishment_id)
     if EmptyForm().validate_on_submit():
-        try:
-            services.close(
+        run_service(
+            lambda: services.close(
                 establishment,
                 current_user._get_current_object(),
                 _("Encerramento das atividades informado pelo estabelecimento."),
-            )
-        except services.EstablishmentError as err:
-            db.session.rollback()
-            flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(_("Cadastro encerrado (baixa)."), "success")
+            ),
+            success=_("Cadastro encerrado (baixa)."),
+        )
     return redirect(url_for("establishments.mine"))

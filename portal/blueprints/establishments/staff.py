@@ -20,6 +20,7 @@ from portal.models import Establishment, User
 from portal.services import audit
 from portal.services.clock import current_profile, local_today
 from portal.views import run_service
+from portal.wiring import wiring
 
 DECIDERS = ("coordinator", "admin")
 
@@ -34,19 +35,6 @@ def _establishment(establishment_id: int) -> Establishment:
 def _act(establishment: Establishment, action: Callable[[], object], done: str) -> object:
     """Run one service; on a rule's refusal roll back and say why, else commit and confirm."""
     return run_service(action, success=done).value
-
-
-def _notices(establishment: Establishment) -> list[tuple[object, str, str]]:
-    """The enforcement documents addressed to this CNPJ (GRU 12 III-VII), newest first."""
-    from portal.blueprints.enforcement.labels import KIND_LABELS, STATUS_LABELS, label
-    from portal.models.enforcement import EnforcementDocument
-
-    docs = db.session.scalars(
-        select(EnforcementDocument)
-        .where(EnforcementDocument.addressee_cnpj == establishment.cnpj)
-        .order_by(EnforcementDocument.issued_at.desc())
-    )
-    return [(d, label(KIND_LABELS, d.kind), label(STATUS_LABELS, d.status)) for d in docs]
 
 
 @bp.get("/ccz/estabelecimentos")
@@ -77,7 +65,8 @@ def staff_file(establishment_id: int):
         "establishments/staff_file.html",
         establishment=establishment,
         today=today,
-        notices=_notices(establishment),
+        # GRU 12 III-VII: the documents addressed to its CNPJ (enforcement answers the wiring)
+        notices=wiring().notices_linked_to_cnpj(establishment.cnpj),
         status=services.status_label(establishment, today),
         inspection_form=inspection,
         reason_form=ReasonForm(),

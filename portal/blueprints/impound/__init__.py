@@ -3,12 +3,15 @@
 Modules: ``services`` (re-exports the rules, which live in ``labels``, ``deadlines``, ``capture``,
 ``from_report``, ``reclaim``, ``destinations``, ``euthanasia``, ``alerts``, ``certificates``,
 ``personal_data`` and ``apprehension``), ``routes`` (public pages: "Animais recolhidos", "Perdi meu
-animal", the owner's reclaim, the certidão and its public check), ``field`` (the capture form with
-its map, also opened from a maus-tratos report), ``staff`` (the kennel custody list, reclaim at the
-counter, release, destinations, certidão exams under ``/ccz/recolhimentos``), ``laudos`` (the vet's
-euthanasia laudo and the NGOs' area, Lei 14.228/2021; its supervision and withdrawal are in
-``laudo_review``), ``on_site`` (GRU 90's euthanasia where the animal is), ``queues``,
-``reminders``, ``demo``.
+animal", the owner's reclaim, the certidão and its public check; ``routes.public_checks``, where
+the CCZ is and "Conferir um documento"; ``routes.on_site_document``, the owner's copy of an on-site
+record and its public check), ``staff`` (the kennel custody list, reclaim at the counter, release,
+destinations, certidão exams under ``/ccz/recolhimentos``; ``staff.field``, the capture form with
+its map, also opened from a maus-tratos report; ``staff.laudos``, the vet's euthanasia laudo and
+the NGOs' area, Lei 14.228/2021, whose supervision and withdrawal are in ``laudo_review``;
+``staff.on_site_document``, the staff's copy of an on-site record), ``on_site`` (GRU 90, CAB 9 §ú,
+CABO 11: the euthanasia where the animal is; CAB 9 caput: the assessment there; its staff page is
+still in that law module), ``on_site_document`` (its PDF), ``queues``, ``reminders``, ``demo``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ bp = Blueprint("impound", __name__)
 def init_app(app: Flask) -> None:
     """Menu entries, staff tiles, the settlement listener, the LGPD section, queues, reminders."""
     from portal.blueprints.impound.labels import AUDIT_LABELS
+    from portal.blueprints.impound.routes.public_checks import ccz_context
     from portal.wiring import wiring as _wiring
 
     _wiring(app).audit_labels(AUDIT_LABELS)
@@ -64,14 +68,14 @@ def init_app(app: Flask) -> None:
     wired.todo("impound", todo.impound_todo)
     wired.captures_for_report(links.report_capture_links)
     wired.captures_of_animal(links.animal_capture_links)
-    app.context_processor(public_checks.ccz_context)  # the CCZ's address; the certidão's links
+    app.context_processor(ccz_context)  # the CCZ's address; the certidão's links
     if services.certificates_offered(app.extensions["portal_profile"]):  # GRU 84 §3
         wired.nav(_l("Certidão negativa de captura"), "impound.certificates", order=86)
     wired.nav(_l("Conferir documento"), "impound.checks", order=87)
     wired.queues(queues.declare_queues)
-    if app.extensions["portal_profile"].impound.on_site_euthanasia_sizes:  # GRU 90
+    if app.extensions["portal_profile"].impound.on_site_euthanasia:  # GRU 90; CAB 9; CABO 11
         wired.admin_link(
-            _l("Eutanásia no local (animal de grande porte)"),
+            _l("Eutanásia no local"),
             "impound.staff_on_site",
             ("agent", "vet", "coordinator"),
         )
@@ -80,11 +84,4 @@ def init_app(app: Flask) -> None:
     wired.reminders(reminders.declare_reminders)
 
 
-from portal.blueprints.impound import (  # noqa: E402,F401
-    field,
-    laudos,
-    on_site,
-    public_checks,
-    routes,
-    staff,
-)
+from portal.blueprints.impound import on_site, routes, staff  # noqa: E402,F401

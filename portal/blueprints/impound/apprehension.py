@@ -3,14 +3,13 @@ impound and enforcement.
 
 Opening it keeps the animal in custody and bars its reclaim until the final decision of the
 procedure (GRU 87 §ú), and issues the *auto de apreensão* to the owner through the enforcement
-procedure (defence and appeal as for any document). The final decision of that procedure calls
+procedure (defence and appeal as for any document), which enforcement answers through
+``wiring.issue_apprehension``. The final decision of that procedure calls
 :func:`decide_definitive_apprehension`: upheld, the animal is the municipality's (a destination
 follows, GRU 88); not upheld, it goes back to ordinary custody.
 """
 
 from __future__ import annotations
-
-from datetime import UTC, datetime
 
 from flask_babel import gettext as _
 from sqlalchemy import select
@@ -28,6 +27,7 @@ from portal.models.base import utcnow
 from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.mail import send_email
+from portal.wiring import wiring
 
 # Statuses in which the procedure has not reached its final decision.
 _NOT_FINAL = (
@@ -74,7 +74,8 @@ def open_definitive_apprehension(
         detail={"article": article},
         actor_id=actor.id if actor else None,
     )
-    doc = _issue_notice(profile, capture, article=article, reason=reason, actor=actor)
+    # GRU 87: the auto de apreensão is an enforcement document; enforcement issues it
+    doc = wiring().issue_apprehension(profile, capture, article=article, reason=reason, actor=actor)
     if notify and capture.owner is not None and capture.owner.email:
         send_email(
             capture.owner.email,
@@ -99,46 +100,6 @@ def open_definitive_apprehension(
             ),
         )
     return capture
-
-
-def _issue_notice(
-    profile: Profile | None, capture: Capture, *, article: str, reason: str, actor: User | None
-) -> EnforcementDocument | None:
-    from portal.blueprints.enforcement.services import Addressee, issue_apprehension_notice
-    from portal.services.clock import current_profile
-
-    owner = capture.owner
-    agent = actor or capture.agent
-    if agent is None:
-        return None
-    if owner is not None and owner.cpf:
-        address = ", ".join(
-            p for p in (owner.street, owner.number, owner.district, owner.city) if p
-        )
-        addressee = Addressee(owner.full_name, owner.cpf, address=address or None)
-    else:
-        # GRU 95 §ú, 96 §1, 109 III: an owner who cannot be identified is served by edital; the
-        # procedure still runs and its final decision, not staff by hand, decides the capture.
-        addressee = Addressee(
-            owner.full_name if owner is not None else _("Proprietário não identificado"),
-            unidentified=True,
-        )
-    return issue_apprehension_notice(
-        profile or current_profile(),
-        agent=agent,
-        addressee=addressee,
-        fact=_(
-            "Apreensão definitiva do animal do protocolo %(p)s: %(r)s", p=capture.protocol, r=reason
-        ),
-        place=capture.place,
-        occurred_at=min(capture.captured_at, datetime.now(UTC)),
-        legal_provision=article,
-        agent_title=_("Autoridade sanitária"),
-        definitive=True,
-        animal_id=capture.animal_id,
-        capture_id=capture.id,
-        measures=_("O animal permanece sob a guarda do CCZ até a decisão final (GRU 87 §ú)."),
-    )
 
 
 def decide_definitive_apprehension(

@@ -22,6 +22,7 @@ from portal.models import (
     CustodyType,
     ReclaimRecord,
     ReclaimStatus,
+    StoredFile,
     User,
 )
 from portal.profiles.schema import Profile
@@ -59,7 +60,8 @@ class CaptureData:
     condition_note: str | None = None
     latitude: float | None = None
     longitude: float | None = None
-    photos: list[tuple[IO[bytes], str | None]] = field(default_factory=list)
+    # sent with this post, or held by the form's draft across a refused post (issue 25)
+    photos: list[tuple[IO[bytes], str | None] | StoredFile] = field(default_factory=list)
     report_protocol: str | None = None  # the maus-tratos report whose inspection asked for it
 
 
@@ -231,10 +233,17 @@ def _check_not_in_custody(animal: Animal | None, microchip: str | None) -> None:
         )
 
 
-def _store_photos(capture: Capture, photos: list[tuple[IO[bytes], str | None]]) -> None:
+def _store_photos(
+    capture: Capture, photos: list[tuple[IO[bytes], str | None] | StoredFile]
+) -> None:
     from portal.services.uploads import UploadError, store_image
 
-    for position, (stream, filename) in enumerate(photos):
+    for position, photo in enumerate(photos):
+        if isinstance(photo, StoredFile):  # already checked and stored: now the capture's
+            photo.purpose, photo.owner_id, photo.public = "capture", None, True
+            capture.photos.append(CapturePhoto(stored_file_id=photo.id, position=position))
+            continue
+        stream, filename = photo
         try:
             stored = store_image(
                 stream, purpose="capture", owner_id=None, public=True, filename=filename

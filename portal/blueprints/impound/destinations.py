@@ -16,6 +16,7 @@ from portal.models import (
     CaptureStatus,
     DestinationDecision,
     ProposalStatus,
+    StoredFile,
     User,
 )
 from portal.profiles.schema import Profile
@@ -31,6 +32,10 @@ from .labels import (
     condition_label,
     destination_label,
 )
+
+# A file sent with this post, or one the form's draft already holds (issue 25: kept across a
+# refused post, so already validated and stored)
+Upload = tuple[IO[bytes], str | None] | StoredFile
 
 # ---------------------------------------------------------------------------------------------
 # Destinations (CABO 13; CAB 9, 11, 15-16, 20; VV 19-21; BJP 25 §3-4; GRU 86, 88, 90)
@@ -210,7 +215,7 @@ class DestinationData:
     # What the staff confirmed before a community return (BJP 25 §3 II; VV 19 §1).
     community_conditions: tuple[str, ...] = ()
     slaughterhouse: str | None = None  # GRU 88 III: name and inspection register
-    laudo_file: tuple[IO[bytes], str | None] | None = None  # the signed laudo (GRU 88 II)
+    laudo_file: Upload | None = None  # the signed laudo (GRU 88 II)
 
 
 def check_may_destine(capture: Capture) -> None:
@@ -341,7 +346,7 @@ def decide_destination(
     if data.laudo_file is not None and data.destination == "euthanasia":
         # GRU 88 II; CAB 20: the signed laudo of another species' euthanasia (dogs and cats
         # have theirs on the proposal, Lei 14.228/2021); stored before the decision is built
-        laudo_file = _store_laudo(*data.laudo_file)
+        laudo_file = _store_laudo(data.laudo_file)
     decision = DestinationDecision(
         capture=capture,
         destination=data.destination,
@@ -406,9 +411,13 @@ def _community_conditions(profile: Profile, data: DestinationData) -> list[str] 
 LAUDO_FILE_PURPOSE = "impound_laudo"  # the laudo of a decision or of GRU 90; staff read it
 
 
-def _store_laudo(stream: IO[bytes], filename: str | None) -> Any:
+def _store_laudo(upload: Upload) -> Any:
     from portal.services.uploads import UploadError, store_document
 
+    if isinstance(upload, StoredFile):
+        upload.purpose, upload.owner_id, upload.public = LAUDO_FILE_PURPOSE, None, False
+        return upload
+    stream, filename = upload
     try:
         return store_document(stream, purpose=LAUDO_FILE_PURPOSE, owner_id=None, filename=filename)
     except UploadError as err:

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 FEDERAL_NGO_CLAIM = "Lei federal 14.228/2021, art. 2º §2º"
 FEDERAL_DOCUMENTS = "Lei federal 14.228/2021, art. 2º §1º e art. 3º"
 LAUDO_PURPOSE = "euthanasia_laudo"  # StoredFile purpose of a laudo's file
+LAUDO_DRAFT = "euthanasia_laudo"  # the vet's draft holding the file across a refused post
 # Lei 14.228/2021, art. 2º §2º gives NGOs the claim but no term: the window is the CCZ programme's
 # own choice, ``profile.programme.ngo_claim_business_days`` (3 business days unless a city's file
 # says otherwise).
@@ -67,7 +68,8 @@ class ProposalData:
     vet_crmv: str
     lab_exam: str | None = None
     infectious: bool = False  # incurable infectious disease, public-health risk: no NGO claim
-    laudo_file: tuple[IO[bytes], str | None] | None = None
+    # sent with this post, or held by the form's draft across a refused post (issue 25)
+    laudo_file: tuple[IO[bytes], str | None] | StoredFile | None = None
 
 
 def _check_proposal(capture: Capture, data: ProposalData, vet: User) -> None:
@@ -126,7 +128,7 @@ def propose_euthanasia(
         proposed_by_id=vet.id,
     )
     if data.laudo_file is not None:
-        proposal.laudo_file_id = _store_laudo(*data.laudo_file).id
+        proposal.laudo_file_id = _store_laudo(data.laudo_file).id
     db.session.add(proposal)
     db.session.flush()
     pending = needs_supervision(profile, vet)
@@ -182,9 +184,13 @@ def claim_window_end(profile: Profile, today: date) -> date:
     )
 
 
-def _store_laudo(stream: IO[bytes], filename: str | None) -> StoredFile:
+def _store_laudo(upload: tuple[IO[bytes], str | None] | StoredFile) -> StoredFile:
     from portal.services.uploads import UploadError, store_document
 
+    if isinstance(upload, StoredFile):  # held by the draft: checked already, now the laudo's
+        upload.purpose, upload.owner_id, upload.public = LAUDO_PURPOSE, None, False
+        return upload
+    stream, filename = upload
     try:
         return store_document(stream, purpose=LAUDO_PURPOSE, owner_id=None, filename=filename)
     except UploadError as err:

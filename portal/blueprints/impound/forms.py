@@ -230,7 +230,8 @@ class AuctionOutcomeForm(FlaskForm):
 
 
 class OnSiteEuthanasiaForm(FlaskForm):
-    """GRU 90: a large animal euthanised where it was, its transport being impossible."""
+    """The euthanasia where the animal is (GRU 90; CAB 9 §ú; CABO 11); the page shows only the
+    fields the city's law asks."""
 
     species = RadioField(_l("Espécie"), choices=SPECIES, validators=[DataRequired(REQUIRED)])
     size = RadioField(_l("Porte"), choices=SIZES, validators=[DataRequired(REQUIRED)])
@@ -245,16 +246,73 @@ class OnSiteEuthanasiaForm(FlaskForm):
         _l("Por que o transporte do animal é inviável"),
         validators=[DataRequired(REQUIRED), Length(max=2000)],
     )
+    # GRU 90 always; CAB 9 and CABO 11 for dogs and cats (Lei 14.228/2021 art. 2º): the service
+    # says when they are required, beside the field
     vet_report = TextAreaField(
-        _l("Laudo técnico do médico veterinário"),
-        validators=[DataRequired(REQUIRED), Length(max=5000)],
+        _l("Laudo técnico do médico veterinário"), validators=[Optional(), Length(max=5000)]
     )
-    vet_crmv = StringField(
-        _l("CRMV do veterinário"), validators=[DataRequired(REQUIRED), Length(max=20)]
-    )
+    vet_crmv = StringField(_l("CRMV do veterinário"), validators=[Optional(), Length(max=20)])
     laudo_file = FileField(_l("Arquivo do laudo assinado (PDF ou foto)"))
+    federal_ground = RadioField(
+        _l("Para cão ou gato, o laudo atesta (Lei federal 14.228/2021, art. 2º)"),
+        choices=choices(
+            [
+                ("incurable_disease", _l("Mal ou doença grave incurável")),
+                (
+                    "infectious_risk",
+                    _l(
+                        "Enfermidade infectocontagiosa incurável com risco à saúde humana ou de "
+                        "outros animais"
+                    ),
+                ),
+            ]
+        ),
+        validators=[Optional()],
+    )
+    assessment = TextAreaField(  # CAB 9: the assessment by the agent or the vet
+        _l("Avaliação do animal no local"), validators=[Optional(), Length(max=5000)]
+    )
+    owner_absent = BooleanField(  # CAB 9 §ú
+        _l("O proprietário não havia comparecido quando a equipe chegou ao local.")
+    )
+    suffering = BooleanField(_l("O animal apresenta ferimentos graves ou sofrimento excessivo."))
+    staff_safe = BooleanField(
+        _l("O procedimento não traz dano aos servidores nem ao órgão público.")
+    )
+    # CABO 11: the auto de constatação "testemunhado por no mínimo 2 (duas) pessoas"
+    witness_1_name = StringField(_l("Testemunha 1: nome"), validators=[Optional(), Length(max=200)])
+    witness_1_document = StringField(
+        _l("Testemunha 1: CPF ou RG"), validators=[Optional(), Length(max=30)]
+    )
+    witness_2_name = StringField(_l("Testemunha 2: nome"), validators=[Optional(), Length(max=200)])
+    witness_2_document = StringField(
+        _l("Testemunha 2: CPF ou RG"), validators=[Optional(), Length(max=30)]
+    )
+    witness_3_name = StringField(
+        _l("Testemunha 3 (opcional): nome"), validators=[Optional(), Length(max=200)]
+    )
+    witness_3_document = StringField(
+        _l("Testemunha 3 (opcional): CPF ou RG"), validators=[Optional(), Length(max=30)]
+    )
     owner_name = StringField(
         _l("Proprietário, se conhecido"), validators=[Optional(), Length(max=200)]
+    )
+    # the animal's RGA or microchip, when it has one: its owner reads the record's document
+    tag_read = StringField(
+        _l("RGA ou microchip do animal, se tiver"), validators=[Optional(), Length(max=30)]
+    )
+    # CAB 9 caput: what came of the assessment; shown only where the profile lists outcomes
+    outcome = RadioField(
+        _l("Resultado da avaliação"),
+        choices=choices(
+            [
+                ("euthanasia", _l("Eutanásia no local")),
+                ("taken_to_ccz", _l("Animal recolhido ao CCZ")),
+                ("left_with_owner", _l("Animal deixado com o proprietário, presente no local")),
+            ]
+        ),
+        default="euthanasia",
+        validators=[Optional()],
     )
 
 
@@ -371,6 +429,13 @@ class CertificateCheckForm(_CheckForm):
 class LicenceCheckForm(_CheckForm):
     licenca = StringField(
         _l("Código da licença (impresso no documento)"), validators=[Optional(), Length(max=20)]
+    )
+
+
+class OnSiteCheckForm(_CheckForm):
+    no_local = StringField(
+        _l("Código do registro feito no local (impresso no documento)"),
+        validators=[Optional(), Length(max=20)],
     )
 
 

@@ -177,7 +177,7 @@ AUDIT_LABELS: dict[str, Any] = {
     "impound.laudo_supervised": _l("Supervisionou laudo de eutanásia (veterinário coordenador)"),
     "impound.laudo_withdrawn": _l("Retirou laudo que propunha eutanásia"),
     "impound.ngo_claimed": _l("ONG resgatou animal com laudo de eutanásia"),
-    "impound.on_site_euthanasia": _l("Registrou eutanásia no local de animal de grande porte"),
+    "impound.on_site_euthanasia": _l("Registrou eutanásia no local"),
     "impound.owner_notified": _l("Avisou o proprietário sobre a captura"),
     "impound.rabies_checked": _l("Registrou vacina antirrábica no resgate"),
     "impound.reclaim_started": _l("Iniciou resgate de animal recolhido"),

@@ -7,18 +7,20 @@ from __future__ import annotations
 from flask_babel import gettext as _
 
 from portal.models import Capture, CaptureCertificate, ReclaimRecord, ReleaseRecord, User
-from portal.services.clock import current_profile, local_date
+from portal.services import ccz
+from portal.services.clock import local_date
 from portal.services.mail import send_email
 from portal.urls import absolute_url
 
 
 def _where_lines() -> list[str]:
-    ccz = current_profile().ccz
-    if ccz is None:
-        return [_("Procure o Centro de Controle de Zoonoses do município.")]
-    lines = [ccz.name, f"{ccz.address} · {ccz.district}", _("Atendimento: %(h)s", h=ccz.hours)]
-    if ccz.placeholder:
-        lines.append(_("Endereço e horário provisórios: confirme com a Prefeitura antes de ir."))
+    found = ccz.contact()
+    if found is None:  # never a guess: the city has not confirmed where and when
+        return [_("Confirme com a Prefeitura o endereço e o horário do CCZ antes de ir.")]
+    lines = [found.name, f"{found.address} · {found.district}"]
+    lines.append(_("Atendimento: %(h)s", h=found.hours))
+    if found.phone:
+        lines.append(_("Telefone: %(phone)s", phone=found.phone))
     return lines
 
 

@@ -11,13 +11,15 @@ from portal.models import (
     Capture,
     CaptureCertificate,
     LostAnimalAlert,
+    OnSiteEuthanasia,
     User,
 )
 
 
 def export_personal_data(user: User) -> list[dict[str, Any]]:
-    """LGPD data download: the person's lost-animal alerts, certidão requests and captures of
-    their animals (the exact capture place included: it is about their animal)."""
+    """LGPD data download: the person's lost-animal alerts, certidão requests, captures of
+    their animals (the exact capture place included: it is about their animal) and the records
+    made where their animal was."""
     alerts = db.session.scalars(select(LostAnimalAlert).where(LostAnimalAlert.user_id == user.id))
     certs = db.session.scalars(
         select(CaptureCertificate).where(CaptureCertificate.requester_id == user.id)
@@ -47,5 +49,18 @@ def export_personal_data(user: User) -> list[dict[str, Any]]:
                 "situacao": c.status,
             }
             for c in captures
+        ),
+        *(  # the acts where their animal was (GRU 90; CAB 9; CABO 11), known by its RGA
+            {
+                "atendimento_no_local": r.number,
+                "em": r.performed_on,
+                "local": r.place,
+                "bairro": r.district,
+                "resultado": r.outcome,
+                "artigo": r.article,
+            }
+            for r in db.session.scalars(
+                select(OnSiteEuthanasia).where(OnSiteEuthanasia.owner_id == user.id)
+            )
         ),
     ]

@@ -25,9 +25,9 @@ from portal.models import (
 )
 from portal.models.base import utcnow
 from portal.profiles.base import SIZE_CLASSES
-from portal.profiles.schema import Profile
+from portal.profiles.schema import Profile, SizeClass
 from portal.services import audit
-from portal.services.fees import Fee, FeeError, compute_fee
+from portal.services.fees import Expense, Fee, FeeError, ReclaimInputs, compute_fee
 
 from .apprehension import definitive_upheld
 from .capture import active_reclaim
@@ -56,29 +56,38 @@ def reclaim_fee(
 
     ``claimant``: who reclaims, the owner when the capture has none on record (CAB 19 §2 counts
     the owner's earlier captures too)."""
-    inputs: dict[str, Any] = {
-        "size": legal_size(profile, capture),  # GRU 10 XV; CAB 12, 19: by species
-        "apprehended_on": capture.captured_on,
-        "reclaimed_on": on,
-        "capture_number": capture.capture_number,
-        "tagged": capture.tagged,
-        "exemption": exemption or None,
-        "expenses": expenses or None,
-    }
+    owner_captures: tuple[SizeClass, ...] = ()
     if any(charge.repeat_counts_owner for charge in profile.reclaim.charges):
         owner_id = capture.owner_id or (claimant.id if claimant is not None else None)
-        inputs["owner_captures"] = owner_earlier_captures(profile, capture, owner_id)
-    if away_from_home is not None:
-        inputs["away_from_home"] = away_from_home
-    elif capture.capture_number > 1:
-        inputs["away_from_home"] = capture.reason != "invader"  # VV 22 §6: caught away from home
+        owner_captures = tuple(owner_earlier_captures(profile, capture, owner_id))
+    if away_from_home is None and capture.capture_number > 1:
+        away_from_home = capture.reason != "invader"  # VV 22 §6: caught away from home
+    inputs = ReclaimInputs(
+        size=legal_size(profile, capture),  # GRU 10 XV; CAB 12, 19: by species
+        apprehended_on=capture.captured_on,
+        reclaimed_on=on,
+        capture_number=capture.capture_number,
+        owner_captures=owner_captures,
+        tagged=capture.tagged,
+        away_from_home=away_from_home,
+        expenses=tuple(_expense(e) for e in expenses or ()),
+        exemption=exemption or None,
+    )
     try:
         return compute_fee(profile, "reclaim", inputs, on)
     except FeeError as err:
         raise DomainError(err.field, err.code, err.message) from None
 
 
-def owner_earlier_captures(profile: Profile, capture: Capture, owner_id: int | None) -> list[str]:
+def _expense(kept: dict[str, Any]) -> Expense:
+    """One of the CCZ's expenses as the reclaim keeps it (``ReclaimRecord.expenses``: its kind and
+    integer centavos, above zero: the counter form checks them)."""
+    return Expense(kept["kind"], kept["amount_cents"])
+
+
+def owner_earlier_captures(
+    profile: Profile, capture: Capture, owner_id: int | None
+) -> list[SizeClass]:
     """CAB 19 §2: the owner's earlier offences, one per earlier capture day of any animal of the
     owner (recorded as its owner, or reclaimed by them), with the largest legal size class caught
     that day. A reincidência is a new offence after an earlier one: two horses caught together, or
@@ -94,7 +103,7 @@ def owner_earlier_captures(profile: Profile, capture: Capture, owner_id: int | N
             Capture.captured_on < capture.captured_on,
         )
     )
-    by_day: dict[date, str] = {}
+    by_day: dict[date, SizeClass] = {}
     for other in earlier:
         size = legal_size(profile, other)
         known = by_day.get(other.captured_on)
@@ -234,7 +243,12 @@ def register_on_reclaim(
 ) -> Animal:
     """GRU 84; BJP 26 §ú: an unregistered dog or cat leaves with an RGA (the RGA domain's own
     registration; the rabies shot is recorded there when given at the CCZ)."""
-    from portal.blueprints.animals.services import AnimalData, AnimalError, register_animal
+    from portal.blueprints.animals.services import (
+        AnimalData,
+        AnimalError,
+        RegistrationRequest,
+        register_animal,
+    )
 
     capture = reclaim.capture
     if capture.species not in ("dog", "cat"):
@@ -254,14 +268,16 @@ def register_on_reclaim(
     )
     try:
         animal = register_animal(
-            owner=reclaim.claimant,
-            data=data,
-            vaccination=None,
-            vaccinate_at_ccz=True,
-            registered_by=staff,
-            api_client=None,
-            profile=profile,
-            today=today,
+            RegistrationRequest(
+                owner=reclaim.claimant,
+                data=data,
+                vaccination=None,
+                vaccinate_at_ccz=True,
+                registered_by=staff,
+                api_client=None,
+                profile=profile,
+                today=today,
+            )
         )
     except AnimalError as err:
         raise DomainError(

@@ -15,6 +15,7 @@ from sqlalchemy.orm import selectinload
 from portal.domain import DomainError
 from portal.extensions import db
 from portal.models import Capture, CaptureCertificate, CaptureStatus, ReclaimStatus, User
+from portal.services import ccz
 from portal.services.clock import current_profile, local_date, local_today
 from portal.services.money import format_brl
 from portal.services.todo import TodoItem
@@ -33,17 +34,10 @@ def _name(capture: Capture) -> str:
 
 
 def _where() -> str:
-    ccz = current_profile().ccz
-    if ccz is None:
-        return _("no CCZ")
-    if ccz.placeholder:  # the city has not confirmed them: never shown as fact (as on the pages)
-        return _(
-            "no CCZ (%(address)s; %(hours)s; endereço e horário provisórios, confirme com a "
-            "Prefeitura)",
-            address=ccz.address,
-            hours=ccz.hours,
-        )
-    return _("no CCZ (%(address)s; %(hours)s)", address=ccz.address, hours=ccz.hours)
+    found = ccz.contact()
+    if found is None:  # never a guess: the city has not confirmed where and when
+        return _("no CCZ (confirme o endereço e o horário com a Prefeitura)")
+    return _("no CCZ (%(address)s; %(hours)s)", address=found.address, hours=found.hours)
 
 
 def _capture_item(capture: Capture) -> TodoItem | None:

@@ -2,9 +2,10 @@
 
 Modules: ``services`` (the rules, re-exported from ``common``, ``terms``, ``household`` (the
 allowance the animals domain asks about), ``requests`` and ``decisions``), ``routes``
-("Minhas licenças", a request, the PDF and the public check page), ``wizard`` (the citizen's
-request in steps, kept as a server-side draft), ``progress`` (next step, who, by when), ``staff``
-(the CCZ's queue, inspection and decisions under ``/ccz/licencas``), ``documents`` (the PDF with
+("Minhas licenças", a request, the PDF and the public check page; ``routes.wizard``, the
+citizen's request in steps, kept as a server-side draft), ``progress`` (next step, who, by when),
+``staff`` (the CCZ's queue, inspection and decisions under ``/ccz/licencas``;
+``staff.household_reduction``, a residence's reduced limit, BJP 17 §1), ``documents`` (the PDF with
 its QR code), ``queues``, ``reminders`` and ``todo`` (what it adds to the shared parts).
 
 Where the law has no licence (CABO forbids more animals, VV sets no limit) the blueprint is not
@@ -86,4 +87,4 @@ def _export(user: Any) -> list[dict[str, Any]]:
 
 bp = Blueprint("licences", __name__)
 
-from portal.blueprints.licences import reduction_staff, routes, staff, wizard  # noqa: E402,F401
+from portal.blueprints.licences import routes, staff  # noqa: E402,F401

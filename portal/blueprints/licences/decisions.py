@@ -23,6 +23,7 @@ from portal.models import (
     LicenceFile,
     LicenceInspection,
     LicenceStatus,
+    StoredFile,
     User,
 )
 from portal.models.base import utcnow
@@ -91,9 +92,10 @@ def record_inspection(
     satisfactory: bool,
     profile: Profile,
     today: date,
-    photos: Sequence[Upload] = (),
+    photos: Sequence[Upload | StoredFile] = (),
 ) -> LicenceInspection:
-    """The agent's visit (BJP 17 §1: number and size of the animals, care, space, hygiene)."""
+    """The agent's visit (BJP 17 §1: number and size of the animals, care, space, hygiene);
+    ``photos`` as sent, or held by the form's draft across a refused post (issue 25)."""
     rule = rule_of(profile)
     if licence.status not in OPEN_STATUSES:
         raise LicenceError(None, "not_open", _("Este pedido já foi decidido."))
@@ -119,6 +121,12 @@ def record_inspection(
     from portal.services.uploads import UploadError, store_image
 
     for photo in photos:
+        if isinstance(photo, StoredFile):  # held by the draft: checked already, now the file's
+            photo.purpose, photo.owner_id, photo.public = "licence_photo", None, False
+            licence.files.append(
+                LicenceFile(stored_file_id=photo.id, kind="inspection", inspection_id=inspection.id)
+            )
+            continue
         try:
             stored = store_image(
                 photo.stream,

@@ -9,7 +9,6 @@ and the review.
 
 from __future__ import annotations
 
-from flask import request as http
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, MultipleFileField
@@ -33,18 +32,6 @@ from portal.models.animal import SEX_LABELS, SIZE_LABELS, SPECIES_LABELS
 
 REQUIRED = _l("Campo obrigatório.")
 NEW_ANIMAL_SLOTS = 5  # blocks offered for animals above the limit (GRU 37 §1; BJP 17 §3: +5)
-
-
-def uploads(name: str) -> list[services.Upload]:
-    """The files sent under ``name`` (empty file inputs left out)."""
-    return [
-        services.Upload(f.stream, f.filename) for f in http.files.getlist(name) if f and f.filename
-    ]
-
-
-def upload(name: str) -> services.Upload | None:
-    found = uploads(name)
-    return found[0] if found else None
 
 
 class NewAnimalForm(Form):

@@ -81,7 +81,7 @@ def set_reduced_limit(
     first: Animal,
     *,
     max_animals: int | None,
-    report: IO[bytes] | None,
+    report: IO[bytes] | StoredFile | None,
     report_name: str | None,
     report_on: date | None,
     reason: str,
@@ -89,7 +89,8 @@ def set_reduced_limit(
     today: date,
 ) -> ReducedHouseholdLimit:
     """BJP 17 §1: lower the limit of ``first``'s residence to ``max_animals``, with the technical
-    report (a PDF or photo, stored here once the rest is valid). Replaces an earlier reduction;
+    report (a PDF or photo, stored here once the rest is valid; or already stored, held by the
+    form's draft across a refused post). Replaces an earlier reduction;
     e-mails the household. Raises LicenceError."""
     rule = profile.household
     if not rule.agent_may_reduce or rule.limit is None:
@@ -129,10 +130,16 @@ def set_reduced_limit(
             "required",
             _("Resuma o que o agente verificou: porte dos animais, espaço, higiene."),
         )
-    try:
-        stored = store_document(report, purpose=REPORT_PURPOSE, owner_id=None, filename=report_name)
-    except UploadError as err:
-        raise LicenceError("report", "invalid_file", err.message) from None
+    if isinstance(report, StoredFile):
+        stored = report  # held by the form's draft (issue 25): now the reduction's, staff-only
+        stored.purpose, stored.owner_id, stored.public = REPORT_PURPOSE, None, False
+    else:
+        try:
+            stored = store_document(
+                report, purpose=REPORT_PURPOSE, owner_id=None, filename=report_name
+            )
+        except UploadError as err:
+            raise LicenceError("report", "invalid_file", err.message) from None
     earlier = in_force(first.residence_key)
     if earlier is not None:
         earlier.lifted_at = datetime.now(UTC)

@@ -83,7 +83,9 @@ def open_request(residence_key: str) -> ExcessLicence | None:
     )
 
 
-def _store_proof(upload: Proof | None, owner: User, purpose: str):  # type: ignore[no-untyped-def]
+def _store_proof(
+    upload: Proof | None, owner: User, purpose: str, field: str | None = None
+) -> StoredFile | None:
     from portal.services.uploads import UploadError, store_document
 
     if upload is None:
@@ -96,7 +98,7 @@ def _store_proof(upload: Proof | None, owner: User, purpose: str):  # type: igno
             upload.stream, purpose=purpose, owner_id=owner.id, filename=upload.filename
         )
     except UploadError as err:
-        raise LicenceError(None, "invalid_upload", str(err)) from None
+        raise LicenceError(field, "invalid_upload", str(err)) from None
 
 
 def _residence(user: User) -> str:
@@ -471,14 +473,16 @@ def _register_new(
         for index, new in enumerate(new_animals):
             try:
                 animal = animals.register_animal(
-                    owner=user,
-                    data=new.data,  # type: ignore[arg-type]
-                    vaccination=new.vaccination,  # type: ignore[arg-type]
-                    vaccinate_at_ccz=new.vaccinate_at_ccz,
-                    registered_by=user,
-                    api_client=None,
-                    profile=profile,
-                    today=today,
+                    animals.RegistrationRequest(
+                        owner=user,
+                        data=new.data,  # type: ignore[arg-type]
+                        vaccination=new.vaccination,  # type: ignore[arg-type]
+                        vaccinate_at_ccz=new.vaccinate_at_ccz,
+                        registered_by=user,
+                        api_client=None,
+                        profile=profile,
+                        today=today,
+                    )
                 )
             except animals.AnimalError as err:
                 raise LicenceErrors(
@@ -554,9 +558,9 @@ def _charge(licence: ExcessLicence, payer: User, profile: Profile, today: date) 
     if "licence" not in profile.prices:
         return
     from portal.blueprints.billing.services import create_item_for_fee
-    from portal.services.fees import compute_fee
+    from portal.services.fees import PriceInputs, compute_fee
 
-    fee = compute_fee(profile, "licence", {}, today)
+    fee = compute_fee(profile, "licence", PriceInputs(), today)
     item = create_item_for_fee(
         fee,
         description=_(
@@ -570,9 +574,10 @@ def _charge(licence: ExcessLicence, payer: User, profile: Profile, today: date) 
 
 
 def answer_info(
-    licence: ExcessLicence, user: User, answer: str, photos: Sequence[Upload] = ()
+    licence: ExcessLicence, user: User, answer: str, photos: Sequence[Proof] = ()
 ) -> None:
-    """The citizen answers the CCZ's request for more information."""
+    """The citizen answers the CCZ's request for more information, with documents as sent or
+    held by the form's draft across a refused post (issue 25)."""
     if licence.holder_id != user.id:
         raise LicenceError(None, "not_allowed", _("Este pedido não é seu."))
     if licence.status != LicenceStatus.INFO_REQUESTED:
@@ -582,15 +587,9 @@ def answer_info(
     answer = (answer or "").strip()
     if not answer:
         raise LicenceError("answer", "required", _("Escreva a sua resposta."))
-    from portal.services.uploads import UploadError, store_document
-
     for photo in photos:
-        try:
-            stored = store_document(
-                photo.stream, purpose="licence_proof", owner_id=user.id, filename=photo.filename
-            )
-        except UploadError as err:
-            raise LicenceError("files", "invalid_upload", str(err)) from None
+        stored = _store_proof(photo, user, "licence_proof", "files")
+        assert stored is not None  # a file was given
         licence.files.append(LicenceFile(stored_file_id=stored.id, kind="answer"))
     licence.info_answer = answer[:4000]
     licence.status = LicenceStatus.REQUESTED

@@ -7,13 +7,11 @@ from urllib.parse import urlsplit
 from flask import current_app, jsonify, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
-from sqlalchemy import text
 
 from portal.access import local_target, public
 from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga, parse_rga
 from portal.blueprints.animals.rga import compact as compact_rga
 from portal.blueprints.main import bp
-from portal.extensions import db
 from portal.profiles.summary import rule_sections
 from portal.services.clock import current_profile
 from portal.services.identity import looks_like_cpf
@@ -179,16 +177,12 @@ def rules():
 @bp.get("/healthz")
 @public
 def healthz():
-    from portal import upload_dir_problem
+    from portal import database_problem, upload_dir_problem
 
     profile = current_profile().key
     # An unwritable UPLOAD_DIR fails every photo and document: the instance is not healthy.
     uploads = "unwritable" if upload_dir_problem(current_app.config["UPLOAD_DIR"]) else "ok"
-    try:
-        db.session.execute(text("SELECT 1"))
-    except Exception:  # noqa: BLE001 - any database failure means "not healthy"
-        db.session.rollback()
-        current_app.logger.exception("Health check: database unreachable")
+    if database_problem():
         return jsonify(status="error", db="unreachable", uploads=uploads, profile=profile), 503
     if uploads != "ok":
         current_app.logger.error("Health check: UPLOAD_DIR is not writable")

@@ -11,7 +11,6 @@ from wtforms import (
     BooleanField,
     DateField,
     EmailField,
-    HiddenField,
     IntegerField,
     RadioField,
     SelectField,
@@ -19,7 +18,7 @@ from wtforms import (
     TelField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
 
 from portal.blueprints.reports.labels import (
     IDENTITY_LABELS,
@@ -38,9 +37,15 @@ IMAGE_ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.hei
 
 def _float(value: str | None) -> float | None:
     try:
-        return float(value) if value not in (None, "") else None
+        return float(value.strip().replace(",", ".")) if value and value.strip() else None
     except ValueError:
         return None
+
+
+def _coordinate(_form: Any, field: Any) -> None:
+    """A typed latitude or longitude: a number (a comma is read as the decimal point)."""
+    if field.data and field.data.strip() and _float(field.data) is None:
+        raise ValidationError(_l("Use só números, por exemplo -23.454300."))
 
 
 class ReportForm(FlaskForm):
@@ -77,8 +82,18 @@ class ReportForm(FlaskForm):
     reference = StringField(
         _l("Ponto de referência"), validators=[Optional(), Length(max=LIMITS["reference"])]
     )
-    lat = HiddenField()
-    lng = HiddenField()
+    # Filled by a tap on the map or "Usar minha localização", or typed (issue 25: without map
+    # tiles, or without JavaScript, the place can still be given as a point)
+    lat = StringField(
+        _l("Latitude"),
+        validators=[Optional(), Length(max=20), _coordinate],
+        render_kw={"inputmode": "decimal", "autocomplete": "off"},
+    )
+    lng = StringField(
+        _l("Longitude"),
+        validators=[Optional(), Length(max=20), _coordinate],
+        render_kw={"inputmode": "decimal", "autocomplete": "off"},
+    )
     photos = MultipleFileField(_l("Fotos (até 6)"), render_kw={"accept": IMAGE_ACCEPT})
     use_photo_gps = BooleanField(_l("Usar a localização gravada na foto para marcar o local"))
     identity = RadioField(

@@ -80,15 +80,9 @@ def _map_tiles_csp(response):
     if tiles and response.mimetype == "text/html":
         response.headers["Content-Security-Policy"] = csp.policy(tiles=tiles, stripe=False)
     response.headers.setdefault("Cache-Control", "private, no-store")
+    if request.endpoint == "reports.new":  # "Usar minha localização" (issue 25): this page only
+        response.headers["Permissions-Policy"] = "camera=(), microphone=(), geolocation=(self)"
     return response
-
-
-def _photos(files: list[Any], use_gps: bool = False) -> list[svc.PhotoUpload]:
-    return [
-        svc.PhotoUpload(stream=f.stream, use_gps=use_gps)
-        for f in files
-        if f and getattr(f, "filename", "")
-    ]
 
 
 def _remember(protocol: str) -> None:
@@ -228,10 +222,13 @@ def tracked(protocol: str):
     if report is None:
         return redirect(url_for("reports.track"))
     form = InfoForm()
-    if form.validate_on_submit():
-        photos = _photos(request.files.getlist(form.photos.name))
+    # issue 25: the photos are held as they arrive (this person's, or this session's, draft);
+    # a refusal of the text keeps them
+    kept = keep("report_info", report.protocol, _REPORT_SLOTS)
+    valid = form.validate_on_submit()
+    if not kept.show_refused(form) and valid:
         done = run_service(
-            lambda: svc.add_reporter_info(report, form.text.data, photos),
+            lambda: _add_info(report, form.text.data, kept),
             form=form,
             fallback="text",
             success=_("Informação enviada ao CCZ. Obrigado."),
@@ -242,11 +239,18 @@ def tracked(protocol: str):
         "reports/tracked.html",
         report=report,
         form=form,
+        kept=kept.files("photos"),
         history=svc.public_history(report),
         state=svc.public_state(report),
         step=next_step(report, svc.current_profile(), svc.local_today()),
         can_add=report.is_open or report.merged_into is not None,
     ), 400 if form.errors else 200
+
+
+def _add_info(report: MaltreatmentReport, text: str | None, kept: Kept) -> None:
+    photos = [svc.PhotoUpload(held=f.stored) for f in kept.files("photos")]
+    svc.add_reporter_info(report, text, photos)
+    kept.discard()  # the photos are the report's now; the draft goes in the same commit
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,9 +27,9 @@ from portal.blueprints.reports.forms import (
     ReplyForm,
 )
 from portal.blueprints.reports.labels import FINDING_LABELS, checklist
-from portal.blueprints.reports.routes import _photos
 from portal.extensions import db
 from portal.forms import choices
+from portal.kept_uploads import Kept, Slot, keep
 from portal.models import Inspection, MaltreatmentReport, User
 from portal.profiles.schema import Profile
 from portal.views import Outcome, run_service, show_error
@@ -281,11 +281,18 @@ def staff_police_letter(protocol: str):
     )
 
 
+_INSPECTION_SLOTS = [Slot("photos", accept="image", many=True)]
+
+
 def _record_inspection(
-    form: InspectionForm, report: MaltreatmentReport, profile: Profile, findings: dict[str, str]
+    form: InspectionForm,
+    report: MaltreatmentReport,
+    profile: Profile,
+    findings: dict[str, str],
+    kept: Kept,
 ) -> Outcome[Inspection]:
-    return run_service(
-        lambda: svc.record_inspection(
+    def record() -> Inspection:
+        made = svc.record_inspection(
             profile,
             report,
             current_user,
@@ -294,12 +301,13 @@ def _record_inspection(
             notes=form.notes.data,
             people_present=form.people_present.data,
             outcome=form.outcome.data,
-            photos=_photos(request.files.getlist(form.photos.name)),
+            photos=[svc.PhotoUpload(held=f.stored) for f in kept.files("photos")],
             today=svc.local_today(profile),
-        ),
-        show=False,
-        success=_("Vistoria registrada."),
-    )
+        )
+        kept.discard()  # the photos are the report's now; the draft goes in the same commit
+        return made
+
+    return run_service(record, show=False, success=_("Vistoria registrada."))
 
 
 @bp.route("/ccz/denuncias/<protocol>/vistoria", methods=["GET", "POST"])
@@ -315,14 +323,28 @@ def staff_inspection(protocol: str):
     if request.method == "GET":
         form.visited_on.data = svc.local_today(profile)
     findings = {code: request.form.get(f"finding_{code}", "not_checked") for code, _l in items}
-    if form.validate_on_submit():
-        done = _record_inspection(form, report, profile, findings)
+    # issue 25: the photos are held as they arrive; a refusal of any field keeps them
+    kept = keep("report_inspection", report.protocol, _INSPECTION_SLOTS)
+    valid = form.validate_on_submit()
+    if not kept.show_refused(form) and valid:
+        done = _record_inspection(form, report, profile, findings, kept)
         if isinstance(done.error, svc.ReportErrors):
             show_error(done.error, form, fallback="notes")
         else:
             if done.error is not None:  # IllegalMove: the state machine said no
                 flash(done.error.message, "danger")
             return redirect(url_for("reports.staff_detail", protocol=report.protocol))
+    return _inspection_page(report, form, items, findings, kept), 400 if form.errors else 200
+
+
+def _inspection_page(
+    report: MaltreatmentReport,
+    form: InspectionForm,
+    items: list[tuple[str, str]],
+    findings: dict[str, str],
+    kept: Kept,
+) -> str:
+    """The inspection form with the checklist as answered and the photos the draft holds."""
     return render_template(
         "reports/inspection.html",
         report=report,
@@ -330,5 +352,6 @@ def staff_inspection(protocol: str):
         items=items,
         findings=findings,
         FINDING_LABELS=FINDING_LABELS,
-        category=profile.reports.category(report.category),
-    ), 400 if form.errors else 200
+        category=svc.current_profile().reports.category(report.category),
+        kept=kept.files("photos"),
+    )

@@ -232,12 +232,9 @@ def test_web_form_bad_photo_keeps_every_other_field(client, auth) -> None:
     assert 'value="Biscoito"' in html and 'value="Branco e marrom"' in html
     assert "Muito dócil com crianças." in html and 'value="2"' in html
     assert db.session.scalar(select(func.count(Listing.id))) == 0  # nothing half-saved
-    # The good photo stored before the bad one was cleaned off the disk too.
-    response = client.post(
-        "/adocao/gestao/novo",
-        data={**form, "photos": [(io.BytesIO(jpeg_bytes()), "boa.jpg")]},
-        content_type="multipart/form-data",
-    )
+    # issue 25: the good photo is held in the person's draft, shown back, and not sent again
+    assert "Arquivo já enviado:" in html and "boa.jpg" in html
+    response = client.post("/adocao/gestao/novo", data=form)
     assert response.status_code == 302
     listing = db.session.scalars(select(Listing)).one()
     assert listing.name == "Biscoito" and len(listing.photos) == 1

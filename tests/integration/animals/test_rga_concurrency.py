@@ -122,15 +122,10 @@ def _register_in_thread(app, owner_id: int, **fields):  # type: ignore[no-untype
     with app.app_context():
         owner = db.session.get(User, owner_id)
         try:
-            animal = services.register_animal(
-                owner=owner,
+            animal = factories.registered_animal(
+                owner,
+                app.extensions["portal_profile"],
                 data=factories.rga_data(**fields),
-                vaccination=factories.rga_vaccine(),
-                vaccinate_at_ccz=False,
-                registered_by=owner,
-                api_client=None,
-                profile=app.extensions["portal_profile"],
-                today=factories.RGA_TODAY,
                 guard_resubmission=True,
             )
         except services.AnimalError as err:

@@ -38,7 +38,7 @@ def test_photo_is_kept_when_the_review_sends_back_and_used_without_a_new_upload(
     auth.login()
     walk_wizard(animal=animal_form(microchip="985112000000777"), confirm=False)
     assert _photo_post(client).status_code == 302
-    held = _first(select(DraftFile))
+    held = _first(select(DraftFile).where(DraftFile.slot == "photo"))
     assert held is not None and held.stored_file.public is False  # not public before the RGA
     page = client.get("/animais/cadastrar/foto").get_data(as_text=True)
     assert "Arquivo já enviado:" in page and "bolinha.png" in page
@@ -65,11 +65,11 @@ def test_a_new_photo_replaces_the_held_one_and_restart_deletes_it(
     auth.login()
     walk_wizard(confirm=False)
     _photo_post(client, "primeira.png")
-    first = _first(select(DraftFile)).stored_file_id
+    first = _first(select(DraftFile).where(DraftFile.slot == "photo")).stored_file_id
     _photo_post(client, "segunda.png")
     db.session.expire_all()
     assert _get(StoredFile, first) is None
-    second = _first(select(DraftFile)).stored_file_id
+    second = _first(select(DraftFile).where(DraftFile.slot == "photo")).stored_file_id
     client.post("/animais/cadastrar/recomecar", data={"confirmar": "1"})
     db.session.expire_all()
     assert _get(StoredFile, second) is None

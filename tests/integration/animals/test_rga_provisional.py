@@ -260,28 +260,15 @@ def test_gru_22_clinic_registration_is_checked_and_definitive_once_the_clinic_pa
 def test_registration_without_a_fee_is_definitive_once_checked(app, today, vet) -> None:
     owner = factories.user()
     profile = app.extensions["portal_profile"]
-    animal = services.register_animal(
-        owner=owner,
-        data=services.AnimalData(
-            name="Sem taxa",
-            species="dog",
-            sex="male",
-            birth_date=today - timedelta(days=120),
-            breed="SRD",
-            color="Preto",
-            size="small",
+    animal = factories.registered_animal(
+        owner,
+        profile,
+        data=factories.rga_data(
+            name="Sem taxa", birth_date=today - timedelta(days=120), color="Preto", size="small"
         ),
-        vaccination=services.VaccinationData(
-            applied_on=today - timedelta(days=2),
-            vaccine_name="Rabisin",
-            batch="L1",
-            vet_name="Dra. Ana",
-            vet_crmv="CRMV-SP 1",
+        vaccination=factories.rga_vaccine(
+            applied_on=today - timedelta(days=2), vet_crmv="CRMV-SP 1"
         ),
-        vaccinate_at_ccz=False,
-        registered_by=owner,
-        api_client=None,
-        profile=profile,
         today=today,
         charge_fee=False,
     )
@@ -292,28 +279,21 @@ def test_registration_without_a_fee_is_definitive_once_checked(app, today, vet) 
 
 def test_vaccination_typed_by_ccz_staff_for_an_owner_needs_no_check(app, today, vet) -> None:
     owner = factories.user()
-    animal = services.register_animal(
-        owner=owner,
-        data=services.AnimalData(
+    animal = factories.registered_animal(
+        owner,
+        app.extensions["portal_profile"],
+        data=factories.rga_data(
             name="Balcão",
             species="cat",
             sex="female",
             birth_date=today - timedelta(days=120),
-            breed="SRD",
             color="Branca",
             size="small",
         ),
-        vaccination=services.VaccinationData(
-            applied_on=today - timedelta(days=1),
-            vaccine_name="Rabisin",
-            batch="L2",
-            vet_name="Dra. Ana",
-            vet_crmv="CRMV-SP 1",
+        vaccination=factories.rga_vaccine(
+            applied_on=today - timedelta(days=1), batch="L2", vet_crmv="CRMV-SP 1"
         ),
-        vaccinate_at_ccz=False,
         registered_by=vet,
-        api_client=None,
-        profile=app.extensions["portal_profile"],
         today=today,
         charge_fee=False,
     )

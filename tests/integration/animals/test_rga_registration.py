@@ -68,8 +68,9 @@ def test_cab_has_no_registration_article_so_no_fee_window_or_rabies_demand(make_
         prof = cab.extensions["portal_profile"]
         today = services.local_today(prof)
         owner = factories.user()
-        pet = services.register_animal(
-            owner=owner,
+        pet = factories.registered_animal(
+            owner,
+            prof,
             data=services.AnimalData(
                 name="Tico",
                 species="cat",
@@ -80,10 +81,6 @@ def test_cab_has_no_registration_article_so_no_fee_window_or_rabies_demand(make_
                 size="small",
             ),
             vaccination=None,
-            vaccinate_at_ccz=False,
-            registered_by=owner,
-            api_client=None,
-            profile=prof,
             today=today,
         )
         assert pet.status == "active" and not pet.late_registration

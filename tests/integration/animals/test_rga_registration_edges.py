@@ -47,19 +47,8 @@ def frozen(monkeypatch):
 
 
 def _register(owner, prof, **kwargs) -> Animal:  # type: ignore[no-untyped-def]
-    """register_animal with every argument spelled out; ``kwargs`` override."""
-    args = dict(
-        owner=owner,
-        data=data(),
-        vaccination=vaccine(),
-        vaccinate_at_ccz=False,
-        registered_by=owner,
-        api_client=None,
-        profile=prof,
-        today=TODAY,
-    )
-    args.update(kwargs)
-    return services.register_animal(**args)
+    """register_animal with the factory's request; ``kwargs`` override its fields."""
+    return factories.registered_animal(owner, prof, **kwargs)
 
 
 def _animals_of(owner) -> list[Animal]:  # type: ignore[no-untyped-def]

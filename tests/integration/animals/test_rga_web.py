@@ -59,7 +59,12 @@ def test_wizard_pages_render_each_step(
     assert "Dados da carteira de vacinação" in client.get("/animais/cadastrar/vacina").get_data(
         as_text=True
     )
-    client.post("/animais/cadastrar/vacina", data=vaccine_form)
+    card = {"rabies_proof": (png_bytes(), "carteira.png")}  # GRU 15 V: the card itself
+    client.post(
+        "/animais/cadastrar/vacina",
+        data={**vaccine_form, **card},
+        content_type="multipart/form-data",
+    )
     assert "Foto (opcional)" in client.get("/animais/cadastrar/foto").get_data(as_text=True)
     client.post("/animais/cadastrar/foto", data={})
     html = client.get("/animais/cadastrar/revisao").get_data(as_text=True)

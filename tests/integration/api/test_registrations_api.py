@@ -432,3 +432,19 @@ def test_openapi_document_matches_the_registration_routes(app, client) -> None:
     assert doc["paths"]["/rga/{number}"]["get"]["responses"].keys() >= {"200", "400", "404"}
     for name in ("RegistrationRequest", "RegistrationCreated", "PublicRga"):
         assert name in doc["components"]["schemas"]
+
+
+def test_422_duplicate_microchip_when_a_concurrent_registration_took_it_first(
+    client, headers, payload, monkeypatch
+) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    def raced(request):  # type: ignore[no-untyped-def]
+        raise IntegrityError("INSERT INTO animal", {}, Exception("unique: animal.microchip"))
+
+    monkeypatch.setattr(services, "register_animal", raced)
+    response = client.post("/api/v1/registrations", json=payload(), headers=headers)
+    assert response.status_code == 422
+    assert _codes(response)["animal.microchip"] == "duplicate_microchip"
+    # the owner record made while checking the body went with the rollback
+    assert db.session.scalar(select(User).where(User.cpf == OWNER_CPF)) is None

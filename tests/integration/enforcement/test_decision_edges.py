@@ -595,3 +595,59 @@ def test_gru_109_2_an_ar_no_later_than_the_edital_leaves_the_penalty_served_by_e
     assert (penalty.service_method, penalty.service_on) == ("edital", date(2027, 3, 2))
     assert penalty.knowledge_on == date(2027, 3, 7)
     assert penalty.petition_due_on == date(2027, 3, 18)
+
+
+# -- the confirmation step: what the decision will do (GRU 97, 100, 103, 103 §3, 104, 105 §1) ---
+
+LAST = (
+    "O autuado recebe a decisão e a fundamentação por e-mail e na sua página inicial. "
+    "Depois de registrada, a decisão não pode ser desfeita."
+)
+
+
+def test_gru_97_103_104_105_1_the_confirmation_of_a_first_instance_decision(profile, people):
+    day = local_today()
+    doc, defence = _defence(profile, people, day, fine=True)
+    assert doc.fine_cents == 48000
+    assert services.decision_preview(profile, defence, grant=True) == [
+        f"O documento nº {doc.number} e a multa que ele traz são cancelados.",
+        "O deferimento só produz efeito depois da vista de quem lavrou o documento, que pode "
+        "pedir o reexame em 5 dias (GRU 104).",
+        LAST,
+    ]
+    assert services.decision_preview(profile, defence, grant=False) == [
+        "É lavrado o auto de imposição de penalidade, com a multa de R$ 480,00, e o autuado "
+        "toma ciência dele junto com esta decisão.",
+        "O autuado pode recorrer em 2ª instância em 10 dias (GRU 103); quem decide: o Diretor "
+        "de Departamento hierarquicamente superior (GRU 103 §1 I).",
+        LAST,
+    ]
+
+
+def test_gru_103_105_1_the_confirmation_for_a_document_without_a_fine(profile, people):
+    day = local_today()
+    doc, defence = _defence(profile, people, day, fine=False)
+    assert services.decision_preview(profile, defence, grant=True)[0] == (
+        f"O documento nº {doc.number} é cancelado."
+    )
+    assert services.decision_preview(profile, defence, grant=False)[:2] == [
+        "O documento fica mantido.",
+        "O autuado pode recorrer em 2ª instância em 10 dias (GRU 103); quem decide: o "
+        "Secretário Municipal de Saúde (GRU 103 §1 II).",
+    ]
+
+
+def test_gru_100_103_3_the_confirmation_of_a_second_instance_denial(profile, people):
+    _agent, boss, _director, citizen = people
+    day = local_today()
+    doc, defence = _defence(profile, people, day, fine=True)
+    _decide(profile, defence, boss, on=day)
+    penalty = services.penalty_of(doc)
+    appeal = services.file_petition(profile, penalty, citizen, text="Recorro", today=day)
+    assert appeal.instance == 2 and penalty.fine_suspended
+    assert services.decision_preview(profile, appeal, grant=False) == [
+        "A decisão é definitiva: não cabe outro recurso.",
+        "A multa de R$ 480,00 deixa de estar suspensa e volta a correr: o autuado terá 30 "
+        "dias para pagar (GRU 100).",
+        LAST,
+    ]

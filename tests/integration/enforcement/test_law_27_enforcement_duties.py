@@ -19,6 +19,7 @@ from portal.models import AuditEvent, EnforcementDocument, OutboxMessage, UnitVa
 from portal.services.clock import local_today
 from portal.services.fees import compute_fee
 from portal.services.todo import citizen_todo
+from portal.services.uploads import store_document
 from tests import factories
 from tests.conftest import AuthActions
 
@@ -497,3 +498,174 @@ def test_vv_23_ii_staff_record_a_paper_laudo_on_the_document_page(vv):
     citizen = app.test_client()
     AuthActions(citizen).login(factories.user())
     assert citizen.post(f"/ccz/fiscalizacao/{doc.id}/laudo", data={}).status_code in (302, 403)
+
+
+# -- the exact words each rule writes (mutation run of issue 27) --------------------------------
+
+
+def test_gru_87_v_the_reason_lists_each_earlier_autuacao_by_number_and_date(gru):
+    profile, agent, who = gru
+    first = _auto(profile, agent, who, date(2025, 1, 10))
+    assert duties.repeat_finding(profile, first).reason() == (
+        "Autuações anteriores pelo mesmo motivo em 3 anos (GRU 79): 0 de 2 (nenhuma). "
+        "A apreensão definitiva (GRU 87 V) ainda não se aplica."
+    )
+    second = _auto(profile, agent, who, date(2025, 6, 10))
+    assert duties.repeat_finding(profile, second).reason() == (
+        f"Autuações anteriores pelo mesmo motivo em 3 anos (GRU 79): 1 de 2 (nº {first.number} "
+        "de 10/01/2025). A apreensão definitiva (GRU 87 V) ainda não se aplica."
+    )
+    third = _auto(profile, agent, who, date(2026, 3, 10))
+    assert duties.repeat_finding(profile, third).reason() == (
+        "Apreensão definitiva dos animais (GRU 87 V): a pessoa já foi autuada 2 vezes por "
+        "criação fora de padrões aceitáveis de higiene, bem-estar e alojamento nos 3 anos "
+        f"anteriores (nº {first.number} de 10/01/2025, nº {second.number} de 10/06/2025; "
+        "reincidência, GRU 79) e recebeu nova autuação pelo mesmo motivo. A pena só é efetivada "
+        "após a decisão condenatória definitiva (GRU 87 §ú)."
+    )
+
+
+def test_gru_89_the_interdiction_cites_its_article_and_the_expenses_paragraph(gru):
+    profile, agent, who = gru
+    action = duties.interdiction_action(profile)
+    assert action.startswith("Interdição da criação destinada ao consumo humano (GRU 89): ")
+    assert action.endswith("correm por conta do infrator (GRU 89 §ú).")
+
+
+def test_vv_23_ii_the_new_address_is_checked_kept_audited_and_told(vv):
+    _app, profile, agent, who = vv
+    doc = _maltreatment(profile, agent, who)
+    services.record_service(
+        profile, doc, method="signed", service_on=local_today(), note=None, actor=agent
+    )
+    for bad in ("", "  Rua 1  ", "R" * 301):
+        with pytest.raises(EnforcementError) as err:
+            duties.report_address(profile, doc, who, bad)
+        assert (err.value.field, err.value.code) == ("address", "invalid")
+        assert err.value.message == (
+            "Informe o novo endereço do animal: rua, número, bairro e cidade."
+        )
+    assert duties.report_address(profile, doc, who, "R" * 300).text == "R" * 300
+    filing = duties.report_address(profile, doc, who, "  Rua A, 1 ")  # 8 characters
+    assert (filing.text, filing.document_id, filing.filed_by_id) == ("Rua A, 1", doc.id, who.id)
+    [_, event] = factories.audit_events("enforcement.address_changed")
+    assert (event.subject_type, event.subject_id) == ("EnforcementDocument", str(doc.id))
+    assert (event.detail, event.actor_id) == ({"number": doc.number}, who.id)
+    told = [m for m in _mail(who.email) if m.subject.startswith("Mudança de endereço")][-1]
+    assert told.subject == f"Mudança de endereço registrada – documento {doc.number}"
+    assert told.body.startswith(
+        f"O CCZ registrou o novo endereço do animal no documento {doc.number} (VV 23 II): Rua A, 1."
+    )
+    assert told.body.endswith(f"/minhas-notificacoes/{doc.id}")  # the document's page
+    [*_, agent_mail] = _mail(agent.email)
+    assert agent_mail.subject == f"Animal mudou de endereço – documento {doc.number}"
+    assert agent_mail.body.startswith(
+        "O responsável informou um novo endereço do animal (VV 23 II): Rua A, 1.\n"
+    )
+    assert agent_mail.body.endswith(f"/ccz/fiscalizacao/{doc.id}")  # the staff page
+
+
+def test_vv_23_ii_no_address_change_once_the_notice_is_closed(vv):
+    _app, profile, agent, who = vv
+    doc = _maltreatment(profile, agent, who)
+    services.record_service(
+        profile, doc, method="signed", service_on=local_today(), note=None, actor=agent
+    )
+    services.record_return_visit(doc, complied=True, actor=agent)
+    with pytest.raises(EnforcementError) as err:
+        duties.report_address(profile, doc, who, "Rua Nova, 20, Centro")
+    assert (err.value.field, err.value.code) == ("address", "closed")
+    assert factories.audit_events("enforcement.address_changed") == []
+
+
+def test_vv_23_ii_the_laudo_line_is_due_on_its_day_and_overdue_the_day_after(vv):
+    _app, profile, agent, who = vv
+    doc = _maltreatment(profile, agent, who)
+    services.record_service(
+        profile, doc, method="signed", service_on=local_today(), note=None, actor=agent
+    )
+    due = doc.laudo_next_due_on
+    asked = (
+        f"Documento {doc.number}: apresente o laudo veterinário do animal até {due:%d/%m/%Y} "
+        "(VV 23 II) e avise o CCZ se o animal mudar de endereço."
+    )
+    assert duties.duty_text(profile, doc, due - timedelta(days=1)) == asked
+    assert duties.duty_text(profile, doc, due) == asked
+    assert duties.duty_text(profile, doc, due + timedelta(days=1)) == (
+        f"Documento {doc.number}: o laudo veterinário do animal venceu em {due:%d/%m/%Y} e não "
+        "foi apresentado (VV 23 II). Envie-o agora; avise também se o animal mudou de endereço."
+    )
+
+
+def test_vv_23_ii_no_schedule_before_the_notice_is_known_and_laudos_in_date_order(vv):
+    _app, profile, agent, who = vv
+    doc = _maltreatment(profile, agent, who, every=5)
+    assert doc.knowledge_on is None and duties.next_laudo_due(doc, 0) is None
+    start = local_today() - timedelta(days=3)
+    doc.issued_at = _at(start)
+    services.record_service(profile, doc, method="signed", service_on=start, note=None, actor=agent)
+    later = duties.file_laudo(profile, doc, agent, received_on=local_today())
+    earlier = duties.file_laudo(profile, doc, agent, received_on=start)
+    assert duties.laudos_of(doc) == [earlier, later]  # by the day received, not by filing
+
+
+def test_vv_23_ii_a_laudo_on_paper_for_someone_without_an_account(vv):
+    _app, profile, agent, _who = vv
+    nobody = Addressee("Sem Conta", factories.make_cpf(777))
+    doc = _preliminary(profile, agent, _who, "VV 3 IX d", addressee=nobody)
+    duties.apply_on_issue(profile, doc, laudo_every_days=5)
+    services.record_service(
+        profile, doc, method="signed", service_on=local_today(), note=None, actor=agent
+    )
+    before = db.session.query(OutboxMessage).count()
+    assert duties.file_laudo(profile, doc, agent).document_id == doc.id
+    assert db.session.query(OutboxMessage).count() == before  # nobody to write to
+
+
+def test_vv_23_ii_a_laudo_refused_beside_its_field(vv):
+    _app, profile, agent, who = vv
+    doc = _maltreatment(profile, agent, who)
+    services.record_service(
+        profile, doc, method="signed", service_on=local_today(), note=None, actor=agent
+    )
+    with pytest.raises(EnforcementError) as err:
+        duties.file_laudo(profile, doc, who)  # the person must attach the file
+    assert (err.value.field, err.value.code) == ("laudo", "required")
+    services.record_return_visit(doc, complied=True, actor=agent)
+    with pytest.raises(EnforcementError) as err:
+        duties.file_laudo(profile, doc, agent)
+    assert (err.value.field, err.value.code) == ("laudo", "closed")
+
+
+def test_vv_23_ii_a_laudo_is_kept_with_its_file_note_day_and_audit_entry(vv):
+    _app, profile, agent, who = vv
+    doc = _maltreatment(profile, agent, who, every=5)
+    today = local_today()
+    start = today - timedelta(days=2)
+    doc.issued_at = _at(start)
+    services.record_service(profile, doc, method="signed", service_on=start, note=None, actor=agent)
+    for day, code in ((today + timedelta(days=1), "future"), (start - timedelta(days=1), "before")):
+        with pytest.raises(EnforcementError) as err:
+            duties.file_laudo(profile, doc, agent, received_on=day)
+        assert (err.value.field, err.value.code) == ("received_on", code)
+    pdf = store_document(
+        io.BytesIO(b"%PDF-1.4\n%laudo\n"), purpose="enforcement_laudo", owner_id=who.id
+    )
+    sent = duties.file_laudo(profile, doc, who, file=pdf, note="  Animal saudável ")
+    assert (sent.file_id, sent.text, sent.received_on, sent.filed_by_id) == (
+        pdf.id,
+        "Animal saudável",
+        today,
+        who.id,
+    )
+    assert duties.file_laudo(profile, doc, agent, received_on=start).text is None  # on paper
+    event = factories.audit_events("enforcement.laudo_filed")[0]
+    assert (event.subject_id, event.actor_id) == (str(doc.id), who.id)
+    assert event.detail == {"number": doc.number, "received_on": today.isoformat()}
+    told = [m for m in _mail(who.email) if m.subject.startswith("Laudo veterinário")][0]
+    assert told.subject == f"Laudo veterinário recebido – documento {doc.number}"
+    assert told.body.startswith(
+        f"O CCZ registrou o laudo veterinário de {today:%d/%m/%Y} no documento {doc.number} "
+        f"(VV 23 II). O próximo vence em {start + timedelta(days=10):%d/%m/%Y}, enquanto o prazo "
+        "para sanar estiver correndo."
+    )

@@ -1125,3 +1125,21 @@ def test_gru_100_a_failed_payment_still_owes_the_fine(profile, people):
     penalty = _penalty(profile, people, THU_5_NOV)
     transition(penalty.payment_item, "failed", "Boleto recusado")
     assert services.mark_for_collection(date(2026, 12, 8)) == [penalty]
+
+
+def test_gru_70_2_not_complied_only_after_the_term_to_comply_has_ended(profile, people):
+    doc = _serve(profile, _notice(profile, people, THU_5_NOV, "d10"), people[0], THU_5_NOV)
+    with pytest.raises(EnforcementError) as err:  # the last second of Mon 16 Nov is in the term
+        serving.check_not_complied(doc, now=_at(MON_16_NOV, 23, 59, 59))
+    assert (err.value.field, err.value.code) == (None, "not_yet")
+    assert err.value.message == (
+        "O prazo para sanar a irregularidade vai até 16/11/2026 23:59: só depois dele a "
+        "notificação pode ser dada como não cumprida."
+    )
+    assert serving.check_not_complied(doc, now=_at(date(2026, 11, 17), 0)) is None
+    doc.comply_due_at = None  # no term fixed: the return visit may find it at once
+    assert serving.check_not_complied(doc, now=_at(THU_5_NOV, 12)) is None
+    auto = _known(profile, people, THU_5_NOV, fine=False)  # an open auto de infração
+    with pytest.raises(EnforcementError) as err:
+        serving.check_not_complied(auto, now=_at(date(2026, 11, 17), 0))
+    assert (err.value.field, err.value.code) == (None, "not_allowed")

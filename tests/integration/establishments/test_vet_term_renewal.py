@@ -124,3 +124,17 @@ def test_gru_13_1_the_establishment_is_told_before_asking(app, client, auth, pro
     db.session.commit()
     page = client.get("/estabelecimentos/meus").get_data(as_text=True)
     assert "está vencido" not in page and "Pedir renovação" in page
+
+
+def test_gru_13_1_the_refusal_names_the_day_the_term_lapsed_or_none(app, profile) -> None:
+    e = _approved(profile, ISSUED)
+    for term, day in ((date(2027, 5, 1), "01/05/2027"), (None, "—")):
+        e.vet_term_valid_until = term
+        db.session.flush()
+        with pytest.raises(services.EstablishmentError) as err:
+            _ask(e, profile)
+        assert err.value.message == (
+            f"O termo de responsabilidade técnica do veterinário venceu em {day}: ele é renovado "
+            "todo ano e conferido em cada renovação do cadastro (GRU 13 §1). Atualize os dados "
+            "do cadastro com o termo novo e peça a renovação de novo."
+        )

@@ -29,6 +29,7 @@ from portal.models import (
     InspectionOutcome,
     MaltreatmentReport,
     MunicipalHoliday,
+    ReclaimRecord,
     ReclaimStatus,
     ReportState,
     StoredFile,
@@ -973,3 +974,22 @@ def test_gru_84_3_public_check_only_of_an_issued_certidao_and_only_where_the_law
     assert services.public_certificate(issued.code, BJP) is None
     assert services.public_certificate(issued.code, _gru_without(capture_count=None)) is None
     assert db.session.query(CaptureCertificate).count() == 3
+
+
+# -- GRU 82 §2: what the citizen follows ----------------------------------------------------------
+
+
+def test_gru_82_2_the_citizen_follows_their_own_and_reclaimed_captures_newest_first(app):
+    owner, someone = factories.user(), factories.user()
+    same_day = _record(GRU, date(2026, 3, 9))  # no owner recorded: reclaimed by them
+    db.session.add(ReclaimRecord(capture_id=same_day.id, claimant_id=owner.id, channel="counter"))
+    newest_first_day = _record(GRU, date(2026, 3, 9))
+    newest_first_day.owner_id = owner.id
+    older = _record(GRU, MONDAY)  # recorded last: the order is by day, then newest first
+    older.owner_id = owner.id
+    theirs = _record(GRU, date(2026, 3, 16))
+    theirs.owner_id = someone.id
+    db.session.add(ReclaimRecord(capture_id=theirs.id, claimant_id=someone.id, channel="counter"))
+    db.session.flush()
+    assert services.captures_of_user(owner) == [newest_first_day, same_day, older]
+    assert services.captures_of_user(someone) == [theirs]

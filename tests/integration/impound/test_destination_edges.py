@@ -8,12 +8,14 @@ Dates are 2026: Monday 2 March; Good Friday 3 April (national); Tuesday 21 April
 
 from __future__ import annotations
 
+import io
 from datetime import date
 from typing import get_args
 
 import pytest
 
 from portal.blueprints.impound import services
+from portal.domain import DomainError
 from portal.extensions import db
 from portal.models import (
     CaptureStatus,
@@ -684,3 +686,88 @@ def test_lei_14228_a_destination_with_no_laudo_stores_none(app):
     assert (decision.vet_report, decision.vet_crmv, decision.lab_exam) == (None, None, None)
     assert decision.capture_id == capture.id and capture.destinations == [decision]
     assert factories.audit_events("impound.destined")[0].detail["vet_report"] is False
+
+
+# -- GRU 88 II: the signed laudo of another species' euthanasia -----------------------------------
+
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+def test_gru_88_ii_the_laudo_file_keeps_its_name_and_a_bad_one_says_why(app):
+    full = {"vet_report": LAUDO, "vet_crmv": "CRMV-SP 9", "incurable": True}
+    capture = _horse(GRU, condition="serious")
+    day = date(2026, 3, 20)
+    err = _refusal(
+        GRU,
+        capture,
+        day,
+        "euthanasia",
+        actor=_vet(),
+        laudo_file=(io.BytesIO(b"not a document"), "laudo.txt"),
+        **full,
+    )
+    assert (err.field, err.code) == ("laudo_file", "invalid_file")
+    assert err.message == "Envie um PDF ou uma foto (JPEG, PNG, WebP ou HEIC) do documento."
+    decision = _destine(
+        GRU,
+        capture,
+        day,
+        "euthanasia",
+        actor=_vet(),
+        laudo_file=(io.BytesIO(PDF), "laudo-cavalo.pdf"),
+        **full,
+    )
+    assert decision.laudo_file.original_name == "laudo-cavalo.pdf"
+
+
+# -- CAB 20: the public auction's outcome ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("sold", "outcome"), [(True, "sold"), (False, "failed")])
+def test_cab_20_the_auction_outcome_is_kept_and_audited(app, sold, outcome):
+    capture = _horse(CAB)
+    day = date(2026, 3, 20)
+    auction = _destine(CAB, capture, day, "auction")
+    agent = _agent()
+    assert services.record_auction_outcome(capture, sold=sold, actor=agent, today=day) is auction
+    assert auction.auction_outcome == outcome
+    [event] = factories.audit_events("impound.auction_outcome")
+    assert (event.subject_type, event.subject_id) == ("Capture", str(capture.id))
+    assert (event.detail, event.actor_id) == ({"outcome": outcome}, agent.id)
+
+
+def test_cab_20_no_auction_outcome_is_refused_beside_the_outcome_field(app):
+    capture = _horse(CAB)
+    with pytest.raises(DomainError) as caught:
+        services.record_auction_outcome(capture, sold=True, actor=_agent(), today=MONDAY)
+    assert (caught.value.field, caught.value.code) == ("outcome", "no_auction")
+
+
+def test_cab_20_after_a_failed_auction_the_latest_decision_is_the_one_read(app):
+    capture = _horse(CAB)
+    day = date(2026, 3, 20)
+    _destine(CAB, capture, day, "auction")
+    services.record_auction_outcome(capture, sold=False, actor=_agent(), today=day)
+    adoption = _destine(CAB, capture, day, "adoption")
+    assert capture.destinations[-1] is adoption and capture.status == CaptureStatus.DESTINED
+    assert services.pending_auction(capture) is None
+
+
+def test_gru_88_ii_a_laudo_kept_by_the_forms_draft_becomes_the_decisions_private_file(app):
+    from portal.services.uploads import store_document
+
+    kept = store_document(io.BytesIO(PDF), purpose="draft", owner_id=None, filename="laudo.pdf")
+    kept.public = True  # whatever the draft held, the laudo is for staff only
+    decision = _destine(
+        GRU,
+        _horse(GRU, condition="serious"),
+        date(2026, 3, 20),
+        "euthanasia",
+        actor=_vet(),
+        laudo_file=kept,
+        vet_report=LAUDO,
+        vet_crmv="CRMV-SP 9",
+        incurable=True,
+    )
+    assert decision.laudo_file is kept
+    assert (kept.purpose, kept.owner_id, kept.public) == ("impound_laudo", None, False)

@@ -11,7 +11,7 @@ from datetime import date
 
 import pytest
 
-from portal.blueprints.impound import services
+from portal.blueprints.impound import reclaim, services
 from portal.extensions import db
 from portal.models import UnitValue
 from portal.profiles import load_profile
@@ -193,3 +193,33 @@ def test_gru_10_xvii_other_species_size_is_the_agents_class_on_pages(app, client
     db.session.commit()
     page = client.get(f"/animais-recolhidos/{capture.protocol}").get_data(as_text=True)
     assert "grande porte" in page and "descrito como" not in page
+
+
+def _reclaimed_by(capture, owner, status):  # type: ignore[no-untyped-def]
+    from portal.models import ReclaimRecord
+
+    db.session.add(
+        ReclaimRecord(capture_id=capture.id, claimant_id=owner.id, channel="counter", status=status)
+    )
+    db.session.flush()
+
+
+def test_cab_19_2_an_animal_the_owner_reclaimed_counts_a_cancelled_reclaim_does_not(ufm):  # type: ignore[no-untyped-def]
+    owner, other = factories.user(roles=("citizen",)), factories.user(roles=("citizen",))
+    taken = _capture(CAB, date(2026, 3, 2), species="other", size="large")  # no owner recorded
+    _reclaimed_by(taken, owner, "released")
+    dropped = _owned_capture(CAB, date(2026, 3, 3), other, size="medium")  # another's animal
+    _reclaimed_by(dropped, owner, "cancelled")  # the owner started and cancelled its reclaim
+    _reclaimed_by(dropped, other, "released")  # its owner took it back
+    horse = _owned_capture(CAB, date(2026, 3, 9), owner)
+    assert reclaim.owner_earlier_captures(CAB, horse, owner.id) == ["large"]
+    assert _fine(services.reclaim_fee(CAB, horse, date(2026, 3, 10))) == 2 * 2 * 5000
+
+
+def test_cab_19_2_an_earlier_day_counts_its_largest_animal(ufm):  # type: ignore[no-untyped-def]
+    owner = factories.user(roles=("citizen",))
+    _owned_capture(CAB, date(2026, 3, 2), owner)  # a horse (large) ...
+    _owned_capture(CAB, date(2026, 3, 2), owner, species="dog", size="small")  # ... and a dog
+    later = _owned_capture(CAB, date(2026, 3, 9), owner)
+    assert reclaim.owner_earlier_captures(CAB, later, owner.id) == ["large"]
+    assert _fine(services.reclaim_fee(CAB, later, date(2026, 3, 10))) == 2 * 2 * 5000

@@ -262,3 +262,24 @@ def test_bjp_17_1_guarulhos_has_no_reduction_form_nor_route(app, client, auth) -
         data={"max_animals": "2", "report_on": "2026-11-20", "reason": "x"},
     )
     assert sent.status_code == 404
+
+
+def test_bjp_17_1_the_queue_keeps_the_plain_limit_for_residences_without_a_report(bjp) -> None:
+    today = local_today(bjp)
+    near, over = factories.user(), factories.user()
+    near_pets = [adult(near) for _ in range(10)]  # 10 of 10, registered first
+    over_pets = [adult(over) for _ in range(11)]  # 11 of 10, with no report
+    assert near_pets[0].residence_key != over_pets[0].residence_key
+    queue = services.households_above_limit(bjp, today)
+    assert {a.id for a in db.session.scalars(queue)} == {over_pets[0].id}
+
+
+def test_bjp_17_1_the_household_note_names_the_report_day_and_its_reason(bjp) -> None:
+    owner = factories.user()
+    pets = [adult(owner) for _ in range(3)]
+    _reduce(bjp, pets[0], 2)
+    (note,) = household_notes(bjp, owner)
+    assert note.text == (
+        "O limite de cães e gatos com mais de 90 dias na sua residência foi reduzido de 10 para "
+        "2 pelo laudo técnico de 20/11/2026. Motivo: Quintal de 20 m², sem abrigo para todos."
+    )

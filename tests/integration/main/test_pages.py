@@ -32,7 +32,7 @@ def test_healthz_reports_db_and_profile(client) -> None:
 
 def test_healthz_is_503_when_the_database_is_unreachable(client) -> None:
     with patch(
-        "portal.blueprints.main.routes.db.session.execute",
+        "portal.extensions.db.session.execute",
         side_effect=OperationalError("SELECT 1", {}, Exception("down")),
     ):
         response = client.get("/healthz")

@@ -173,3 +173,39 @@ def test_vv_10_1_a_city_without_a_target_sees_nothing(app, client) -> None:
         ).status_code
         == 404
     )
+
+
+def test_vv_10_1_the_bounds_are_accepted_and_the_refusal_names_them(vv) -> None:
+    staff = factories.user(roles=("coordinator",))
+    first = target.save_estimate(
+        vv, year=2000, dogs_and_cats=10_000_000, source="Censo", staff=staff, today=TODAY
+    )
+    assert (first.year, first.dogs_and_cats) == (2000, 10_000_000)
+    with pytest.raises(services.SterilisationError) as err:
+        target.save_estimate(
+            vv, year=1999, dogs_and_cats=10, source="Censo", staff=staff, today=TODAY
+        )
+    assert err.value.message == "Informe um ano de 2000 a 2027."
+
+
+def test_vv_10_1_the_estimate_keeps_its_source_cut_and_its_audit_entry(vv) -> None:
+    staff = factories.user(roles=("coordinator",))
+    row = target.save_estimate(
+        vv, year=2026, dogs_and_cats=1234, source=f" {'x' * 301} ", staff=staff, today=TODAY
+    )
+    assert row.source == "x" * 300 and row.updated_at.tzinfo is not None
+    (event,) = db.session.scalars(
+        select(AuditEvent).where(AuditEvent.action == "sterilisation.estimate_set")
+    ).all()
+    assert (event.subject_type, event.subject_id, event.actor_id) == (
+        "SterilisationEstimate",
+        str(row.id),
+        staff.id,
+    )
+    assert event.detail == {"year": 2026, "dogs_and_cats": 1234, "previous": None}
+
+
+def test_vv_10_1_the_history_lists_the_years_newest_first(vv) -> None:
+    _estimate(vv, 1000, year=2024)
+    _estimate(vv, 1000, year=2025)
+    assert [p.year for p in target.history(vv, TODAY)] == [2026, 2025, 2024]

@@ -25,13 +25,14 @@ from portal.blueprints.adoption.web import (
     today,
 )
 from portal.extensions import db
+from portal.kept_uploads import Kept, Slot, keep
 from portal.models import (
     Listing,
     ListingState,
     Organization,
     StoredFile,
 )
-from portal.views import run_service
+from portal.views import Outcome, run_service
 
 
 def _owner_choices() -> list[tuple[str, str]]:
@@ -80,46 +81,59 @@ def _save_photos(listing: Listing, files: list, saved: list[StoredFile]) -> None
         saved.append(photo.stored_file)
 
 
-def _create_listing(form: ListingForm, saved: list[StoredFile]) -> Listing:
-    """The listing with its photos (published at once when asked). Raises AdoptionError."""
+def _create_listing(form: ListingForm, kept: Kept) -> Listing:
+    """The listing with the photos its draft holds (published at once when asked); the draft goes
+    in the same commit. Raises AdoptionError."""
     data = svc.listing_data(form.listing_input(), today())
     org = None if form.owner.data == "ccz" else db.session.get(Organization, int(form.owner.data))
     listing = svc.create_listing(org, current_user, data)
-    _save_photos(listing, form.photos.data or [], saved)
+    for held in kept.files("photos"):
+        svc.add_photo(listing, held.stored, None, current_user.id)
     if request.form.get("publish"):
         svc.change_state(listing, ListingState.PUBLISHED, current_user)
+    kept.discard()
     return listing
 
 
 @bp.route("/gestao/novo", methods=["GET", "POST"])
 @roles_required(*MANAGERS)
 def listing_new():
-    """A new listing with its photos. A bad photo is named next to the photo field and every other
-    field keeps what was typed (the browser cannot keep chosen files, so those are chosen again)."""
+    """A new listing with its photos. A bad photo is named next to the photo field; every other
+    field keeps what was typed, and the good photos are held in the person's draft (issue 25),
+    shown back and used by the next post without a new upload."""
     form = ListingForm()
     form.owner.choices = _owner_choices()
     if not form.owner.choices:
         flash(_("Sua ONG ainda não foi aprovada pelo CCZ."), "warning")
         return redirect(url_for("adoption.manage"))
     problems: list[str] = []
-    saved: list[StoredFile] = []
-    if form.validate_on_submit():
-        done = run_service(
-            lambda: _create_listing(form, saved),
-            show=False,  # the problems no field shows are listed above the form
-            before_rollback=lambda: svc.delete_stored_files(saved),
-            success=lambda listing: _(
-                "Anúncio de %(name)s salvo (%(state)s).",
-                name=listing.name,
-                state=svc.STATE_LABELS[listing.state],
-            ),
-        )
+    kept = keep("listing_new", "", [Slot("photos", accept="image", many=True)])
+    valid = form.validate_on_submit()
+    if not kept.show_refused(form) and valid:
+        done = _create(form, kept)
         if done.value is not None:
             return redirect(url_for("adoption.listing_edit", listing_id=done.value.id))
         problems = show_error(form, done.error) if done.error is not None else []
     return render_template(
-        "adoption/listing_form.html", form=form, listing=None, problems=problems
+        "adoption/listing_form.html",
+        form=form,
+        listing=None,
+        problems=problems,
+        kept=kept.files("photos"),
     ), (400 if form.errors else 200)
+
+
+def _create(form: ListingForm, kept: Kept) -> Outcome[Listing]:
+    """The listing created and confirmed, or the refusal (rolled back) for the page to show."""
+    return run_service(
+        lambda: _create_listing(form, kept),
+        show=False,  # the problems no field shows are listed above the form
+        success=lambda listing: _(
+            "Anúncio de %(name)s salvo (%(state)s).",
+            name=listing.name,
+            state=svc.STATE_LABELS[listing.state],
+        ),
+    )
 
 
 def _render_edit(
@@ -172,7 +186,7 @@ def listing_edit(listing_id: int):
         if done.ok:
             return redirect(url_for("adoption.listing_edit", listing_id=listing.id))
         problems = show_error(form, done.error) if done.error is not None else []
-    db.session.rollback()
+    # a refused service was rolled back by run_service; a refused form wrote nothing
     return _render_edit(managed_listing(listing_id), form, problems=problems, status=400)
 
 

@@ -23,9 +23,13 @@ from portal.blueprints.impound.from_report import (
     report_for_capture,
 )
 from portal.domain import DomainError
-from portal.extensions import db
 from portal.forms import choices
+from portal.kept_uploads import Kept, Slot, keep
+from portal.models import Capture
 from portal.services.clock import current_profile, local_now, local_today, tz
+from portal.views import run_service
+
+CAPTURE_DRAFT = "capture"  # the agent's draft that holds the photos across a refused post
 
 
 def map_config() -> dict[str, Any] | None:
@@ -89,7 +93,7 @@ def _apply_prefill(form: CaptureForm, prefill: ReportPrefill) -> None:
         form.longitude.data = round(prefill.longitude, 6)
 
 
-def _capture_data(form: CaptureForm) -> services.CaptureData:
+def _capture_data(form: CaptureForm, kept: Kept) -> services.CaptureData:
     local = datetime.combine(form.captured_on.data, form.captured_time.data, tzinfo=tz())
     return services.CaptureData(
         species=form.species.data,
@@ -108,14 +112,18 @@ def _capture_data(form: CaptureForm) -> services.CaptureData:
         condition_note=form.condition_note.data,
         latitude=float(form.latitude.data) if form.latitude.data is not None else None,
         longitude=float(form.longitude.data) if form.longitude.data is not None else None,
-        photos=[(f.stream, f.filename) for f in (form.photos.data or []) if f and f.filename],
+        photos=[f.stored for f in kept.files("photos")],
         report_protocol=form.report_protocol.data or None,
     )
 
 
-def _page(form: CaptureForm, prefill: ReportPrefill | None):
+def _page(form: CaptureForm, prefill: ReportPrefill | None, kept: Kept):
     page = render_template(
-        "impound/staff_new.html", form=form, prefill=prefill, capture_map=map_config()
+        "impound/staff_new.html",
+        form=form,
+        prefill=prefill,
+        capture_map=map_config(),
+        kept=kept.files("photos"),
     )
     return _allow_tiles(current_app.make_response(page))
 
@@ -125,17 +133,24 @@ def _page(form: CaptureForm, prefill: ReportPrefill | None):
 def staff_new():
     """The field agent records a capture on a phone (from a report: ``?denuncia=<protocol>``)."""
     form, prefill = _new_form()
-    if not form.validate_on_submit():
-        return _page(form, prefill)
-    try:
+    # issue 25: the photos are held as they arrive; a refusal of any field keeps them
+    kept = keep(CAPTURE_DRAFT, "", [Slot("photos", accept="image", many=True)])
+    valid = form.validate_on_submit()
+    if kept.show_refused(form) or not valid:
+        return _page(form, prefill, kept)
+
+    def record() -> Capture:
         capture = services.record_capture(
-            current_profile(), _capture_data(form), agent=current_user, today=local_today()
+            current_profile(), _capture_data(form, kept), agent=current_user, today=local_today()
         )
-    except DomainError as err:
-        db.session.rollback()
-        if not err.show_on(form):
-            flash(err.message, "danger")
-        return _page(form, prefill)
-    db.session.commit()
-    flash(_("Captura registrada: protocolo %(protocol)s.", protocol=capture.protocol), "success")
-    return redirect(url_for("impound.staff_capture", protocol=capture.protocol))
+        kept.discard()  # the photos are the capture's now; the draft goes in the same commit
+        return capture
+
+    done = run_service(
+        record,
+        form=form,
+        success=lambda c: _("Captura registrada: protocolo %(protocol)s.", protocol=c.protocol),
+    )
+    if done.value is None:
+        return _page(form, prefill, kept)
+    return redirect(url_for("impound.staff_capture", protocol=done.value.protocol))

@@ -4,7 +4,7 @@ captura (GRU 84 §3, §5) and its public check ``/certidoes/<code>``."""
 
 from __future__ import annotations
 
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
@@ -17,12 +17,15 @@ from portal.blueprints.impound.forms import (
     LostAnimalForm,
     PublicFilterForm,
 )
+from portal.blueprints.impound.on_site_document import records_of_owner
 from portal.domain import DomainError
 from portal.extensions import db
 from portal.forms import EmptyForm, choices
 from portal.models import Animal, CaptureCertificate
+from portal.profiles.schema import Profile
 from portal.services.clock import current_profile, local_today
 from portal.urls import absolute_url
+from portal.views import run_service
 
 
 @bp.get("/animais-recolhidos")
@@ -99,6 +102,7 @@ def my_captures():
     return render_template(
         "impound/my_captures.html",
         captures=services.captures_of_user(current_user),
+        on_site=records_of_owner(current_user),  # the documents of acts where the animal was
         s=services,
         today=local_today(),
     )
@@ -129,35 +133,35 @@ def my_reclaim(protocol: str):
         abort(404)
     if not EmptyForm().validate_on_submit():
         return redirect(url_for("impound.my_capture", protocol=capture.protocol))
-    try:
-        reclaim = services.start_reclaim(
+    done = run_service(
+        lambda: services.start_reclaim(
             current_profile(),
             capture,
             claimant=current_user,
             channel="online",
             started_by=current_user,
             today=local_today(),
-        )
-    except DomainError as err:
-        db.session.rollback()
-        flash(err.message, "danger")
+        ),
+        success=lambda _reclaim: _reclaim_started(),
+    )
+    if done.value is None:
         return redirect(url_for("impound.my_capture", protocol=capture.protocol))
-    db.session.commit()
+    return redirect(url_for("billing.item", item_id=done.value.payment_item_id))
+
+
+def _reclaim_started() -> str:
+    """What the owner does next: pay online or at the counter, then fetch the animal."""
     from portal.blueprints.billing.stripe_gateway import stripe_enabled
 
-    flash(
-        _(
+    if stripe_enabled():
+        return _(
             "Resgate iniciado. Pague a taxa online ou com a guia no caixa do CCZ e depois vá "
             "buscar o animal com documento com foto."
         )
-        if stripe_enabled()
-        else _(
-            "Resgate iniciado. Imprima a guia e pague no caixa do CCZ; depois da baixa da guia, "
-            "o animal é devolvido a quem apresentar documento com foto."
-        ),
-        "success",
+    return _(
+        "Resgate iniciado. Imprima a guia e pague no caixa do CCZ; depois da baixa da guia, "
+        "o animal é devolvido a quem apresentar documento com foto."
     )
-    return redirect(url_for("billing.item", item_id=reclaim.payment_item_id))
 
 
 def _lost_form() -> LostAnimalForm:
@@ -200,18 +204,13 @@ def lost():
     if not form.animal_id.data and not form.species.data:
         form.species.errors = [_("Escolha a espécie ou um dos seus animais.")]
         return render_template("impound/lost.html", form=form)
-    try:
-        services.create_alert(current_user, _alert_data(form), local_today())
-    except DomainError as err:
-        db.session.rollback()
-        if not err.show_on(form):
-            flash(err.message, "danger")
-        return render_template("impound/lost.html", form=form)
-    db.session.commit()
-    flash(
-        _("Aviso registrado. Enviaremos um e-mail se um animal parecido for recolhido."),
-        "success",
+    done = run_service(
+        lambda: services.create_alert(current_user, _alert_data(form), local_today()),
+        form=form,
+        success=_("Aviso registrado. Enviaremos um e-mail se um animal parecido for recolhido."),
     )
+    if not done.ok:
+        return render_template("impound/lost.html", form=form)
     return redirect(url_for("impound.public_list"))
 
 
@@ -224,34 +223,31 @@ def certificate_request():
         abort(404)
     form = CertificateRequestForm()
     if form.validate_on_submit():
-        try:
-            cert = services.request_certificate(
+        done = run_service(
+            lambda: services.request_certificate(
                 profile,
                 form.rga.data,
                 requester=current_user,
                 exam_on=form.exam_on.data,
                 today=local_today(),
-            )
-        except DomainError as err:
-            db.session.rollback()
-            if not err.show_on(form):
-                flash(err.message, "danger")
-        else:
-            db.session.commit()
-            flash(
-                _(
-                    "Pedido registrado. Leve o animal, contido, ao CCZ em %(day)s para o exame "
-                    "(%(article)s).",
-                    day=cert.exam_on.strftime("%d/%m/%Y"),
-                    article=profile.impound.cite("capture_certificate"),
-                ),
-                "success",
-            )
+            ),
+            form=form,
+            success=lambda cert: _certificate_requested(profile, cert),
+        )
+        if done.ok:
             return redirect(url_for("impound.certificate_mine"))
     return render_template(
         "impound/certificate_request.html",
         form=form,
         article=profile.impound.cite("capture_certificate"),  # the profile's, e.g. GRU 84 §3, §5
+    )
+
+
+def _certificate_requested(profile: Profile, cert: CaptureCertificate) -> str:
+    return _(
+        "Pedido registrado. Leve o animal, contido, ao CCZ em %(day)s para o exame (%(article)s).",
+        day=cert.exam_on.strftime("%d/%m/%Y"),
+        article=profile.impound.cite("capture_certificate"),
     )
 
 
@@ -294,3 +290,7 @@ def certificate_pdf(code: str):
         mimetype="application/pdf",
         headers={"Content-Disposition": f'inline; filename="certidao-{cert.code}.pdf"'},
     )
+
+
+# the views by subject register on ``bp`` when imported
+from portal.blueprints.impound.routes import on_site_document, public_checks  # noqa: E402,F401

@@ -1,5 +1,6 @@
 """CCZ staff pages: NGO registrations and their members, and bars by CPF (the CPF travels only
-in POST bodies, never in a URL)."""
+in POST bodies, never in a URL). The pages NGOs and staff share are ``manage`` (listings) and
+``review`` (an application's review and hand-over)."""
 
 from __future__ import annotations
 
@@ -174,3 +175,7 @@ def bar_revoke(bar_id: int):
     else:
         flash(_("Informe o motivo do cancelamento."), "danger")
     return redirect(url_for("adoption.bars"))
+
+
+# the pages of listings and of applications register on ``bp`` when imported
+from portal.blueprints.adoption.staff import manage, review  # noqa: E402,F401

@@ -24,17 +24,19 @@ from portal.blueprints.licences.forms import (
     ReasonForm,
     ReductionForm,
     ScheduleForm,
-    uploads,
 )
 from portal.extensions import db
 from portal.forms import choices
+from portal.kept_uploads import Kept, Slot, keep
 from portal.models import Animal, ExcessLicence, User, UserRole
-from portal.profiles.schema import ChecklistItem, LicenceRule
+from portal.profiles.schema import ChecklistItem, LicenceRule, Profile
+from portal.services import drafts
 from portal.services.clock import current_profile, local_today
 from portal.views import run_service
 
 # BJP 17 §4: "a critério do agente sanitário responsável pelo processo"; coordinators too.
 DECIDERS = ("agent", "vet", "coordinator", "admin")
+INSPECTION_DRAFT = "licence_inspection"  # the agent's draft holding the visit's photos
 
 
 def _licence(licence_id: int) -> ExcessLicence:
@@ -121,8 +123,14 @@ def staff_file(licence_id: int):
     licence = _licence(licence_id)
     services.file_viewed(licence)
     db.session.commit()
+    return _file_page(licence)
+
+
+def _file_page(licence: ExcessLicence, **forms: FlaskForm) -> str:
+    """The licence file; ``forms``: a refused form shown again with what was typed."""
     profile, today = current_profile(), local_today()
     rule = services.rule_of(profile)
+    held = drafts.find(current_user, INSPECTION_DRAFT, str(licence.id))
     return render_template(
         "licences/staff_file.html",
         licence=licence,
@@ -130,7 +138,8 @@ def staff_file(licence_id: int):
         rule=rule,
         household=profile.household,
         status=services.status_label(licence, today),
-        **_file_forms(licence, rule, today),
+        **{**_file_forms(licence, rule, today), **forms},
+        inspection_kept=drafts.held(held).get("photos", []),
         reason_form=ReasonForm(),
         question_form=QuestionForm(),
         event_label=services.event_label,
@@ -195,26 +204,40 @@ def staff_inspection(licence_id: int):
     form.checklist.choices = choices(
         (i.code, checklist_label(i)) for i in services.rule_of(profile).checklist
     )
-    if form.validate_on_submit():
-        photos = uploads("photos")
-        _act(
-            licence,
-            lambda: services.record_inspection(
-                licence,
-                current_user._get_current_object(),
-                inspected_on=form.inspected_on.data,
-                checklist={code: True for code in form.checklist.data or []},
-                findings=form.findings.data,
-                satisfactory=bool(form.satisfactory.data),
-                profile=profile,
-                today=local_today(),
-                photos=photos,
-            ),
-            _("Vistoria registrada."),
-        )
-    else:
+    # issue 25: the photos are held as they arrive; a refusal of any field keeps them (and the
+    # page comes back with what was typed, not a redirect that would lose it)
+    kept = keep(INSPECTION_DRAFT, str(licence.id), [Slot("photos", accept="image", many=True)])
+    valid = form.validate_on_submit()
+    if kept.show_refused(form) or not valid:
         flash(_("Preencha a data e o que foi verificado na vistoria."), "danger")
+        return _file_page(licence, inspection_form=form), 400
+    recorded = _act(
+        licence,
+        lambda: _record_inspection(profile, licence, form, kept),
+        _("Vistoria registrada."),
+    )
+    if not recorded:
+        return _file_page(licence, inspection_form=form), 400
     return _back(licence)
+
+
+def _record_inspection(
+    profile: Profile, licence: ExcessLicence, form: InspectionForm, kept: Kept
+) -> object:
+    """The visit as typed, with the photos its draft holds."""
+    made = services.record_inspection(
+        licence,
+        current_user._get_current_object(),
+        inspected_on=form.inspected_on.data,
+        checklist={code: True for code in form.checklist.data or []},
+        findings=form.findings.data,
+        satisfactory=bool(form.satisfactory.data),
+        profile=profile,
+        today=local_today(),
+        photos=[f.stored for f in kept.files("photos")],
+    )
+    kept.discard()  # the photos are the file's now; the draft goes in the same commit
+    return made
 
 
 @bp.post("/ccz/licencas/<int:licence_id>/decisao/<action>")
@@ -307,9 +330,15 @@ def household_page(
     *,
     reduction_form: ReductionForm | None = None,
     lift_form: LiftReductionForm | None = None,
+    reduction_kept: list[drafts.HeldFile] | None = None,
 ) -> str:
-    """The residence page, with the forms of a reduced limit (BJP 17 §1) where the law has it."""
+    """The residence page, with the forms of a reduced limit (BJP 17 §1) where the law has it;
+    ``reduction_kept``: the laudo técnico held from a refused post (by default, whatever the
+    staff member's draft of this residence's reduction holds)."""
     profile, today = current_profile(), local_today()
+    if reduction_kept is None:
+        held = drafts.find(current_user, "household_reduction", str(first.id))
+        reduction_kept = drafts.held(held).get("report", [])
     key = first.residence_key
     history = db.session.scalars(
         select(ExcessLicence)
@@ -330,5 +359,10 @@ def household_page(
         reduction=reduction.in_force(key) if profile.household.agent_may_reduce else None,
         reduction_form=reduction_form or ReductionForm(formdata=None),
         lift_form=lift_form or LiftReductionForm(formdata=None),
+        reduction_kept=reduction_kept,
         reducers=reduction.REDUCERS,
     )
+
+
+# BJP 17 §1: the reduced limit's views register on ``bp`` when imported
+from portal.blueprints.licences.staff import household_reduction  # noqa: E402,F401

@@ -20,12 +20,11 @@ from portal.blueprints.impound.forms import (
     NgoClaimForm,
 )
 from portal.blueprints.impound.laudo_review import supervise_proposal, withdraw_proposal
-from portal.domain import DomainError
-from portal.extensions import db
 from portal.forms import EmptyForm, choices
+from portal.kept_uploads import Kept, Slot, keep
 from portal.models import EuthanasiaProposal, Organization, ProposalStatus
 from portal.services.clock import current_profile, local_today
-from portal.views import requested_page
+from portal.views import requested_page, run_service
 
 NGO_AREA = ("ngo", *STAFF)
 
@@ -37,28 +36,38 @@ def staff_laudo(protocol: str):
     capture = services.find_by_protocol(protocol) or abort(404)
     form = LaudoForm()
     back = redirect(url_for("impound.staff_capture", protocol=capture.protocol))
-    if not form.validate_on_submit():
-        flash(_("Escreva o laudo e informe o CRMV."), "danger")
+    # issue 25: the signed laudo is held as soon as it arrives; the capture's page shows it back
+    kept = keep(euthanasia.LAUDO_DRAFT, capture.protocol, [Slot("laudo_file")])
+    valid = form.validate_on_submit()
+    for messages in kept.refused.values():
+        flash(" ".join(messages), "danger")
+    if not valid or kept.refused:
+        if not valid:
+            flash(_("Escreva o laudo e informe o CRMV."), "danger")
         return back
-    upload = form.laudo_file.data
-    data = euthanasia.ProposalData(
+    data = _proposal_data(form, kept)
+
+    def propose() -> EuthanasiaProposal:
+        proposal = euthanasia.propose_euthanasia(
+            current_profile(), capture, data, vet=current_user, today=local_today()
+        )
+        kept.discard()  # the laudo is the proposal's now; the draft goes in the same commit
+        return proposal
+
+    run_service(propose, success=_recorded)
+    return back
+
+
+def _proposal_data(form: LaudoForm, kept: Kept) -> euthanasia.ProposalData:
+    """The laudo as typed, with the signed file the draft holds (the last one sent)."""
+    held = kept.files("laudo_file")
+    return euthanasia.ProposalData(
         vet_report=form.vet_report.data or "",
         vet_crmv=form.vet_crmv.data or "",
         lab_exam=form.lab_exam.data,
         infectious=bool(form.infectious.data),
-        laudo_file=(upload.stream, upload.filename) if upload and upload.filename else None,
+        laudo_file=held[-1].stored if held else None,
     )
-    try:
-        proposal = euthanasia.propose_euthanasia(
-            current_profile(), capture, data, vet=current_user, today=local_today()
-        )
-    except DomainError as err:
-        db.session.rollback()
-        flash(err.message, "danger")
-        return back
-    db.session.commit()
-    flash(_recorded(proposal), "success")
-    return back
 
 
 def _recorded(proposal: EuthanasiaProposal) -> str:
@@ -85,14 +94,7 @@ def _laudo_step(proposal: EuthanasiaProposal, invalid: str | None, step, done: s
     if invalid:
         flash(invalid, "danger")
         return back
-    try:
-        step()
-    except DomainError as err:
-        db.session.rollback()
-        flash(err.message, "danger")
-        return back
-    db.session.commit()
-    flash(done, "success")
+    run_service(step, success=done)
     return back
 
 
@@ -189,14 +191,10 @@ def ngo_claim(number: str):
     if not form.validate_on_submit() or form.organization_id.data not in orgs:
         flash(_("Escolha a entidade e confirme o resgate."), "danger")
         return back
-    try:
-        euthanasia.claim_for_ngo(
+    run_service(
+        lambda: euthanasia.claim_for_ngo(
             proposal, orgs[form.organization_id.data], user=current_user, today=local_today()
-        )
-    except DomainError as err:
-        db.session.rollback()
-        flash(err.message, "danger")
-        return back
-    db.session.commit()
-    flash(_("Resgate registrado: combine com o CCZ a retirada do animal."), "success")
+        ),
+        success=_("Resgate registrado: combine com o CCZ a retirada do animal."),
+    )
     return back

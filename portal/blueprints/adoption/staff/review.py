@@ -3,7 +3,7 @@ to it, the decision, the proofs' check and the hand-over. Someone else's applica
 
 from __future__ import annotations
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -152,13 +152,19 @@ def review_document(application_id: int, document_id: int):
 
 
 def _complete(application: AdoptionApplication, form: HandoverForm) -> list[str] | None:
-    """Record the hand-over and commit (None); when refused, roll back and return the problems
-    that no field of the form shows."""
+    """Record the hand-over, commit and confirm (None); when refused, roll back and return the
+    problems that no field of the form shows."""
     done = run_service(
         lambda: apps.complete_adoption(
             profile(), application, current_user, form.health_record(), today()
         ),
         show=False,  # each kind of refusal is shown its own way below
+        success=lambda _v: _(
+            "Adoção concluída. RGA %(rga)s emitido para %(name)s; o folheto foi enviado "
+            "por e-mail.",
+            rga=application.rga_number,
+            name=application.applicant.full_name,
+        ),
     )
     err = done.error
     if err is None:
@@ -183,18 +189,13 @@ def handover(application_id: int):
     if form.validate_on_submit():
         problems = _complete(application, form)
         if problems is None:
-            flash(
-                _(
-                    "Adoção concluída. RGA %(rga)s emitido para %(name)s; o folheto foi enviado "
-                    "por e-mail.",
-                    rga=application.rga_number,
-                    name=application.applicant.full_name,
-                ),
-                "success",
-            )
             return redirect(url_for("adoption.review", application_id=application.id))
         application = managed_application(application_id)
-    problems = problems or []
+    return _handover_page(application, form, problems or [])
+
+
+def _handover_page(application: AdoptionApplication, form: HandoverForm, problems: list[str]):
+    """The hand-over form with the fee to charge and the problems no field shows."""
     fee = None
     try:
         fee = apps.adoption_fee(profile(), application.listing, today())

@@ -12,11 +12,13 @@ from portal.blueprints.licences import bp, reduction
 from portal.blueprints.licences.forms import LiftReductionForm, ReductionForm
 from portal.blueprints.licences.staff import household_page
 from portal.extensions import db
+from portal.kept_uploads import Kept, Slot, keep
 from portal.models import Animal
 from portal.services.clock import current_profile, local_today
 from portal.views import run_service
 
 REDUCERS = reduction.REDUCERS
+REDUCTION_DRAFT = "household_reduction"  # the staff member's draft holding the laudo técnico
 
 
 def _first(animal_id: int) -> Animal:
@@ -35,27 +37,38 @@ def _back(first: Animal):
 def staff_reduce(animal_id: int):
     first = _first(animal_id)
     form = ReductionForm()
-    if not form.validate_on_submit():
-        return household_page(first, reduction_form=form)
-    upload = form.report.data
+    # issue 25: the laudo técnico is held as soon as it arrives; a refusal of another field
+    # (a date, the number) keeps it
+    kept = keep(REDUCTION_DRAFT, str(first.id), [Slot("report")])
+    kept.relax(form)
+    valid = form.validate_on_submit()
+    if kept.show_refused(form) or not valid:
+        return household_page(first, reduction_form=form, reduction_kept=kept.files("report"))
     outcome = run_service(
-        lambda: reduction.set_reduced_limit(
-            current_profile(),
-            first,
-            max_animals=form.max_animals.data,
-            report=upload.stream if upload else None,
-            report_name=upload.filename if upload else None,
-            report_on=form.report_on.data,
-            reason=form.reason.data or "",
-            staff=current_user._get_current_object(),
-            today=local_today(),
-        ),
+        lambda: _reduce(first, form, kept),
         form=form,
         success=_("Limite da residência reduzido; os moradores foram avisados por e-mail."),
     )
     if outcome.ok:
         return _back(first)
-    return household_page(first, reduction_form=form)
+    return household_page(first, reduction_form=form, reduction_kept=kept.files("report"))
+
+
+def _reduce(first: Animal, form: ReductionForm, kept: Kept) -> object:
+    held = kept.files("report")
+    made = reduction.set_reduced_limit(
+        current_profile(),
+        first,
+        max_animals=form.max_animals.data,
+        report=held[-1].stored if held else None,
+        report_name=None,
+        report_on=form.report_on.data,
+        reason=form.reason.data or "",
+        staff=current_user._get_current_object(),
+        today=local_today(),
+    )
+    kept.discard()  # the report is the reduction's now; the draft goes in the same commit
+    return made
 
 
 @bp.post("/ccz/licencas/residencias/<int:animal_id>/reducao/retirar")

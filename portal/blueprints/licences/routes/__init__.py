@@ -1,10 +1,10 @@
 """The citizen's pages ("Minhas licenças", a request and its answer, the PDF) and the public check
 page of a licence, which shows nothing about its holder. The request itself (and its renewal) is
-made in steps: ``wizard``."""
+made in steps: ``routes.wizard``."""
 
 from __future__ import annotations
 
-from flask import Response, abort, flash, redirect, render_template, url_for
+from flask import Response, abort, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
@@ -12,12 +12,16 @@ from sqlalchemy import select
 from portal.access import public, signed_in
 from portal.blueprints.licences import bp, progress, services
 from portal.blueprints.licences.common import inside_fees
-from portal.blueprints.licences.forms import AnswerForm, uploads
+from portal.blueprints.licences.forms import AnswerForm
 from portal.extensions import db
+from portal.kept_uploads import Kept, Slot, keep
 from portal.models import Animal, ExcessLicence, PaymentItem
+from portal.services import drafts
 from portal.services.clock import current_profile, local_today
 from portal.urls import absolute_url
 from portal.views import run_service
+
+ANSWER_DRAFT = "licence_answer"  # the person's draft holding the answer's documents
 
 
 def _own(licence_id: int) -> ExcessLicence:
@@ -59,13 +63,19 @@ def mine():
 @bp.get("/licencas/minhas/<int:licence_id>")
 @signed_in
 def detail(licence_id: int):
-    licence = _own(licence_id)
+    return _detail_page(_own(licence_id), AnswerForm())
+
+
+def _detail_page(licence: ExcessLicence, form: AnswerForm) -> str:
+    """The request's page; ``form``: the answer form, shown again with what was typed."""
     profile, today = current_profile(), local_today()
+    held = drafts.find(current_user, ANSWER_DRAFT, str(licence.id))
     return render_template(
         "licences/detail.html",
         licence=licence,
         today=today,
-        form=AnswerForm(),
+        form=form,
+        kept=drafts.held(held).get("files", []),
         status=services.status_label(licence, today),
         event_label=services.event_label,
         window=services.renewal_window(licence, profile),
@@ -100,16 +110,25 @@ def _fees(licence: ExcessLicence) -> list[tuple[Animal, PaymentItem]]:
 def answer(licence_id: int):
     licence = _own(licence_id)
     form = AnswerForm()
-    if form.validate_on_submit():
-        run_service(
-            lambda: services.answer_info(
-                licence, current_user._get_current_object(), form.answer.data, uploads("files")
-            ),
+    # issue 25: the documents are held as they arrive; a refusal keeps them and what was typed
+    kept = keep(ANSWER_DRAFT, str(licence.id), [Slot("files", many=True)])
+    valid = form.validate_on_submit()
+    if not kept.show_refused(form) and valid:
+        done = run_service(
+            lambda: _answer(licence, form, kept),
+            form=form,
+            fallback="answer",
             success=_("Resposta enviada ao CCZ."),
         )
-    else:
-        flash(_("Escreva a sua resposta."), "danger")
-    return redirect(url_for("licences.detail", licence_id=licence.id))
+        if done.ok:
+            return redirect(url_for("licences.detail", licence_id=licence.id))
+    return _detail_page(licence, form), 400
+
+
+def _answer(licence: ExcessLicence, form: AnswerForm, kept: Kept) -> None:
+    files = [f.stored for f in kept.files("files")]
+    services.answer_info(licence, current_user._get_current_object(), form.answer.data, files)
+    kept.discard()  # the documents are the request's now; the draft goes in the same commit
 
 
 @bp.get("/licencas/minhas/<int:licence_id>/documento.pdf")
@@ -152,3 +171,7 @@ def public_check(code: str):
         profile=profile,
         document=services.document_name(profile),
     )
+
+
+# the request in steps registers on ``bp`` when imported
+from portal.blueprints.licences.routes import wizard  # noqa: E402,F401

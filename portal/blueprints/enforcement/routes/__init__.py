@@ -14,14 +14,18 @@ from portal.blueprints.enforcement import bp, services
 from portal.blueprints.enforcement.attachments import PURPOSE, petition_files, variant_of
 from portal.blueprints.enforcement.authority import authority_ref
 from portal.blueprints.enforcement.documents import document_pdf
+from portal.blueprints.enforcement.duties import laudos_of, repeat_finding
 from portal.blueprints.enforcement.forms import PetitionForm, VerifyForm
+from portal.blueprints.enforcement.interdiction import offender_charges
 from portal.blueprints.enforcement.issue_form import plain_provision
+from portal.blueprints.enforcement.labels import enforcement_label
 from portal.extensions import db, limiter
 from portal.kept_uploads import Kept, Slot, keep
 from portal.models import EnforcementDocument
 from portal.profiles.schema import Profile
 from portal.services import audit
 from portal.services.clock import current_profile, local_today
+from portal.views import run_service
 
 _UNLOCKED = "enforcement_unlocked"
 # the petition's file inputs, held in the person's draft of it as they arrive (issue 25)
@@ -32,6 +36,29 @@ _FILED = _l("Petição registrada. Você receberá a decisão por e-mail e na su
 def _unlocked(doc: EnforcementDocument) -> bool:
     """The access code was typed in this session (representatives, addressees without a match)."""
     return doc.id in session.get(_UNLOCKED, [])
+
+
+def render_page(template: str, **context: Any) -> str:
+    """An enforcement page: its templates name kinds and states with ``enforcement_label``, which
+    the view hands them (no app-wide global)."""
+    return render_template(template, enforcement_label=enforcement_label, **context)
+
+
+def document_context(profile: Profile, doc: EnforcementDocument) -> dict[str, Any]:
+    """What the document's own partials show (``_document.html``, ``_duties.html``): the repeat
+    finding computed from the record (GRU 87 V-VI) and the laudos presented (VV 23 II)."""
+    return {
+        "finding": repeat_finding(profile, doc),
+        "filings": laudos_of(doc) if doc.laudo_every_days else [],
+    }
+
+
+def document_or_404(doc_id: int) -> EnforcementDocument:
+    """The document a staff page acts on (staff read every document), or 404."""
+    doc = db.session.get(EnforcementDocument, doc_id)
+    if doc is None:
+        abort(404)
+    return doc
 
 
 def _visible(doc_id: int) -> EnforcementDocument:
@@ -49,7 +76,7 @@ def mine():
     docs = services.documents_for(current_user)
     profile = current_profile()
     rows = [(d, *services.current_deadline(d, profile)) for d in docs]
-    return render_template(
+    return render_page(
         "enforcement/mine.html",
         rows=rows,
         today=local_today(),
@@ -63,7 +90,7 @@ def detail(doc_id: int):
     doc = _visible(doc_id)
     profile = current_profile()
     due, due_what = services.current_deadline(doc, profile)
-    return render_template(
+    return render_page(
         "enforcement/detail.html",
         doc=doc,
         due=due,
@@ -71,6 +98,8 @@ def detail(doc_id: int):
         option=services.petition_option(profile, doc),
         today=local_today(),
         fine_status=services.fine_status(doc),
+        expenses=offender_charges(profile, doc),  # GRU 89 §ú: the interdição's charges
+        **document_context(profile, doc),
         **petition_context(profile, doc),
     )
 
@@ -125,14 +154,9 @@ def petition(doc_id: int):
     kept = keep("enforcement_petition", str(doc.id), _PETITION_SLOTS)
     valid = form.validate_on_submit()
     if not kept.show_refused(form) and valid:
-        try:
-            filed = _file(profile, doc, form, kept)
-        except services.EnforcementError as err:
-            db.session.rollback()
-            if not err.show_on(form):
-                flash(err.message, "danger")
-        else:
-            db.session.commit()
+        filed = run_service(lambda: _file(profile, doc, form, kept), form=form).value
+        if filed is not None:
+            # a petition refused without its merit judged is recorded too, and says why
             refused = filed.status == "refused"
             flash(
                 filed.decision_reason or "" if refused else str(_FILED),
@@ -179,4 +203,9 @@ def verify():
                 db.session.commit()
             else:
                 form.code.errors = [_("Código de acesso incorreto.")]
-    return render_template("enforcement/verify.html", form=form, doc=doc, unlocked=unlocked)
+    shown = document_context(current_profile(), unlocked) if unlocked is not None else {}
+    return render_page("enforcement/verify.html", form=form, doc=doc, unlocked=unlocked, **shown)
+
+
+# the views by subject register on ``bp`` when imported
+from portal.blueprints.enforcement.routes import duties  # noqa: E402,F401  VV 23 II

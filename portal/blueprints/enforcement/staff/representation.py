@@ -4,18 +4,18 @@ notificações"); refused or pending, they keep only what the printed access cod
 
 from __future__ import annotations
 
-from flask import abort, flash, redirect, request, url_for
+from flask import abort, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
 from portal.access import roles_required
 from portal.blueprints.enforcement import bp
 from portal.blueprints.enforcement.addressees import decide_representation
-from portal.blueprints.enforcement.common import EnforcementError
 from portal.blueprints.enforcement.staff import JUDGES
 from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.models import Petition
+from portal.views import run_service
 
 
 @bp.post("/ccz/fiscalizacao/peticoes/<int:petition_id>/representacao")
@@ -27,15 +27,13 @@ def representation(petition_id: int):
         abort(404)
     if not EmptyForm().validate_on_submit() or answer not in ("aceitar", "recusar"):
         abort(400)
-    try:
-        decide_representation(petition, current_user, accept=answer == "aceitar")
-    except EnforcementError as err:
-        db.session.rollback()
-        flash(err.message, "danger")
-    else:
-        db.session.commit()
-        flash(
-            _("Representação aceita.") if answer == "aceitar" else _("Representação recusada."),
-            "success",
-        )
+    # the representative is told by e-mail and on their to-do list (issue 25)
+    run_service(
+        lambda: decide_representation(petition, current_user, accept=answer == "aceitar"),
+        success=(
+            _("Representação aceita; o representante foi avisado por e-mail.")
+            if answer == "aceitar"
+            else _("Representação recusada; o representante foi avisado por e-mail.")
+        ),
+    )
     return redirect(url_for("enforcement.staff_detail", doc_id=petition.document_id))

@@ -32,12 +32,16 @@ from portal.blueprints.impound.forms import (
 from portal.domain import DomainError
 from portal.extensions import db
 from portal.forms import EmptyForm, choices
+from portal.kept_uploads import Kept, Slot, keep
 from portal.models import Capture, CaptureCertificate, CertificateStatus, Organization, User
-from portal.services import audit
+from portal.services import audit, drafts
 from portal.services.clock import current_profile, local_today
 from portal.services.identity import clean_cpf
+from portal.views import run_service
+from portal.wiring import wiring
 
 EXPENSE_FIELDS = ("capture", "transport", "food", "veterinary", "storage")
+DESTINATION_DRAFT = "capture_destination"  # the draft holding a destination's laudo
 
 
 def _capture(protocol: str) -> Capture:
@@ -45,16 +49,11 @@ def _capture(protocol: str) -> Capture:
 
 
 def _act(action: Callable[[], object], done: str, form=None) -> bool:
-    try:
-        action()
-    except DomainError as err:
-        db.session.rollback()
-        if form is None or not err.show_on(form):
-            flash(err.message, "danger")
-        return False
-    db.session.commit()
-    flash(done, "success")
-    return True
+    return run_service(action, form=form, success=done).ok
+
+
+def _held(kind: str, protocol: str) -> list[drafts.HeldFile]:
+    return drafts.held(drafts.find(current_user, kind, protocol)).get("laudo_file", [])
 
 
 def _back(capture: Capture):
@@ -125,6 +124,10 @@ def _capture_page(capture: Capture, **submitted: object):
         next_step=services.next_step(capture, today),
         proposals=euthanasia.proposals_of(capture),
         claim_open=euthanasia.claim_open,
+        auto=wiring().apprehension_linked_to_capture(capture),  # GRU 87 §ú (enforcement)
+        # issue 25: the laudos a refused post left in this person's drafts, shown back
+        destination_kept=_held(DESTINATION_DRAFT, capture.protocol),
+        laudo_kept=_held(euthanasia.LAUDO_DRAFT, capture.protocol),
         **forms,
     ), (422 if submitted else 200)
 
@@ -160,15 +163,14 @@ def _destination_form(profile, capture: Capture) -> DestinationForm:
     return form
 
 
-def _claimant(form: CounterReclaimForm) -> User | None:
+def _claimant(form: CounterReclaimForm) -> User:
     """The person reclaiming at the counter, found by CPF or registered now (name and e-mail);
-    None (with the message flashed) when neither works."""
+    a DomainError when neither works."""
     from portal.blueprints.animals.services import AnimalError, OwnerData, find_or_create_owner
 
     cpf = clean_cpf(form.claimant_cpf.data or "")
     if cpf is None:
-        flash(_("CPF inválido."), "danger")
-        return None
+        raise DomainError(None, "claimant_cpf", _("CPF inválido."))
     claimant = db.session.scalar(select(User).where(User.cpf == cpf))
     if claimant is not None:
         return claimant
@@ -177,10 +179,12 @@ def _claimant(form: CounterReclaimForm) -> User | None:
     )
     try:
         return find_or_create_owner(owner)
-    except AnimalError:
-        db.session.rollback()
-        flash(_("Pessoa sem cadastro: informe nome completo e e-mail para cadastrá-la."), "danger")
-        return None
+    except AnimalError as err:
+        raise DomainError(
+            None,
+            "claimant_unknown",
+            _("Pessoa sem cadastro: informe nome completo e e-mail para cadastrá-la."),
+        ) from err
 
 
 def _expenses(form: CounterReclaimForm) -> list[dict[str, Any]]:
@@ -207,14 +211,12 @@ def staff_reclaim(protocol: str):
         problems = "; ".join(str(e) for errs in form.errors.values() for e in errs)
         flash(_("Confira os dados do resgate: %(errors)s", errors=problems), "danger")
         return _back(capture)
-    claimant = _claimant(form)
-    if claimant is None:
-        return _back(capture)
+    # The claimant is found or registered in the same commit as the reclaim (or neither).
     _act(
         lambda: services.start_reclaim(
             current_profile(),
             capture,
-            claimant=claimant,
+            claimant=_claimant(form),
             channel="counter",
             started_by=current_user,
             today=local_today(),
@@ -329,15 +331,31 @@ def staff_destination(protocol: str):
     capture = _capture(protocol)
     profile = current_profile()
     form = _destination_form(profile, capture)
+    # issue 25: the signed laudo (GRU 88 II) is held as soon as it arrives; a refusal keeps it
+    kept = keep(DESTINATION_DRAFT, capture.protocol, [Slot("laudo_file")])
     offered = form.destination.choices
     # Any destination passes the form, so the service says why one is refused (Lei 14.228/2021).
     form.destination.choices = choices((d, d) for d in services.DESTINATIONS)
     valid = form.validate_on_submit()
     form.destination.choices = offered  # the page shown again lists only what the law allows
-    if not valid:
+    if kept.show_refused(form) or not valid:
         flash(_("Escolha a destinação e explique o motivo."), "danger")
         return _capture_page(capture, destination_form=form)
-    data = services.DestinationData(
+    data = _destination_data(form, kept)
+
+    def decide() -> None:
+        services.decide_destination(profile, capture, data, actor=current_user, today=local_today())
+        kept.discard()  # the laudo is the decision's now (or unused); the draft goes too
+
+    if not _act(decide, _("Destinação registrada."), form):
+        # What was typed stays, the message beside its field (or on top).
+        return _capture_page(_capture(protocol), destination_form=form)
+    return _back(capture)
+
+
+def _destination_data(form: DestinationForm, kept: Kept) -> services.DestinationData:
+    held = kept.files("laudo_file")
+    return services.DestinationData(
         destination=form.destination.data,
         reason=form.reason.data,
         vet_report=form.vet_report.data,
@@ -349,24 +367,8 @@ def staff_destination(protocol: str):
         listing_name=form.listing_name.data,
         community_conditions=tuple(form.community_conditions.data or ()),
         slaughterhouse=form.slaughterhouse.data,
-        laudo_file=_upload(form.laudo_file.data),
+        laudo_file=held[-1].stored if held else None,
     )
-    done = _act(
-        lambda: services.decide_destination(
-            profile, capture, data, actor=current_user, today=local_today()
-        ),
-        _("Destinação registrada."),
-        form,
-    )
-    if not done:
-        # What was typed stays, the message beside its field (or on top).
-        return _capture_page(_capture(protocol), destination_form=form)
-    return _back(capture)
-
-
-def _upload(upload):
-    """The file sent in a file field, as the services take it; None when none was chosen."""
-    return (upload.stream, upload.filename) if upload and upload.filename else None
 
 
 @bp.post("/ccz/recolhimentos/<protocol>/leilao")
@@ -448,3 +450,7 @@ def staff_certificate_exam(certificate_id: int):
     else:
         flash(_("Escolha o resultado do exame."), "danger")
     return redirect(url_for("impound.staff_certificates"))
+
+
+# the views by subject register on ``bp`` when imported
+from portal.blueprints.impound.staff import field, laudos, on_site_document  # noqa: E402,F401
