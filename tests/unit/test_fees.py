@@ -439,3 +439,103 @@ def test_fee_error_is_a_domain_error_and_still_a_value_error() -> None:
     err = FeeError("size", "invalid", "Informe o porte.")
     assert isinstance(err, DomainError) and isinstance(err, ValueError)
     assert err.as_api() == {"field": "size", "code": "invalid", "message": "Informe o porte."}
+
+
+# -- typed inputs: one record per kind, a dict read into it once ----------------------------------
+
+
+def test_compute_fee_takes_the_reclaim_record_a_dict_is_read_into(profile_of) -> None:
+    from portal.services.fees import ReclaimInputs, parse_inputs
+
+    gru = profile_of("guarulhos")
+    typed = {
+        "size": "medium",
+        "apprehended_on": "2026-03-02",
+        "reclaimed_on": "2026-03-20",
+        "capture_number": "2",
+        "tagged": "false",
+        "municipal_holidays": ["2026-03-06"],
+    }
+    record = parse_inputs("reclaim", typed)
+    assert record == ReclaimInputs(
+        size="medium",
+        apprehended_on=MONDAY,
+        reclaimed_on=date(2026, 3, 20),
+        capture_number=2,
+        tagged=False,
+        municipal_holidays=(date(2026, 3, 6),),
+    )
+    fee = compute_fee(gru, "reclaim", record, ISSUE_DAY)
+    assert fee == compute_fee(gru, "reclaim", typed, ISSUE_DAY) and fee.total_cents > 0
+
+
+def test_compute_fee_takes_the_price_list_record(profile_of) -> None:
+    from portal.services.fees import PriceInputs
+
+    bjp = profile_of("bjp")
+    assert compute_fee(bjp, "registration", PriceInputs(animals=2), ISSUE_DAY).total_cents == 5000
+
+
+def test_compute_fee_takes_the_adoption_record(profile_of) -> None:
+    from portal.services.fees import AdoptionInputs
+
+    cab = profile_of("cabeceira")
+    fee = compute_fee(cab, "adoption", AdoptionInputs(days_held=6), ISSUE_DAY)
+    assert fee == compute_fee(cab, "adoption", {"days_held": "6"}, ISSUE_DAY)
+    assert fee.total_cents == 6 * 2500  # CAB 17: 0,5 UFM a day
+
+
+def test_compute_fee_takes_the_fine_record(profile_of) -> None:
+    from portal.services.fees import FineInputs, Repeats
+
+    vv = profile_of("vilavelha")
+    fee = compute_fee(vv, "fine", FineInputs(repeats=Repeats(repeat=1)), ISSUE_DAY)
+    assert fee == compute_fee(vv, "fine", {"repeat": True}, ISSUE_DAY)
+    assert fee.total_cents == 2 * 40525  # VV 50 II: twice the default fine
+
+
+def test_bjp_19_1_each_joint_fine_is_read_with_its_own_record() -> None:
+    from portal.services.fees import JointFine, Repeats, parse_inputs
+
+    fine = parse_inputs(
+        "fine",
+        {
+            "specific": "a",
+            "previous_offence_on": "2025-01-02",
+            "joint": ["b", {"code": "c", "repeat": "2"}],
+        },
+    )
+    assert fine.repeats == Repeats(previous_offence_on=date(2025, 1, 2))  # type: ignore[union-attr]
+    assert fine.joint == (JointFine("b"), JointFine("c", Repeats(repeat=2)))  # type: ignore[union-attr]
+
+
+def test_a_record_of_another_kind_is_refused(profile_of) -> None:
+    from portal.services.fees import FineInputs, PriceInputs
+
+    gru = profile_of("guarulhos")
+    with pytest.raises(TypeError):
+        compute_fee(gru, "reclaim", PriceInputs(), ISSUE_DAY)
+    with pytest.raises(TypeError):
+        compute_fee(gru, "registration", FineInputs(), ISSUE_DAY)
+
+
+def test_parse_inputs_refuses_an_unknown_kind() -> None:
+    from portal.services.fees import parse_inputs
+
+    with pytest.raises(FeeError) as err:
+        parse_inputs("parking", {})
+    assert (err.value.field, err.value.code) == ("kind", "unknown_kind")
+
+
+def test_cab_19_2_the_owners_earlier_captures_are_read_from_a_dict_and_checked(profile_of) -> None:
+    from portal.services.fees import parse_inputs
+
+    given = {"size": "large", "apprehended_on": "2026-03-02", "reclaimed_on": "2026-03-03"}
+    record = parse_inputs("reclaim", {**given, "owner_captures": ["medium", "large"]})
+    assert record.owner_captures == ("medium", "large")
+    assert parse_inputs("reclaim", given).owner_captures == ()
+    for bad in ("large", ["large", "huge"], {"size": "large"}):
+        with pytest.raises(FeeError) as err:
+            parse_inputs("reclaim", {**given, "owner_captures": bad})
+        assert (err.value.field, err.value.code) == ("owner_captures", "invalid")
+        assert err.value.message == "Informe o porte de cada captura anterior do dono."

@@ -236,3 +236,72 @@ def test_the_resolver_sees_function_level_relative_and_package_imports() -> None
         "portal.blueprints.animals.rga",
         "portal.services.audit",
     }
+
+
+def _is_facade(path: Path) -> bool:
+    """A ``services.py`` that only re-exports: docstring, imports and ``__all__``, nothing else."""
+    body = ast.parse(path.read_text(encoding="utf-8")).body
+    for index, node in enumerate(body):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            continue
+        if index == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if targets and all(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            continue
+        return False
+    return True
+
+
+# Modules that still import their own domain's facade, with why; it may only shrink, like
+# VIOLATIONS. impound's public and staff pages hand the facade to their templates as ``s``.
+OWN_FACADE_IMPORTS: frozenset[str] = frozenset(
+    {
+        "portal.blueprints.impound.routes",
+        "portal.blueprints.impound.staff",
+        "portal.blueprints.impound.staff.laudos",
+    }
+)
+
+
+def test_a_domain_facade_is_only_for_callers_outside_the_domain() -> None:
+    """A domain's ``services.py`` that only re-exports is for the other domains: its own modules
+    import each name from the module that defines it (docs/ARCHITECTURE.md, "One shape per
+    domain"), so that the facade can never be half of an import circle inside the package."""
+    facades = {
+        module: path
+        for module, path in MODULES.items()
+        if module.startswith("portal.blueprints.")
+        and module.count(".") == 3
+        and path.name == "services.py"
+        and _is_facade(path)
+    }
+    assert facades, "no facade found: the detector is broken"
+    found = set()
+    where = []
+    for facade in sorted(facades):
+        package = facade.rpartition(".")[0]
+        for module, path in sorted(MODULES.items()):
+            if module == facade or not module.startswith(package + "."):
+                if module != package:
+                    continue
+            for target, line in _imports(module, path):
+                if target == facade:
+                    found.add(module)
+                    if module not in OWN_FACADE_IMPORTS:
+                        where.append(f"{path.relative_to(ROOT.parent)}:{line}")
+    assert not where, "import the name from its defining module, not the facade:\n" + "\n".join(
+        where
+    )
+    assert OWN_FACADE_IMPORTS <= found, (
+        f"no longer imports its facade, delete it: {sorted(OWN_FACADE_IMPORTS - found)}"
+    )
+
+
+def test_the_facade_detector_tells_a_facade_from_a_module_with_code(tmp_path: Path) -> None:
+    facade = tmp_path / "services.py"
+    facade.write_text('"""Doc."""\nfrom a import b\n__all__ = ["b"]\n', encoding="utf-8")
+    code = tmp_path / "code.py"
+    code.write_text('"""Doc."""\nfrom a import b\n\ndef f():\n    return b\n', encoding="utf-8")
+    assert _is_facade(facade)
+    assert not _is_facade(code)

@@ -35,7 +35,7 @@ def _manager() -> bool:
 
 def _link_ngo_client(client: "ApiClient") -> None:
     """``create-api-client --kind ngo``: the token acts for the NGO of that name."""
-    from portal.blueprints.adoption.services import link_api_client
+    from portal.blueprints.adoption.organizations import link_api_client
 
     link_api_client(client)
 
@@ -43,7 +43,8 @@ def _link_ngo_client(client: "ApiClient") -> None:
 def init_app(app: Flask) -> None:
     """Menu entries, staff tiles, the NGO document rule, LGPD section, the NGO API-client hook,
     demo data, the reindex command and the staff queues."""
-    from portal.blueprints.adoption import demo, queues, services, todo
+    from portal.blueprints.adoption import demo, queues, todo
+    from portal.blueprints.adoption.documents import DOCUMENT_PURPOSE, document_file_rule
     from portal.blueprints.adoption.labels import AUDIT_LABELS
     from portal.blueprints.adoption.lgpd import export_adoption
     from portal.blueprints.adoption.routes import animal_age_filter
@@ -62,7 +63,7 @@ def init_app(app: Flask) -> None:
         (_l("Adoção: impedimentos por CPF"), "adoption.bars"),
     ):
         wired.admin_link(label, endpoint, ("agent", "vet", "coordinator", "admin"))
-    wired.file_rule(services.DOCUMENT_PURPOSE, services.document_file_rule)
+    wired.file_rule(DOCUMENT_PURPOSE, document_file_rule)
     wired.exporter("adocao", export_adoption)
     wired.todo("adoption", todo.adoption_todo)
     wired.api_client_hook("ngo", _link_ngo_client)

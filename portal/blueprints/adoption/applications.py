@@ -416,6 +416,6 @@ def close_application(application: AdoptionApplication, actor: User | None, reas
 
 
 def may_review(user: User, application: AdoptionApplication) -> bool:
-    from portal.blueprints.adoption.services import may_manage
+    from portal.blueprints.adoption.listings import may_manage
 
     return may_manage(user, application.listing)

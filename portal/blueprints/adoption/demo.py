@@ -14,7 +14,8 @@ from PIL import Image, ImageDraw
 from sqlalchemy import select
 from stdnum.br import cnpj as cnpj_lib
 
-from portal.blueprints.adoption import services as svc
+from portal.blueprints.adoption.listings import change_state, create_listing, listing_data
+from portal.blueprints.adoption.photos import add_photo
 from portal.extensions import db
 from portal.models import (
     Listing,
@@ -178,7 +179,7 @@ def _ensure_listing(
     )
     if exists is not None:
         return
-    data = svc.listing_data(
+    data = listing_data(
         {
             "name": name,
             "species": species,
@@ -206,15 +207,15 @@ def _ensure_listing(
         },
         on,
     )
-    listing = svc.create_listing(org, author, data)
+    listing = create_listing(org, author, data)
     for i in range(2 if seed % 2 == 0 else 1):
-        svc.add_photo(
+        add_photo(
             listing,
             io.BytesIO(demo_photo(species, rgb, seed * 10 + i)),
             f"{name.lower()}-{i + 1}.jpg",
             author.id if author else None,
         )
-    svc.change_state(listing, ListingState.PUBLISHED, author)
+    change_state(listing, ListingState.PUBLISHED, author)
     # Spread the publication dates so "oldest waiting" shows a different order from "newest".
     listing.published_at = utcnow() - timedelta(days=WAITING_DAYS[seed % len(WAITING_DAYS)])
     db.session.flush()

@@ -26,13 +26,9 @@ from portal.blueprints.adoption.applications import (
     Answers,
     HealthRecord,
 )
-from portal.blueprints.adoption.services import (
-    BAR_LABELS,
-    DOCUMENT_LABELS,
-    SEXES,
-    SIZES,
-    SPECIES,
-)
+from portal.blueprints.adoption.bars import BAR_LABELS
+from portal.blueprints.adoption.documents import DOCUMENT_LABELS
+from portal.blueprints.adoption.listings import SEXES, SIZES, SPECIES
 from portal.forms import UF_CHOICES, not_future
 from portal.services.ids import db_int
 

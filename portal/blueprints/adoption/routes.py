@@ -23,12 +23,23 @@ from flask_login import current_user
 from portal.access import public, signed_in
 from portal.blueprints.adoption import applications as apps
 from portal.blueprints.adoption import bp
-from portal.blueprints.adoption import services as svc
+from portal.blueprints.adoption.documents import (
+    DOCUMENT_LABELS,
+    DOCUMENT_PURPOSE,
+    DOCUMENT_STATUS_LABELS,
+    attach_document,
+    attachable_documents,
+    attached_documents,
+    current_proofs,
+    documents_of,
+    upload_document,
+)
 from portal.blueprints.adoption.eligibility import (
     check_eligibility,
     rule_title,
     submission_blockers,
 )
+from portal.blueprints.adoption.errors import AdoptionError, InvalidData
 from portal.blueprints.adoption.forms import (
     AnswerInfoForm,
     ApplicationForm,
@@ -42,6 +53,13 @@ from portal.blueprints.adoption.leaflet import (
     leaflet_pdf,
     leaflet_sections,
 )
+from portal.blueprints.adoption.listings import SEXES, SIZES, SPECIES, STATE_LABELS, may_manage
+from portal.blueprints.adoption.organizations import (
+    OrganizationData,
+    organizations_requested_by,
+    request_organization,
+)
+from portal.blueprints.adoption.photos import MAX_PHOTOS
 from portal.blueprints.adoption.progress import applicant_step, owner_step
 from portal.blueprints.adoption.search import (
     SearchError,
@@ -69,20 +87,20 @@ from portal.views import run_service
 
 def template_context() -> dict[str, object]:
     return {
-        "SPECIES": svc.SPECIES,
-        "SEXES": svc.SEXES,
-        "SIZES": svc.SIZES,
-        "STATE_LABELS": svc.STATE_LABELS,
+        "SPECIES": SPECIES,
+        "SEXES": SEXES,
+        "SIZES": SIZES,
+        "STATE_LABELS": STATE_LABELS,
         "STATUS_LABELS": apps.STATUS_LABELS,
-        "DOCUMENT_LABELS": svc.DOCUMENT_LABELS,
-        "DOCUMENT_STATUS_LABELS": svc.DOCUMENT_STATUS_LABELS,
+        "DOCUMENT_LABELS": DOCUMENT_LABELS,
+        "DOCUMENT_STATUS_LABELS": DOCUMENT_STATUS_LABELS,
         "rule_title": rule_title,
         "applicant_step": applicant_step,
         "owner_step": owner_step,
         "HOME_TYPES": apps.HOME_TYPES,
         "OTHER_ANIMALS": apps.OTHER_ANIMALS,
         "QUESTION_LABELS": apps.QUESTION_LABELS,
-        "MAX_PHOTOS": svc.MAX_PHOTOS,
+        "MAX_PHOTOS": MAX_PHOTOS,
         "has_my_animals": "animals.my_animals" in current_app.view_functions,
         "has_reports": "reports.new" in current_app.view_functions,
     }
@@ -152,7 +170,7 @@ def _visible_listing(listing_id: int) -> Listing:
     if listing is None:
         abort(404)
     if listing.state in (ListingState.DRAFT, ListingState.WITHDRAWN):
-        if not (current_user.is_authenticated and svc.may_manage(current_user, listing)):
+        if not (current_user.is_authenticated and may_manage(current_user, listing)):
             abort(404)
     return listing
 
@@ -164,7 +182,7 @@ def listing(listing_id: int):
     existing = (
         apps.open_application_of(current_user, item) if current_user.is_authenticated else None
     )
-    can_manage = current_user.is_authenticated and svc.may_manage(current_user, item)
+    can_manage = current_user.is_authenticated and may_manage(current_user, item)
     return render_template(
         "adoption/listing.html",
         listing=item,
@@ -223,7 +241,7 @@ def apply(listing_id: int):
         results=results,
         blockers=submission_blockers(results),
         problems=problems,
-        proofs=svc.current_proofs(current_user),
+        proofs=current_proofs(current_user),
         clauses=term_clauses(),
         term_version=TERM_VERSION,
     )
@@ -247,13 +265,13 @@ def _upload(form: DocumentForm, application: AdoptionApplication | None, kept: K
 
 
 def _keep_document(form: DocumentForm, application: AdoptionApplication | None, kept: Kept) -> None:
-    held = kept.take("file", svc.DOCUMENT_PURPOSE)
-    doc = svc.upload_document(
+    held = kept.take("file", DOCUMENT_PURPOSE)
+    doc = upload_document(
         current_user, form.kind.data, held[-1], None, form.issued_on.data, today()
     )
     kept.discard()
     if application is not None:  # sent for this application, seen with it only
-        svc.attach_document(application, doc, current_user)
+        attach_document(application, doc, current_user)
 
 
 @bp.route("/meus-documentos", methods=["GET", "POST"])
@@ -262,7 +280,7 @@ def _keep_document(form: DocumentForm, application: AdoptionApplication | None, 
 def documents():
     """The adopter's proofs (VV 28 §2): sent once, attached to each application they support."""
     form = DocumentForm()
-    if request.method == "GET" and request.args.get("tipo") in svc.DOCUMENT_LABELS:
+    if request.method == "GET" and request.args.get("tipo") in DOCUMENT_LABELS:
         form.kind.data = request.args["tipo"]
     back = request.args.get("voltar", type=query_id)
     application = _open_own_application(request.args.get("pedido", type=query_id))
@@ -280,7 +298,7 @@ def documents():
         "adoption/documents.html",
         form=form,
         kept=kept.files("file"),
-        docs=svc.documents_of(current_user),
+        docs=documents_of(current_user),
         back=back,
         application=application,
     )
@@ -305,14 +323,14 @@ def attach(application_id: int):
 
 def _attach(application: AdoptionApplication, doc: ApplicantDocument | None) -> None:
     if doc is None:
-        raise svc.AdoptionError("document", "not_found", _("Documento não encontrado."))
-    svc.attach_document(application, doc, current_user)
+        raise AdoptionError("document", "not_found", _("Documento não encontrado."))
+    attach_document(application, doc, current_user)
 
 
 def _attach_choices(application: AdoptionApplication) -> list[Any]:
     return choices(
-        (str(d.id), f"{svc.DOCUMENT_LABELS[d.kind]} – {format_date(d.uploaded_at, 'dd/MM/yyyy')}")
-        for d in svc.attachable_documents(application)
+        (str(d.id), f"{DOCUMENT_LABELS[d.kind]} – {format_date(d.uploaded_at, 'dd/MM/yyyy')}")
+        for d in attachable_documents(application)
     )
 
 
@@ -359,7 +377,7 @@ def _render_my_application(
         application=application,
         form=form,
         cancel_form=EmptyForm(),
-        attached=svc.attached_documents(application),
+        attached=attached_documents(application),
         attach_form=attach_form,
         results=results,
         problems=problems or [],
@@ -382,7 +400,7 @@ def answer(application_id: int):
         )
         if done.ok:
             return redirect(url_for("adoption.my_application", application_id=application.id))
-        if isinstance(done.error, svc.InvalidData):
+        if isinstance(done.error, InvalidData):
             problems = add_errors(form, done.error.errors)
         elif done.error is not None:
             problems = [done.error.message]
@@ -479,16 +497,16 @@ def term():
 def organization_request():
     """A citizen asks to register an NGO (CNPJ, responsible person, address); staff approve."""
     form = OrganizationForm()
-    mine = svc.organizations_requested_by(current_user)
+    mine = organizations_requested_by(current_user)
     if form.validate_on_submit():
-        data = svc.OrganizationData(
+        data = OrganizationData(
             **{
                 name: (getattr(form, name).data or "")
-                for name in svc.OrganizationData.__dataclass_fields__
+                for name in OrganizationData.__dataclass_fields__
             }
         )
         done = run_service(
-            lambda: svc.request_organization(current_user, data),
+            lambda: request_organization(current_user, data),
             form=form,
             fallback="cnpj",  # every problem names a field of the form; one naming none: CNPJ
             success=_("Pedido de cadastro enviado. Avisaremos por e-mail quando for analisado."),

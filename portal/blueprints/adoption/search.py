@@ -37,7 +37,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import selectinload
 
-from portal.blueprints.adoption.services import SEXES, SIZES, SPECIES, district_key
+from portal.blueprints.adoption.listings import SEXES, SIZES, SPECIES, district_key
 from portal.domain import DomainError
 from portal.extensions import db
 from portal.models import Listing, ListingState, Organization, OrganizationStatus

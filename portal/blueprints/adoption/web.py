@@ -11,16 +11,17 @@ from flask_login import current_user
 
 from portal.access import STAFF
 from portal.blueprints.adoption import applications as apps
-from portal.blueprints.adoption import services as svc
+from portal.blueprints.adoption.errors import InvalidData
+from portal.blueprints.adoption.listings import may_manage
 from portal.domain import DomainError
 from portal.extensions import db
 from portal.models import AdoptionApplication, Listing
 from portal.profiles.schema import Profile
-from portal.services.clock import current_profile
+from portal.services.clock import current_profile, local_today
 
 MANAGERS = ("ngo", *STAFF)
 
-today = svc.local_today
+today = local_today
 
 
 def profile() -> Profile:
@@ -35,14 +36,14 @@ def add_errors(form: Any, errors: list[tuple[str, str, str]]) -> list[str]:
 def show_error(form: Any, err: DomainError, default_field: str | None = None) -> list[str]:
     """Show a domain error on the form (every field of an :class:`InvalidData`); return the
     messages no field shows. ``default_field`` receives an error that names no field."""
-    if isinstance(err, svc.InvalidData):
+    if isinstance(err, InvalidData):
         return add_errors(form, err.errors)
     return add_errors(form, [(err.field or default_field or "", err.code, err.message)])
 
 
 def managed_listing(listing_id: int) -> Listing:
     listing = db.session.get(Listing, listing_id)
-    if listing is None or not svc.may_manage(current_user, listing):
+    if listing is None or not may_manage(current_user, listing):
         abort(404)
     return listing
 

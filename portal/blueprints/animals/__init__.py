@@ -22,10 +22,11 @@ def init_app(app: Flask) -> None:
     from flask_babel import lazy_gettext as _l
     from flask_login import current_user
 
-    from portal.blueprints.animals import provisional, queues, reminders, services
+    from portal.blueprints.animals import provisional, queues, reminders
     from portal.blueprints.animals.hooks import audit_subject, seed_demo_animals
     from portal.blueprints.animals.household import move_animals_with_owner
     from portal.blueprints.animals.labels import AUDIT_LABELS
+    from portal.blueprints.animals.reports import export_animals
     from portal.blueprints.animals.routes import animal_labels
     from portal.blueprints.animals.todo import animal_todo
     from portal.wiring import wiring
@@ -45,7 +46,7 @@ def init_app(app: Flask) -> None:
     )
     wired.admin_link(_l("RGA: buscar animal"), "animals.staff_search", STAFF)
     wired.admin_link(_l("RGA: segundas vias a emitir"), "animals.staff_copies", STAFF)
-    wired.exporter("animais", services.export_animals)
+    wired.exporter("animais", export_animals)
     # a provisional RGA becomes definitive when its fee is settled
     wired.on_settlement(provisional.on_fee_settled)
     wired.todo("animals", animal_todo)

@@ -7,9 +7,11 @@ import io
 
 from flask import Response, send_file
 
-from portal.blueprints.animals import documents, services
+from portal.blueprints.animals import documents
 from portal.models import Animal
+from portal.services.clock import current_profile, local_today
 from portal.services.uploads import file_path
+from portal.urls import absolute_url
 
 
 def pdf_response(data: bytes, name: str) -> Response:
@@ -23,13 +25,13 @@ def pdf_response(data: bytes, name: str) -> Response:
 
 def card_response(animal: Animal) -> Response:
     """The animal's RGA card (with its photo when there is one) as a download."""
-    profile = services.current_profile()
+    profile = current_profile()
     photo = file_path(animal.photo, "thumbnail") if animal.photo else None
     pdf = documents.card_pdf(
         animal,
         profile,
-        services.absolute_url("animals.public_rga", number=animal.rga),
-        services.local_today(profile),
+        absolute_url("animals.public_rga", number=animal.rga),
+        local_today(profile),
         photo_path=str(photo) if photo and photo.exists() else None,
     )
     return pdf_response(pdf, f"rga-{animal.rga}-carteira.pdf")
@@ -37,8 +39,6 @@ def card_response(animal: Animal) -> Response:
 
 def tag_response(animal: Animal) -> Response:
     """The animal's collar tag with the QR code of its public page, as a download."""
-    profile = services.current_profile()
-    pdf = documents.tag_pdf(
-        animal, profile, services.absolute_url("animals.public_rga", number=animal.rga)
-    )
+    profile = current_profile()
+    pdf = documents.tag_pdf(animal, profile, absolute_url("animals.public_rga", number=animal.rga))
     return pdf_response(pdf, f"rga-{animal.rga}-plaqueta.pdf")

@@ -7,11 +7,13 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from portal.blueprints.animals import services
+from portal.blueprints.animals.common import AnimalData, VaccinationData
+from portal.blueprints.animals.owners import update_owner_address
+from portal.blueprints.animals.registration import RegistrationRequest, register_animal
 from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga
 from portal.extensions import db
 from portal.models import Animal, User
-from portal.services.clock import current_profile
+from portal.services.clock import current_profile, local_today
 
 
 def seed_demo_animals() -> None:
@@ -21,9 +23,9 @@ def seed_demo_animals() -> None:
     if owner is None or db.session.scalar(select(Animal.id).where(Animal.owner_id == owner.id)):
         return
     profile = current_profile()
-    today = services.local_today(profile)
+    today = local_today(profile)
     if not owner.street:
-        services.update_owner_address(
+        update_owner_address(
             owner,
             cep="07010-000",
             street="Rua Dom Pedro II",
@@ -34,13 +36,13 @@ def seed_demo_animals() -> None:
             state=profile.state,
             housing_type="house",
         )
-    thor = services.RegistrationRequest(
+    thor = RegistrationRequest(
         owner=owner,
         registered_by=owner,
         profile=profile,
         today=today,
         charge_fee=False,
-        data=services.AnimalData(
+        data=AnimalData(
             name="Thor",
             species="dog",
             sex="male",
@@ -52,7 +54,7 @@ def seed_demo_animals() -> None:
             sterilized=True,
             microchip="985112000000001",
         ),
-        vaccination=services.VaccinationData(
+        vaccination=VaccinationData(
             applied_on=today - timedelta(days=30),
             vaccine_name="Rabisin",
             batch="L2026-001",
@@ -62,13 +64,13 @@ def seed_demo_animals() -> None:
             establishment="Clínica Vet Demo",
         ),
     )
-    mimi = services.RegistrationRequest(
+    mimi = RegistrationRequest(
         owner=owner,
         registered_by=owner,
         profile=profile,
         today=today,
         charge_fee=False,
-        data=services.AnimalData(
+        data=AnimalData(
             name="Mimi",
             species="cat",
             sex="female",
@@ -81,8 +83,8 @@ def seed_demo_animals() -> None:
         vaccination=None,
         vaccinate_at_ccz=True,
     )
-    services.register_animal(thor)
-    services.register_animal(mimi)
+    register_animal(thor)
+    register_animal(mimi)
 
 
 def audit_subject(text: str) -> tuple[str, str] | None:

@@ -186,7 +186,7 @@ def missing(animal: Animal) -> list[Missing]:
 
 def state_label(animal: Animal) -> str:
     """The registration's situation in a word or two, honest about a provisional RGA."""
-    from portal.blueprints.animals.services import status_label
+    from portal.blueprints.animals.common import status_label
 
     if animal.status == AnimalStatus.ACTIVE and animal.provisional:
         return _("Provisório (aguardando conferência do CCZ)")
@@ -269,7 +269,7 @@ def accept_proof(animal: Animal, staff: User) -> bool:
     """Staff checked the owner's vaccination record. Returns True when the RGA became definitive.
 
     Raises AnimalError when there is no proof waiting."""
-    from portal.blueprints.animals.services import AnimalError
+    from portal.blueprints.animals.common import AnimalError
 
     if animal.is_closed or animal.proof_status != ProofStatus.AWAITING:
         raise AnimalError(None, "invalid", _("Este registro não tem comprovante a conferir."))
@@ -283,7 +283,8 @@ def refuse_proof(animal: Animal, staff: User, reason: str) -> None:
     """Staff refuse the owner's vaccination record, with a reason the owner reads by e-mail. The
     number stays; the registration waits for the shot at the CCZ like one registered without a
     vaccine (BJP 6 §ú; GRU 15 V). Raises AnimalError (field "reason")."""
-    from portal.blueprints.animals.services import AnimalError, absolute_url
+    from portal.blueprints.animals.common import AnimalError
+    from portal.urls import absolute_url
 
     reason = " ".join((reason or "").split())
     if animal.is_closed or animal.proof_status != ProofStatus.AWAITING:
@@ -374,9 +375,15 @@ def vouch_at_handover(
 
     Raises AnimalError("rabies_vaccination.date") when the law needs a current rabies shot and
     the date given is missing or too old."""
-    from portal.blueprints.animals import services
+    from portal.blueprints.animals.common import AnimalError
+    from portal.blueprints.animals.validation import (
+        current_vaccination,
+        next_rabies_due,
+        rabies_required,
+        vaccination_is_current,
+    )
 
-    current = services.current_vaccination(animal, today)
+    current = current_vaccination(animal, today)
     if current is None and applied_on is not None:
         vaccination = Vaccination(
             vaccine="rabies",
@@ -387,14 +394,14 @@ def vouch_at_handover(
             applied_on=applied_on,
             establishment=vouched_by,
             vouched_by=vouched_by,
-            next_due_on=services.next_rabies_due(applied_on, profile),
+            next_due_on=next_rabies_due(applied_on, profile),
             at_ccz=at_ccz,
             recorded_by_id=recorded_by.id if recorded_by else None,
         )
         animal.vaccinations.append(vaccination)
-        if services.vaccination_is_current(applied_on, vaccination.next_due_on, today):
+        if vaccination_is_current(applied_on, vaccination.next_due_on, today):
             current = vaccination
-    if current is None and services.rabies_required(profile):
+    if current is None and rabies_required(profile):
         article = profile.registration.cite("rabies_proof_required")
         if applied_on is None:
             message = _(
@@ -406,7 +413,7 @@ def vouch_at_handover(
                 "(%(article)s).",
                 article=article,
             )
-        raise services.AnimalError("rabies_vaccination.date", "missing_vaccination", message)
+        raise AnimalError("rabies_vaccination.date", "missing_vaccination", message)
     if current is not None:
         if animal.status == AnimalStatus.PENDING:
             animal.status = AnimalStatus.ACTIVE
@@ -457,7 +464,7 @@ def _url(endpoint: str, **values: Any) -> str:
 
 
 def _email_definitive(animal: Animal) -> None:
-    from portal.blueprints.animals.services import absolute_url
+    from portal.urls import absolute_url
 
     owner = animal.owner
     if not owner.email:

@@ -12,7 +12,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload
 
 from portal.access import STAFF
-from portal.blueprints.animals import services
+from portal.blueprints.animals.common import AnimalError, normalise_microchip
+from portal.blueprints.animals.copies import mark_copy_issued
+from portal.blueprints.animals.reports import search_animals
 from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga
 from portal.extensions import db
 from portal.models import (
@@ -56,8 +58,8 @@ def _issue_copies(copies: list[DocumentCopyRequest], actor) -> int:
     done = 0
     for copy in copies:
         try:
-            services.mark_copy_issued(copy, actor)
-        except services.AnimalError:
+            mark_copy_issued(copy, actor)
+        except AnimalError:
             continue
         audit.record(
             "animal.copy_issued", copy.animal, detail={"copy_id": copy.id, "kind": copy.kind}
@@ -206,19 +208,15 @@ def _search_animals(term: str) -> list[SearchHit]:
     except InvalidRgaNumber:
         if clean_cpf(term):
             kinds.append("cpf")
-        elif (
-            digits
-            and len(digits) >= 9
-            and len(digits) == len(services.normalise_microchip(term) or "")
-        ):
+        elif digits and len(digits) >= 9 and len(digits) == len(normalise_microchip(term) or ""):
             kinds.append("microchip")
         elif len(term) >= 2 and not digits:
             kinds.append("name")
     hits: list[SearchHit] = []
     for kind in kinds:
         try:
-            animals = services.search_animals(kind, term)
-        except services.AnimalError:
+            animals = search_animals(kind, term)
+        except AnimalError:
             continue
         hits += [
             SearchHit(

@@ -21,7 +21,15 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from portal.access import public, signed_in
-from portal.blueprints.animals import bp, documents, provisional, services, wizard
+from portal.blueprints.animals import bp, documents, provisional, wizard
+from portal.blueprints.animals.common import (
+    find_by_rga,
+    sex_label,
+    size_label,
+    species_label,
+    status_label,
+)
+from portal.blueprints.animals.copies import report_death, request_copy
 from portal.blueprints.animals.downloads import card_response, pdf_response, tag_response
 from portal.blueprints.animals.forms import (
     CopyForm,
@@ -30,15 +38,27 @@ from portal.blueprints.animals.forms import (
     TransferForm,
 )
 from portal.blueprints.animals.household import household_notes
+from portal.blueprints.animals.public import relay_finder_message
+from portal.blueprints.animals.registration import fees_of, renewal_due
+from portal.blueprints.animals.reports import animals_of, rga_error_message
 from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga
+from portal.blueprints.animals.transfers import (
+    accept_transfer,
+    decline_transfer,
+    request_transfer,
+    transfer_article,
+)
+from portal.blueprints.animals.validation import current_vaccination
 from portal.domain import DomainError
 from portal.extensions import db, limiter
 from portal.forms import EmptyForm
 from portal.models import Animal, DocumentCopyRequest, OwnershipTransfer
 from portal.profiles.schema import Profile
+from portal.services.clock import current_profile, local_today
 from portal.services.fees import price_list
 from portal.services.identity import looks_like_cpf, mask_cpf
 from portal.services.todo import citizen_todo
+from portal.urls import absolute_url
 from portal.views import Outcome, cpf_query_page, run_service
 from portal.wiring import wiring
 
@@ -76,7 +96,7 @@ def register_restart():
 def _own_animal(rga: str) -> Animal:
     """The signed-in person's animal, else 404 (never say whether someone else's exists)."""
     try:
-        animal = services.find_by_rga(rga)
+        animal = find_by_rga(rga)
     except InvalidRgaNumber:
         abort(404)
     if animal is None or animal.owner_id != current_user.id:
@@ -90,10 +110,10 @@ def my_animals():
     user = current_user._get_current_object()
     return render_template(
         "animals/my_animals.html",
-        animals=services.animals_of(user),
+        animals=animals_of(user),
         todo=citizen_todo(user),
-        today=services.local_today(),
-        household_notes=household_notes(services.current_profile(), user),
+        today=local_today(),
+        household_notes=household_notes(current_profile(), user),
     )
 
 
@@ -101,17 +121,17 @@ def my_animals():
 @signed_in
 def detail(rga: str):
     animal = _own_animal(rga)
-    today = services.local_today()
-    profile = services.current_profile()
+    today = local_today()
+    profile = current_profile()
     return render_template(
         "animals/detail.html",
         animal=animal,
         animal_captures=wiring().captures_linked_to_animal(animal),
         today=today,
-        renewal_due=services.renewal_due(animal, profile),
+        renewal_due=renewal_due(animal, profile),
         renewal_article=profile.registration.cite("yearly_renewal"),
-        current=services.current_vaccination(animal, today),
-        fees=services.fees_of(animal),
+        current=current_vaccination(animal, today),
+        fees=fees_of(animal),
         cancel_form=EmptyForm(),
         missing=provisional.missing(animal),
     )
@@ -147,20 +167,20 @@ def transfer(rga: str):
         "animals/transfer.html",
         animal=animal,
         form=form,
-        article=services.transfer_article(services.current_profile()),
+        article=transfer_article(current_profile()),
     )
 
 
 def _offer(animal: Animal, form: TransferForm) -> Outcome[OwnershipTransfer]:
     """The transfer offered to the CPF typed, or its problems on the form."""
-    profile = services.current_profile()
+    profile = current_profile()
     return run_service(
-        lambda: services.request_transfer(
+        lambda: request_transfer(
             animal,
             current_user._get_current_object(),
             form.cpf.data,
             profile=profile,
-            today=services.local_today(profile),
+            today=local_today(profile),
         ),
         form=form,
         fallback="confirm",  # a problem not about the CPF goes next to the confirmation
@@ -201,13 +221,13 @@ def transfer_accept(transfer_id: int):
     form = EmptyForm()
     if not form.validate_on_submit():
         return redirect(url_for("animals.transfer_review", transfer_id=transfer_id))
-    profile = services.current_profile()
+    profile = current_profile()
     done = run_service(
-        lambda: services.accept_transfer(
+        lambda: accept_transfer(
             offer,
             current_user._get_current_object(),
             profile=profile,
-            today=services.local_today(profile),
+            today=local_today(profile),
         ),
         show=False,  # the page shows the problem, with the licence link when there is one
         success=lambda _v: _(
@@ -241,7 +261,7 @@ def transfer_decline(transfer_id: int):
         abort(404)
     if EmptyForm().validate_on_submit():
         run_service(
-            lambda: services.decline_transfer(offer, current_user._get_current_object()),
+            lambda: decline_transfer(offer, current_user._get_current_object()),
             error_category="warning",
             success=_("Transferência cancelada."),
             success_category="info",
@@ -258,16 +278,16 @@ def copy_request(rga: str):
     animal = _own_animal(rga)
     if animal.is_closed:
         abort(404)
-    profile = services.current_profile()
+    profile = current_profile()
     form = CopyForm()
     if form.validate_on_submit():
         done = run_service(
-            lambda: services.request_copy(
+            lambda: request_copy(
                 animal,
                 form.kind.data,
                 requested_by=current_user._get_current_object(),
                 profile=profile,
-                today=services.local_today(profile),
+                today=local_today(profile),
                 reason=form.reason.data,
             ),
             form=form,
@@ -287,7 +307,7 @@ def copy_request(rga: str):
 
 def _copy_prices(profile: Profile) -> dict[str, Any]:
     """Today's prices of a second card and a second tag, by price-list key."""
-    today = services.local_today(profile)
+    today = local_today(profile)
     return {e.key: e for e in price_list(profile, today) if e.key in ("card_copy", "tag_copy")}
 
 
@@ -307,9 +327,9 @@ def copy_pdf(copy_id: int):
     copy = db.session.get(DocumentCopyRequest, copy_id)
     if copy is None or copy.animal.owner_id != current_user.id:
         abort(404)
-    profile = services.current_profile()
+    profile = current_profile()
     pdf = documents.provisional_pdf(
-        copy, profile, services.absolute_url("animals.public_rga", number=copy.animal.rga)
+        copy, profile, absolute_url("animals.public_rga", number=copy.animal.rga)
     )
     return pdf_response(pdf, f"rga-{copy.animal.rga}-documento-provisorio-{copy.id}.pdf")
 
@@ -324,11 +344,11 @@ def death(rga: str):
     form = DeathForm()
     if form.validate_on_submit():
         done = run_service(
-            lambda: services.report_death(
+            lambda: report_death(
                 animal,
                 reported_by=current_user._get_current_object(),
                 died_on=form.died_on.data,
-                today=services.local_today(),
+                today=local_today(),
                 note=form.note.data,
             ),
             form=form,
@@ -373,7 +393,7 @@ def public_rga(number: str):
         canonical = normalise_rga(number)
     except InvalidRgaNumber as err:
         return render_template(
-            "animals/public_invalid.html", number=number, message=services.rga_error_message(err)
+            "animals/public_invalid.html", number=number, message=rga_error_message(err)
         ), 400
     if canonical != number and request.method == "GET":
         return redirect(url_for("animals.public_rga", number=canonical))
@@ -400,7 +420,7 @@ def public_rga(number: str):
 def _relay_finder_message(animal: Animal, form: FinderForm) -> bool:
     """Send the finder's message; True when sent, else the problems are on the form."""
     done = run_service(
-        lambda: services.relay_finder_message(
+        lambda: relay_finder_message(
             animal,
             finder_name=form.finder_name.data,
             finder_contact=form.contact.data,
@@ -427,10 +447,10 @@ def _relay_finder_message(animal: Animal, form: FinderForm) -> bool:
 
 def animal_labels() -> dict[str, Any]:
     return {
-        "species_label": services.species_label,
-        "sex_label": services.sex_label,
-        "size_label": services.size_label,
-        "animal_status_label": services.status_label,
+        "species_label": species_label,
+        "sex_label": sex_label,
+        "size_label": size_label,
+        "animal_status_label": status_label,
         "rga_state_label": provisional.state_label,
         "rga_state_tag": provisional.state_tag,
     }

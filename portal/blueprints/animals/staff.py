@@ -13,7 +13,9 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from portal.access import roles_required, staff_required
-from portal.blueprints.animals import bp, provisional, services
+from portal.blueprints.animals import bp, provisional
+from portal.blueprints.animals.common import VaccinationData
+from portal.blueprints.animals.copies import mark_copy_issued, report_death
 from portal.blueprints.animals.downloads import card_response, tag_response
 from portal.blueprints.animals.forms import (
     DeathForm,
@@ -21,11 +23,19 @@ from portal.blueprints.animals.forms import (
     StaffSearchForm,
     StaffVaccinationForm,
 )
+from portal.blueprints.animals.registration import approve_registration, fees_of, record_vaccination
+from portal.blueprints.animals.reports import (
+    open_copy_requests,
+    pending_registrations,
+    search_animals,
+)
+from portal.blueprints.animals.validation import current_vaccination
 from portal.domain import DomainError
 from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.models import Animal, DocumentCopyRequest
 from portal.services import audit
+from portal.services.clock import current_profile, local_today
 from portal.views import problems, run_service
 from portal.wiring import wiring
 
@@ -44,7 +54,7 @@ def _render_pending(refusing: tuple[int, ProofRefusalForm] | None = None, status
     """The queue: owner-typed vaccinations to check (provisional.py), then registrations awaiting
     the rabies shot at the CCZ (BJP 6 §ú)."""
     proofs = provisional.proofs_to_check()
-    animals = services.pending_registrations()
+    animals = pending_registrations()
     audit.record("animal.pending_listed", detail={"count": len(animals), "proofs": len(proofs)})
     db.session.commit()
     forms = {a.id: ProofRefusalForm(prefix=f"recusa-{a.id}", formdata=None) for a in proofs}
@@ -132,7 +142,7 @@ def staff_search():
 
 
 def _search(form: StaffSearchForm) -> list[Animal]:
-    results = services.search_animals(form.kind.data, form.q.data)
+    results = search_animals(form.kind.data, form.q.data)
     # the search term is personal data for CPF and name searches: only kind and count
     audit.record("animal.searched", detail={"kind": form.kind.data, "results": len(results)})
     return results
@@ -149,16 +159,16 @@ def staff_animal(animal_id: int):
 
 def _animal_page(animal: Animal, vaccination_form: StaffVaccinationForm) -> str:
     """The staff page of an animal, its vaccination form as given (blank, or refused)."""
-    today = services.local_today()
+    today = local_today()
     return render_template(
         "animals/staff/animal.html",
         animal=animal,
         today=today,
-        current=services.current_vaccination(animal, today),
+        current=current_vaccination(animal, today),
         vaccination_form=vaccination_form,
         death_form=DeathForm(formdata=None),
         form=EmptyForm(),
-        fees=services.fees_of(animal),
+        fees=fees_of(animal),
         missing=provisional.missing(animal),
         consequences=wiring().consequences_linked_to_person(animal.owner.cpf),  # enforcement
     )
@@ -182,9 +192,9 @@ def _show_vaccination_errors(form: StaffVaccinationForm, err: DomainError | None
         target.errors = [*target.errors, problem.message]
 
 
-def _vaccination_data(form: StaffVaccinationForm) -> services.VaccinationData:
+def _vaccination_data(form: StaffVaccinationForm) -> VaccinationData:
     """The BJP 13 §1 fields of the staff vaccination form."""
-    return services.VaccinationData(
+    return VaccinationData(
         applied_on=form.applied_on.data,
         vaccine_name=form.vaccine_name.data or "",
         batch=form.batch.data or "",
@@ -207,12 +217,12 @@ def staff_vaccinate(animal_id: int):
     if form.validate_on_submit():
         was_pending = animal.status == "pending"
         done = run_service(
-            lambda: services.record_vaccination(
+            lambda: record_vaccination(
                 animal,
                 _vaccination_data(form),
                 recorded_by=current_user._get_current_object(),
                 at_ccz=True,
-                today=services.local_today(),
+                today=local_today(),
             ),
             show=False,  # the service's field paths are mapped onto this form below
             success=lambda _v: (
@@ -232,13 +242,13 @@ def staff_vaccinate(animal_id: int):
 def staff_approve(animal_id: int):
     animal = _animal(animal_id)
     if EmptyForm().validate_on_submit():
-        profile = services.current_profile()
+        profile = current_profile()
         run_service(
-            lambda: services.approve_registration(
+            lambda: approve_registration(
                 animal,
                 approved_by=current_user._get_current_object(),
                 profile=profile,
-                today=services.local_today(profile),
+                today=local_today(profile),
             ),
             success=lambda _v: _("Registro aprovado: RGA %(rga)s ativo.", rga=animal.rga),
         )
@@ -253,11 +263,11 @@ def staff_death(animal_id: int):
     form = DeathForm()
     if form.validate_on_submit():
         run_service(
-            lambda: services.report_death(
+            lambda: report_death(
                 animal,
                 reported_by=current_user._get_current_object(),
                 died_on=form.died_on.data,
-                today=services.local_today(),
+                today=local_today(),
                 note=form.note.data,
             ),
             success=lambda _v: _("Baixa registrada: RGA %(rga)s encerrado.", rga=animal.rga),
@@ -289,11 +299,11 @@ def staff_tag(animal_id: int):
 @staff_required
 def staff_copies():
     """Second copies to issue, the closest provisional expiry first (GRU 19 §2)."""
-    copies = services.open_copy_requests()
+    copies = open_copy_requests()
     audit.record("animal.copies_listed", detail={"count": len(copies)})
     db.session.commit()
     return render_template(
-        "animals/staff/copies.html", copies=copies, form=EmptyForm(), today=services.local_today()
+        "animals/staff/copies.html", copies=copies, form=EmptyForm(), today=local_today()
     )
 
 
@@ -305,7 +315,7 @@ def staff_copy_issued(copy_id: int):
         abort(404)
     if EmptyForm().validate_on_submit():
         run_service(
-            lambda: services.mark_copy_issued(copy, current_user._get_current_object()),
+            lambda: mark_copy_issued(copy, current_user._get_current_object()),
             error_category="warning",
             success=_("Segunda via marcada como emitida."),
         )

@@ -18,9 +18,10 @@ from portal.services.todo import TodoItem
 
 
 def animal_todo(user: User) -> Iterator[TodoItem]:
-    from portal.blueprints.animals import services
+    from portal.blueprints.animals.transfers import pending_transfers_to
+    from portal.services.clock import local_today
 
-    for offer in services.pending_transfers_to(user):
+    for offer in pending_transfers_to(user):
         yield TodoItem(
             "transfer",
             _(
@@ -71,7 +72,7 @@ def animal_todo(user: User) -> Iterator[TodoItem]:
                     order=40,
                 )
 
-    today = services.local_today()
+    today = local_today()
     for copy in _downloadable_copies(user, today):
         label = _("carteira") if copy.kind == "card" else _("plaqueta")
         yield TodoItem(

@@ -21,7 +21,13 @@ from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.datastructures import MultiDict
 
-from portal.blueprints.animals import services
+from portal.blueprints.animals.common import (
+    AnimalData,
+    AnimalError,
+    AnimalErrors,
+    VaccinationData,
+    normalise_microchip,
+)
 from portal.blueprints.animals.forms import (
     AddressStepForm,
     AnimalStepForm,
@@ -29,13 +35,31 @@ from portal.blueprints.animals.forms import (
     VaccinationStepForm,
     parse_weight_grams,
 )
-from portal.blueprints.animals.validation import check_rabies_proof
+from portal.blueprints.animals.household import check_household_limit, counts_for_household
+from portal.blueprints.animals.owners import update_owner_address
+from portal.blueprints.animals.registration import (
+    AlreadyRegistered,
+    RegistrationRequest,
+    register_animal,
+)
+from portal.blueprints.animals.validation import (
+    check_age,
+    check_microchip_free,
+    check_rabies_proof,
+    check_vaccination_current,
+    duplicate_microchip_error,
+    rabies_required,
+    validate_animal_data,
+    validate_vaccination,
+)
+from portal.blueprints.animals.wizard_steps import ERROR_PLACES, STEPS, step_labels
 from portal.domain import DomainError
 from portal.extensions import db
 from portal.forms import EmptyForm
 from portal.kept_uploads import Slot, keep
 from portal.models import Animal, StoredFile
 from portal.services import drafts
+from portal.services.clock import current_profile, local_today
 from portal.services.dates import add_months
 from portal.services.fees import price_list
 from portal.views import run_service
@@ -45,41 +69,6 @@ PHOTO_DRAFT = "rga_registration"  # the form draft that holds the photo (issue 2
 PHOTO_SLOT = "photo"
 PROOF_SLOT = "rabies_proof"  # the vaccination card's photo or PDF, in the same draft
 PROOF_PURPOSE = "vaccination_proof"
-STEPS = ("animal", "endereco", "vacina", "foto", "revisao")
-
-
-def _step_labels() -> dict[str, str]:
-    return {
-        "animal": _("Animal"),
-        "endereco": _("Endereço"),
-        "vacina": _("Vacina"),
-        "foto": _("Foto"),
-        "revisao": _("Revisão"),
-    }
-
-
-# Where each service error field is shown: (step, form field or None for the step's banner).
-ERROR_PLACES: dict[str, tuple[str, str | None]] = {
-    "animal.name": ("animal", "name"),
-    "animal.species": ("animal", "species"),
-    "animal.sex": ("animal", "sex"),
-    "animal.breed": ("animal", "breed"),
-    "animal.color": ("animal", "color"),
-    "animal.birth_date": ("animal", "birth_date"),
-    "animal.size": ("animal", "size"),
-    "animal.weight_kg": ("animal", "weight_kg"),
-    "animal.microchip": ("animal", "microchip"),
-    "owner.address": ("endereco", None),
-    "rabies_vaccination": ("vacina", "choice"),
-    "rabies_vaccination.date": ("vacina", "applied_on"),
-    "rabies_vaccination.vaccine": ("vacina", "vaccine_name"),
-    "rabies_vaccination.batch": ("vacina", "batch"),
-    "rabies_vaccination.vet_name": ("vacina", "vet_name"),
-    "rabies_vaccination.vet_crmv": ("vacina", "vet_crmv"),
-    "rabies_vaccination.expires_on": ("vacina", "expires_on"),
-    "rabies_vaccination.next_due": ("vacina", "next_due_on"),
-    "rabies_vaccination.proof": ("vacina", "rabies_proof"),
-}
 
 
 def _load_draft() -> dict[str, Any]:
@@ -141,7 +130,7 @@ def _animal_birth(form: AnimalStepForm, today):
     return form.birth_date.data, False
 
 
-def _animal_data(draft: dict[str, Any], today) -> services.AnimalData:
+def _animal_data(draft: dict[str, Any], today) -> AnimalData:
     form = _rebuilt(AnimalStepForm, draft["data"].get("animal"))
     form.validate()
     birth, estimated = _animal_birth(form, today)
@@ -150,7 +139,7 @@ def _animal_data(draft: dict[str, Any], today) -> services.AnimalData:
         weight = parse_weight_grams(form.weight_kg.data)
     except ValueError:
         weight = None
-    return services.AnimalData(
+    return AnimalData(
         name=form.name.data or "",
         species=form.species.data or "",
         sex=form.sex.data or "",
@@ -173,12 +162,12 @@ def _held_photo() -> StoredFile | None:
     return files[-1].stored if files else None
 
 
-def _vaccination_data(raw: dict[str, str] | None) -> tuple[services.VaccinationData | None, str]:
+def _vaccination_data(raw: dict[str, str] | None) -> tuple[VaccinationData | None, str]:
     form = _rebuilt(VaccinationStepForm, raw, allow_none=True)
     form.validate()
     if form.choice.data != "record":
         return None, form.choice.data or "record"
-    return services.VaccinationData(
+    return VaccinationData(
         applied_on=form.applied_on.data,
         vaccine_name=form.vaccine_name.data or "",
         batch=form.batch.data or "",
@@ -203,7 +192,7 @@ def _render_step(step: str, draft: dict[str, Any], **context: Any):
         f"animals/register_{step}.html",
         step=step,
         steps=STEPS,
-        step_labels=_step_labels(),
+        step_labels=step_labels(),
         draft=draft,
         **context,
     )
@@ -229,7 +218,7 @@ def handle_step(step: str):
 def draft_summary() -> tuple[str, list[str]]:
     """What discarding would lose: the animal's name (may be "") and the steps already filled."""
     draft = _load_draft()
-    labels = _step_labels()
+    labels = step_labels()
     name = str((draft["data"].get("animal") or {}).get("name") or "")
     steps = [labels[step] for step in draft["done"] if step in labels and step != "revisao"]
     if _held_photo() is not None and labels["foto"] not in steps:
@@ -253,8 +242,8 @@ def _advance(draft: dict[str, Any], step: str):
 
 
 def _step_animal(draft: dict[str, Any]):
-    profile = services.current_profile()
-    today = services.local_today(profile)
+    profile = current_profile()
+    today = local_today(profile)
     if request.method == "POST":
         form = AnimalStepForm()
         draft["data"]["animal"] = _typed()
@@ -264,12 +253,12 @@ def _step_animal(draft: dict[str, Any]):
             try:
                 # every rule of the animal's fields here, not only at the last step (a 3-digit
                 # microchip used to pass this step and come back from the review)
-                problems = services.validate_animal_data(_animal_data(draft, today))
+                problems = validate_animal_data(_animal_data(draft, today))
                 if problems:
-                    raise problems[0] if len(problems) == 1 else services.AnimalErrors(problems)
-                services.check_age(profile, birth, today)
-                services.check_microchip_free(services.normalise_microchip(form.microchip.data))
-            except services.AnimalError as failure:
+                    raise problems[0] if len(problems) == 1 else AnimalErrors(problems)
+                check_age(profile, birth, today)
+                check_microchip_free(normalise_microchip(form.microchip.data))
+            except AnimalError as failure:
                 for err in failure.errors:
                     target = (
                         "age_years"
@@ -293,8 +282,8 @@ def _step_animal(draft: dict[str, Any]):
 
 
 def _step_address(draft: dict[str, Any]):
-    profile = services.current_profile()
-    today = services.local_today(profile)
+    profile = current_profile()
+    today = local_today(profile)
     user = current_user._get_current_object()
     banner: list[dict[str, Any]] = []
     if request.method == "POST":
@@ -302,7 +291,7 @@ def _step_address(draft: dict[str, Any]):
         draft["data"]["endereco"] = _typed()
         _save_draft(draft)
         if form.validate_on_submit():
-            services.update_owner_address(
+            update_owner_address(
                 user,
                 cep=form.cep.data,
                 street=form.street.data,
@@ -317,13 +306,12 @@ def _step_address(draft: dict[str, Any]):
             animal = _animal_data(draft, today)
             extra = (
                 1
-                if animal.birth_date
-                and services.counts_for_household(animal.birth_date, today, profile)
+                if animal.birth_date and counts_for_household(animal.birth_date, today, profile)
                 else 0
             )
             try:
-                services.check_household_limit(profile, user, extra=extra, on=today)
-            except services.AnimalError as err:
+                check_household_limit(profile, user, extra=extra, on=today)
+            except AnimalError as err:
                 banner.append(
                     {
                         "field": err.field,
@@ -364,9 +352,9 @@ def _step_address(draft: dict[str, Any]):
 
 
 def _step_vaccination(draft: dict[str, Any]):
-    profile = services.current_profile()
-    today = services.local_today(profile)
-    allow_none = not services.rabies_required(profile)
+    profile = current_profile()
+    today = local_today(profile)
+    allow_none = not rabies_required(profile)
     banner: list[dict[str, Any]] = []
     if request.method == "POST":
         form = VaccinationStepForm(allow_none=allow_none)
@@ -377,18 +365,18 @@ def _step_vaccination(draft: dict[str, Any]):
         valid = form.validate_on_submit()
         if not kept.show_refused(form) and valid:
             data, _choice = _vaccination_data(draft["data"]["vacina"])
-            problems: list[services.AnimalError] = []
+            problems: list[AnimalError] = []
             try:
                 check_rabies_proof(profile, data, bool(kept.files(PROOF_SLOT)))
-            except services.AnimalError as missing:
+            except AnimalError as missing:
                 problems.append(missing)
             if data is not None:
                 birth = _animal_data(draft, today).birth_date
-                typed = services.validate_vaccination(data, birth_date=birth, today=today)
+                typed = validate_vaccination(data, birth_date=birth, today=today)
                 if not typed:
                     try:
-                        services.check_vaccination_current(profile, data, today)
-                    except services.AnimalError as expired:
+                        check_vaccination_current(profile, data, today)
+                    except AnimalError as expired:
                         typed.append(expired)
                 problems += typed
             for err in problems:
@@ -410,7 +398,7 @@ def _step_vaccination(draft: dict[str, Any]):
         form=form,
         banner=banner,
         rule=profile.registration,
-        required=services.rabies_required(profile),
+        required=rabies_required(profile),
         proof_required=profile.registration.rabies_proof_required,
         kept=_held_proof(),
     )
@@ -451,8 +439,8 @@ def _step_photo(draft: dict[str, Any]):
 
 
 def _step_review(draft: dict[str, Any]):
-    profile = services.current_profile()
-    today = services.local_today(profile)
+    profile = current_profile()
+    today = local_today(profile)
     user = current_user._get_current_object()
     form = EmptyForm()
     animal = _animal_data(draft, today)
@@ -461,8 +449,8 @@ def _step_review(draft: dict[str, Any]):
         return _submit(draft, animal, vaccination, choice)
     late = None
     try:
-        late = services.check_age(profile, animal.birth_date, today).late
-    except services.AnimalError:
+        late = check_age(profile, animal.birth_date, today).late
+    except AnimalError:
         late = None
     fee = None
     if profile.registration.fee:
@@ -486,13 +474,13 @@ def _step_review(draft: dict[str, Any]):
 
 def _submit(
     draft: dict[str, Any],
-    animal: services.AnimalData,
-    vaccination: services.VaccinationData | None,
+    animal: AnimalData,
+    vaccination: VaccinationData | None,
     choice: str,
 ):
     """ "Confirmar": register, or send the person to the step where a refused field was typed."""
-    profile = services.current_profile()
-    today = services.local_today(profile)
+    profile = current_profile()
+    today = local_today(profile)
     user = current_user._get_current_object()
     if animal.photo is not None:  # the held photo becomes the animal's, on its public page
         animal.photo.purpose, animal.photo.public = "animal_photo", True
@@ -500,8 +488,8 @@ def _submit(
     proof = _held_proof()
 
     def register() -> Animal:
-        registered = services.register_animal(
-            services.RegistrationRequest(
+        registered = register_animal(
+            RegistrationRequest(
                 owner=user,
                 data=animal,
                 vaccination=vaccination,
@@ -538,18 +526,18 @@ def _attach_proof(registered: Animal, held: drafts.HeldFile) -> None:
 
 def _microchip_taken() -> Animal:
     """A concurrent registration took the microchip first (the unique index caught it)."""
-    raise services.duplicate_microchip_error()
+    raise duplicate_microchip_error()
 
 
 def _refused(draft: dict[str, Any], err: DomainError):
     """The first registration's page for a repeated "Confirmar"; otherwise back to the step
     where the first refused field was typed."""
-    if isinstance(err, services.AlreadyRegistered):
+    if isinstance(err, AlreadyRegistered):
         # a double tap on "Confirmar" (or the browser resending): show the first one's result
         session.pop(DRAFT_KEY, None)
         flash(err.message, "info")
         return redirect(url_for("animals.detail", rga=err.animal.rga))
-    if not isinstance(err, services.AnimalError):
+    if not isinstance(err, AnimalError):
         raise err  # not the RGA's rules: a bug, answered by the error handler as before
     errors = [{**e.as_dict(), "licence_url": getattr(e, "licence_url", None)} for e in err.errors]
     first = ERROR_PLACES.get(err.errors[0].field or "", ("revisao", None))[0]

@@ -20,15 +20,10 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from portal.blueprints.billing.services import (
-    external_url,
-    kind_label,
-    method_label,
-    status_label,
-    tz,
-)
+from portal.blueprints.billing.items import external_url
+from portal.blueprints.billing.labels import kind_label, method_label, status_label
 from portal.models import PaymentItem, PaymentMethod, PaymentStatus
-from portal.services.clock import current_profile
+from portal.services.clock import current_profile, tz
 from portal.services.identity import mask_cpf
 from portal.services.money import format_brl
 from portal.services.pdf import qr_image

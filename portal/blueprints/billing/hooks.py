@@ -11,10 +11,17 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from portal.access import STAFF
-from portal.blueprints.billing import services
+from portal.blueprints.billing.items import create_item_for_fee, items_of, on_hold
+from portal.blueprints.billing.labels import (
+    exemption_status_label,
+    kind_label,
+    method_label,
+    price_label,
+    status_label,
+)
 from portal.extensions import db
 from portal.models import ExemptionRequest, PaymentItem, User
-from portal.services.clock import current_profile
+from portal.services.clock import current_profile, local_today
 from portal.services.money import format_brl
 from portal.services.todo import TodoItem
 from portal.wiring import wiring
@@ -54,23 +61,23 @@ def init_app(app: Flask) -> None:
 
 
 def payment_status_filter(status: str) -> str:
-    return services.status_label(status)
+    return status_label(status)
 
 
 def exemption_status_filter(status: str) -> str:
-    return services.exemption_status_label(status)
+    return exemption_status_label(status)
 
 
 def payment_kind_filter(kind: str) -> str:
-    return services.kind_label(kind)
+    return kind_label(kind)
 
 
 def payment_method_filter(method: str | None) -> str:
-    return services.method_label(method)
+    return method_label(method)
 
 
 def price_label_filter(key: str) -> str:
-    return services.price_label(key)
+    return price_label(key)
 
 
 STATUS_TAG = {
@@ -157,8 +164,8 @@ def payment_todo(user: User) -> list[TodoItem]:
     from flask_babel import gettext as _
 
     out = []
-    for item in services.items_of(user):
-        if not item.payable or services.on_hold(item):
+    for item in items_of(user):
+        if not item.payable or on_hold(item):
             continue  # held: the domain's to-do says why (e.g. an appeal being judged)
         url = url_for("billing.item", item_id=item.id)
         if item.open_exemption_request is not None:
@@ -204,7 +211,7 @@ def seed_demo_payments() -> None:
     if exists is not None:
         return
     profile = current_profile()
-    today = services.local_today()
+    today = local_today()
     try:
         fee = compute_fee(profile, "registration", PriceInputs(), today)
         if fee.total_cents <= 0:  # a law without a registration fee: a reclaim, then
@@ -214,7 +221,7 @@ def seed_demo_payments() -> None:
         return  # e.g. no unit value entered yet
     if fee.total_cents <= 0:
         return
-    services.create_item_for_fee(
+    create_item_for_fee(
         fee,
         description="Demonstração: taxa do CCZ",
         payer=citizen,

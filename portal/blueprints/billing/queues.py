@@ -12,7 +12,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload
 
 from portal.access import STAFF
-from portal.blueprints.billing import services
+from portal.blueprints.billing.items import BillingError
+from portal.blueprints.billing.labels import kind_label, status_label
+from portal.blueprints.billing.settlement import find_by_reference
 from portal.extensions import db
 from portal.models import (
     ExemptionRequest,
@@ -47,15 +49,15 @@ def _search_payments(term: str) -> list[SearchHit]:
     if sum(ch.isdigit() for ch in term) != 12:
         return []
     try:
-        item = services.find_by_reference(term)
-    except services.BillingError:
+        item = find_by_reference(term)
+    except BillingError:
         return []
     if item is None:
         return []
     return [
         SearchHit(
             item.reference,
-            f"{services.kind_label(item.kind)} · {services.status_label(item.status)}",
+            f"{kind_label(item.kind)} · {status_label(item.status)}",
             url_for("billing.staff_item", item_id=item.id),
         )
     ]
@@ -96,7 +98,7 @@ def declare_queues(registry: QueueRegistry) -> None:
             order=ExemptionRequest.created_at,
             link=lambda r: url_for("billing.exemption_detail", request_id=r.id),
             columns=(
-                Column(_l("Cobrança"), lambda r: services.kind_label(r.item.kind)),
+                Column(_l("Cobrança"), lambda r: kind_label(r.item.kind)),
                 Column(_l("Motivo"), lambda r: r.label),
                 Column(_l("Pedido em"), lambda r: r.created_at.strftime("%d/%m/%Y")),
             ),
@@ -138,7 +140,7 @@ def declare_queues(registry: QueueRegistry) -> None:
             link=lambda i: url_for("billing.staff_item", item_id=i.id),
             columns=(
                 Column(_l("Referência"), lambda i: i.reference),
-                Column(_l("Cobrança"), lambda i: services.kind_label(i.kind)),
+                Column(_l("Cobrança"), lambda i: kind_label(i.kind)),
             ),
             personal_data=False,
         )
@@ -163,7 +165,7 @@ def declare_queues(registry: QueueRegistry) -> None:
             link=lambda i: url_for("billing.staff_item", item_id=i.id),
             columns=(
                 Column(_l("Referência"), lambda i: i.reference),
-                Column(_l("Cobrança"), lambda i: services.kind_label(i.kind)),
+                Column(_l("Cobrança"), lambda i: kind_label(i.kind)),
             ),
             personal_data=False,
         )
@@ -185,9 +187,7 @@ def payments_by_kind(period: Period) -> ChartData:
     for received_on, kind, cents in db.session.execute(query):
         totals[(month_key(received_on), kind)] += cents
         kinds.add(kind)
-    return monthly(
-        period, [(k, services.kind_label(k)) for k in sorted(kinds)], totals, unit="cents"
-    )
+    return monthly(period, [(k, kind_label(k)) for k in sorted(kinds)], totals, unit="cents")
 
 
 def exemptions_granted(period: Period) -> ChartData:

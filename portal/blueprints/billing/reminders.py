@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
-from portal.blueprints.billing import services
+from portal.blueprints.billing.labels import kind_label
 from portal.extensions import db
 from portal.models import PAYABLE_STATUSES, PaymentItem
 from portal.reminders import Reminder, ReminderMessage, ReminderRegistry
@@ -39,7 +39,7 @@ def fees_due(today: date) -> Iterator[ReminderMessage]:
             "%(ref)s) venceu em %(due)s e ainda está em aberto. Pague ou veja as opções em:"
             "\n%(link)s\n\nPara não receber mais este lembrete: %(prefs)s",
             name=payer.full_name,
-            what=services.kind_label(item.kind),
+            what=kind_label(item.kind),
             amount=format_brl(item.amount_cents),
             ref=item.reference,
             due=item.due_on.strftime("%d/%m/%Y"),

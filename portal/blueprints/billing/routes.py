@@ -26,15 +26,28 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from portal.access import public, signed_in
-from portal.blueprints.billing import bp, documents, services, stripe_gateway, webhook_bp
+from portal.blueprints.billing import bp, documents, stripe_gateway, webhook_bp
+from portal.blueprints.billing import exemptions as billing_exemptions
+from portal.blueprints.billing.exemptions import exemptions_for_item
 from portal.blueprints.billing.forms import ExemptionRequestForm
+from portal.blueprints.billing.items import (
+    SUSPENDED_MESSAGE,
+    get_item,
+    guia_due_date,
+    is_responsible,
+    items_of,
+    may_view,
+    on_hold,
+)
+from portal.blueprints.billing.labels import status_label
+from portal.blueprints.billing.ledger import guia_printed, receipt_viewed
 from portal.domain import DomainError
 from portal.extensions import db
 from portal.forms import EmptyForm, choices
 from portal.kept_uploads import Kept, Slot, keep
 from portal.models import PaymentItem
 from portal.models.base import utcnow
-from portal.services.clock import current_profile
+from portal.services.clock import current_profile, local_today
 from portal.services.fees import price_list
 from portal.views import run_service
 
@@ -45,16 +58,16 @@ def _profile():
 
 def _visible_item(item_id: int) -> PaymentItem:
     """The item if the signed-in person may see it (payer or staff), else 404."""
-    item = services.get_item(item_id)
-    if item is None or not services.may_view(item, current_user):
+    item = get_item(item_id)
+    if item is None or not may_view(item, current_user):
         abort(404)
     return item
 
 
 def _own_item(item_id: int) -> PaymentItem:
     """The item if the signed-in person is its payer, else 404."""
-    item = services.get_item(item_id)
-    if item is None or not services.is_responsible(item, current_user):
+    item = get_item(item_id)
+    if item is None or not is_responsible(item, current_user):
         abort(404)
     return item
 
@@ -73,14 +86,14 @@ def _pdf(data: bytes, filename: str) -> Response:
 @bp.get("/")
 @signed_in
 def my_payments():
-    return render_template("billing/my_payments.html", items=services.items_of(current_user))
+    return render_template("billing/my_payments.html", items=items_of(current_user))
 
 
 @bp.get("/precos")
 @public
 def prices():
     profile = _profile()
-    entries = price_list(profile, services.local_today())
+    entries = price_list(profile, local_today())
     return render_template("billing/prices.html", entries=entries, exemptions=profile.exemptions)
 
 
@@ -95,15 +108,15 @@ def item(item_id: int):
             signup_url=url_for("auth.signup", next=request.path),
         )
     found = _visible_item(item_id)
-    if not services.is_responsible(found, current_user):
+    if not is_responsible(found, current_user):
         return redirect(url_for("billing.staff_item", item_id=found.id))
     return render_template(
         "billing/item.html",
         item=found,
         form=EmptyForm(),
         online=stripe_gateway.stripe_enabled(),
-        exemptions=services.exemptions_for_item(_profile(), found) if found.payer_id else [],
-        on_hold=services.on_hold(found),
+        exemptions=exemptions_for_item(_profile(), found) if found.payer_id else [],
+        on_hold=on_hold(found),
     )
 
 
@@ -119,7 +132,7 @@ def pay_online(item_id: int):
         lambda: stripe_gateway.start_checkout(found, current_user).url,
         # Another tab opened the same Stripe session (same idempotency key) a moment earlier:
         # send this tab to that session instead of an error page.
-        on_conflict=lambda: stripe_gateway.open_session_url(services.get_item(item_id)),
+        on_conflict=lambda: stripe_gateway.open_session_url(get_item(item_id)),
     )
     if not done.ok:
         return redirect(url_for("billing.item", item_id=found.id))
@@ -149,16 +162,16 @@ def guia_pdf(item_id: int):
         flash(
             _(
                 "Não há guia para um pagamento %(status)s.",
-                status=services.status_label(found.status).lower(),
+                status=status_label(found.status).lower(),
             ),
             "warning",
         )
         return redirect(url_for("billing.item", item_id=found.id))
-    if services.on_hold(found):  # GRU 110: no guia for a suspended fine, even by a typed URL
-        flash(str(services.SUSPENDED_MESSAGE), "warning")
+    if on_hold(found):  # GRU 110: no guia for a suspended fine, even by a typed URL
+        flash(str(SUSPENDED_MESSAGE), "warning")
         return redirect(url_for("billing.item", item_id=found.id))
-    data = documents.guia_pdf(found, services.guia_due_date(found), utcnow())
-    if services.guia_printed(found, current_user):
+    data = documents.guia_pdf(found, guia_due_date(found), utcnow())
+    if guia_printed(found, current_user):
         db.session.commit()
     return _pdf(data, f"guia-{found.reference}.pdf")
 
@@ -170,7 +183,7 @@ def receipt_pdf(item_id: int):
     if found.payment is None:
         abort(404)
     data = documents.receipt_pdf(found, utcnow())
-    if services.receipt_viewed(found, current_user):
+    if receipt_viewed(found, current_user):
         db.session.commit()
     return _pdf(data, f"comprovante-{found.reference}.pdf")
 
@@ -179,7 +192,7 @@ def receipt_pdf(item_id: int):
 @signed_in
 def request_exemption(item_id: int):
     found = _own_item(item_id)
-    exemptions = services.exemptions_for_item(_profile(), found) if found.payer_id else []
+    exemptions = exemptions_for_item(_profile(), found) if found.payer_id else []
     if not exemptions:
         abort(404)
     if not found.payable or found.open_exemption_request is not None:
@@ -210,7 +223,7 @@ def request_exemption(item_id: int):
 
 def _send_exemption(found: PaymentItem, form: ExemptionRequestForm, kept: Kept) -> object:
     proof = kept.take("proof", "exemption_proof", owner_id=None)
-    made = services.request_exemption(
+    made = billing_exemptions.request_exemption(
         found,
         current_user,
         profile=_profile(),

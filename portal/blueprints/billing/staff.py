@@ -13,7 +13,8 @@ from sqlalchemy import func, select
 
 from portal.access import roles_required, staff_required
 from portal.blueprints.auth.freshness import recent_password
-from portal.blueprints.billing import bp, services
+from portal.blueprints.billing import bp, ledger, settlement
+from portal.blueprints.billing.exemptions import decide_exemption
 from portal.blueprints.billing.forms import (
     CounterSearchForm,
     ExemptionDecisionForm,
@@ -24,10 +25,25 @@ from portal.blueprints.billing.forms import (
     ResolveFlagForm,
     StaffFilterForm,
 )
+from portal.blueprints.billing.items import BillingError, get_item
+from portal.blueprints.billing.labels import price_label
+from portal.blueprints.billing.ledger import (
+    exemption_viewed,
+    item_viewed,
+    list_viewed,
+    pending_exemption_requests,
+    staff_items_query,
+)
+from portal.blueprints.billing.prices import set_price
+from portal.blueprints.billing.settlement import (
+    find_by_reference,
+    mark_paid_at_counter,
+    refund_payment,
+)
 from portal.extensions import db
 from portal.forms import choices
 from portal.models import ExemptionRequest, PaymentItem, PaymentReviewFlag, PriceOverride
-from portal.services.clock import current_profile
+from portal.services.clock import current_profile, local_today
 from portal.services.fees import price_list
 from portal.services.money import parse_brl
 from portal.views import requested_page, run_service
@@ -37,7 +53,7 @@ REFUND_ROLES = ("coordinator", "admin")
 
 
 def _item_or_404(item_id: int) -> PaymentItem:
-    item = services.get_item(item_id)
+    item = get_item(item_id)
     if item is None:
         abort(404)
     return item
@@ -59,10 +75,10 @@ def staff_payments():
             "q": form.q.data or None,
         }
     page = requested_page(source)
-    stmt = services.staff_items_query(**filters)
+    stmt = staff_items_query(**filters)
     total = db.session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
     items = db.session.scalars(stmt.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)).all()
-    services.list_viewed(filters)
+    list_viewed(filters)
     db.session.commit()
     args = {k: v for k, v in source.items() if k not in ("page", "csrf_token")}
     return render_template(
@@ -80,7 +96,7 @@ def staff_payments():
 @staff_required
 def staff_item(item_id: int):
     item = _item_or_404(item_id)
-    services.item_viewed(item)
+    item_viewed(item)
     db.session.commit()
     return _render_item(item)
 
@@ -93,7 +109,7 @@ def _render_item(
     status: int = 200,
 ):
     if mark_form is None:
-        mark_form = MarkPaidForm(formdata=None, paid_on=services.local_today())
+        mark_form = MarkPaidForm(formdata=None, paid_on=local_today())
     return render_template(
         "billing/staff/item.html",
         item=item,
@@ -111,16 +127,16 @@ def counter():
     found = None
     if "reference" in request.args and form.validate():
         try:
-            found = services.find_by_reference(form.reference.data)
-        except services.BillingError as err:
+            found = find_by_reference(form.reference.data)
+        except BillingError as err:
             form.reference.errors.append(err.message)
         else:
             if found is None:
                 form.reference.errors.append(_("Nenhum pagamento com esta referência."))
             else:
-                services.item_viewed(found, via="counter")
+                item_viewed(found, via="counter")
                 db.session.commit()
-    mark_form = MarkPaidForm(formdata=None, paid_on=services.local_today())
+    mark_form = MarkPaidForm(formdata=None, paid_on=local_today())
     return render_template("billing/staff/counter.html", form=form, item=found, mark_form=mark_form)
 
 
@@ -131,7 +147,7 @@ def mark_paid(item_id: int):
     form = MarkPaidForm()
     if form.validate_on_submit():
         done = run_service(
-            lambda: services.mark_paid_at_counter(
+            lambda: mark_paid_at_counter(
                 item,
                 receipt_number=form.receipt_number.data,
                 paid_on=form.paid_on.data,
@@ -159,7 +175,7 @@ def refund(item_id: int):
     form = RefundForm()
     if form.validate_on_submit():
         done = run_service(
-            lambda: services.refund_payment(item, reason=form.reason.data, actor=current_user),
+            lambda: refund_payment(item, reason=form.reason.data, actor=current_user),
             form=form,
             fallback="reason",
             success=_("Estorno registrado."),
@@ -179,7 +195,7 @@ def resolve_flag(flag_id: int):
     form = ResolveFlagForm()
     if form.validate_on_submit():
         run_service(
-            lambda: services.resolve_flag(flag, form.note.data, actor=current_user),
+            lambda: settlement.resolve_flag(flag, form.note.data, actor=current_user),
             success=_("Pendência resolvida."),
         )
     else:
@@ -194,7 +210,7 @@ def resolve_flag(flag_id: int):
 @staff_required
 def reconciliation():
     form = PeriodForm(request.args)
-    today = services.local_today()
+    today = local_today()
     date_from, date_to = today.replace(day=1), today
     if form.validate():
         date_from = form.date_from.data or date_from
@@ -203,7 +219,7 @@ def reconciliation():
         form.date_from.data = date_from
     if form.date_to.data is None:
         form.date_to.data = date_to
-    report = services.reconciliation(date_from, date_to)
+    report = ledger.reconciliation(date_from, date_to)
     return render_template("billing/staff/reconciliation.html", form=form, report=report)
 
 
@@ -211,7 +227,7 @@ def reconciliation():
 @staff_required
 def exemption_queue():
     return render_template(
-        "billing/staff/exemptions.html", requests=list(services.pending_exemption_requests())
+        "billing/staff/exemptions.html", requests=list(pending_exemption_requests())
     )
 
 
@@ -224,7 +240,7 @@ def exemption_detail(request_id: int):
     form = ExemptionDecisionForm()
     if form.validate_on_submit():
         done = run_service(
-            lambda: services.decide_exemption(
+            lambda: decide_exemption(
                 req,
                 accept=form.decision.data == "accept",
                 reason=form.reason.data,
@@ -237,7 +253,7 @@ def exemption_detail(request_id: int):
         if done.ok:
             return redirect(url_for("billing.exemption_queue"))
     elif request.method == "GET":
-        services.exemption_viewed(req)
+        exemption_viewed(req)
         db.session.commit()
     return render_template("billing/staff/exemption.html", req=req, form=form)
 
@@ -247,15 +263,15 @@ def exemption_detail(request_id: int):
 @recent_password
 def admin_prices():
     profile = current_profile()
-    today = services.local_today()
+    today = local_today()
     entries = price_list(profile, today)
     form = PriceForm()
-    form.key.choices = choices((e.key, services.price_label(e.key)) for e in entries)
+    form.key.choices = choices((e.key, price_label(e.key)) for e in entries)
     if request.method == "GET" and form.effective_from.data is None:
         form.effective_from.data = today
     if form.validate_on_submit():
         done = run_service(
-            lambda: services.set_price(
+            lambda: set_price(
                 profile,
                 form.key.data,
                 amount_cents=parse_brl(form.amount.data),

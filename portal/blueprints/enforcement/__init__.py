@@ -61,7 +61,8 @@ def init_app(app: Flask) -> None:
 def _daily() -> None:
     """Close documents whose petition term lapsed and mark overdue fines for collection (GRU
     100); run once a day, safe to repeat."""
-    from portal.blueprints.enforcement.services import close_lapsed, mark_for_collection
+    from portal.blueprints.enforcement.decisions import close_lapsed
+    from portal.blueprints.enforcement.fines import mark_for_collection
     from portal.extensions import db
     from portal.services.clock import current_profile, local_today
 
@@ -74,7 +75,7 @@ def _daily() -> None:
 
 def _export(user: Any) -> list[dict[str, Any]]:
     """LGPD download: the documents addressed to the person (no access codes)."""
-    from portal.blueprints.enforcement.services import documents_for
+    from portal.blueprints.enforcement.reading import documents_for
 
     return [
         {

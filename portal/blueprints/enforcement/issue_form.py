@@ -14,9 +14,17 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from portal.blueprints.enforcement import duties, services
+from portal.blueprints.enforcement import duties
+from portal.blueprints.enforcement.common import EnforcementError, comply_choices
+from portal.blueprints.enforcement.consequences import (
+    consequence_choices,
+    issue_apprehension_notice,
+    set_proposed_consequence,
+)
 from portal.blueprints.enforcement.forms import OTHER_PROVISION, IssueForm
+from portal.blueprints.enforcement.issuing import Addressee, issue_document
 from portal.blueprints.enforcement.labels import KIND_LABELS
+from portal.blueprints.enforcement.serving import record_return_visit
 from portal.blueprints.reports.labels import SPECIES_LABELS, category_label, checklist
 from portal.extensions import db
 from portal.forms import choices
@@ -58,7 +66,7 @@ def plain_provision(profile: Profile, code: str | None) -> str | None:
 
 def fill_choices(form: IssueForm, profile: Profile) -> None:
     form.kind.choices = choices([(k, str(v)) for k, v in KIND_LABELS.items() if k != "penalty"])
-    form.comply_term.choices = choices([("", _("—"))] + services.comply_choices(profile))
+    form.comply_term.choices = choices([("", _("—"))] + comply_choices(profile))
     form.severity.choices = choices(
         [("", _("Sem multa / multa própria"))]
         + [(k, s.label) for k, s in profile.fines.severities.items()]
@@ -67,7 +75,7 @@ def fill_choices(form: IssueForm, profile: Profile) -> None:
         [("", _("—"))] + [(f.code, f"{f.label} ({f.article})") for f in profile.fines.specific]
     )
     form.legal_provision.choices = choices([("", _("—")), *provision_choices(profile)])
-    form.consequence.choices = choices([("", _("Nenhuma"))] + services.consequence_choices(profile))
+    form.consequence.choices = choices([("", _("Nenhuma"))] + consequence_choices(profile))
     form.repeat_motive.choices = choices([("", _("—"))] + duties.motive_choices(profile))
 
 
@@ -189,7 +197,7 @@ def legal_provision(form: IssueForm) -> str:
     if form.legal_provision.data == OTHER_PROVISION:
         text = (form.provision_other.data or "").strip()
         if not text:
-            raise services.EnforcementError(
+            raise EnforcementError(
                 "provision_other", "required", _("Escreva a disposição transgredida.")
             )
         return text
@@ -231,17 +239,17 @@ def _expenses(form: IssueForm, profile: Profile) -> list[dict[str, Any]]:
         except ValueError:
             cents = None
         if cents is None or cents <= 0:
-            raise services.EnforcementError(
+            raise EnforcementError(
                 EXPENSE_FIELDS[kind], "invalid", _("Informe o valor em reais, por exemplo 45,00.")
             )
         rows.append({"kind": kind, "amount_cents": cents})
     return rows
 
 
-def joint_addressee(form: IssueForm) -> services.Addressee | None:
+def joint_addressee(form: IssueForm) -> Addressee | None:
     if not (form.joint_name.data or form.joint_cpf.data):
         return None
-    return services.Addressee(form.joint_name.data or "", form.joint_cpf.data or None)
+    return Addressee(form.joint_name.data or "", form.joint_cpf.data or None)
 
 
 def _interdiction_text(form: IssueForm, profile: Profile) -> str | None:
@@ -262,7 +270,7 @@ def submit(
     """Everything the form says, as one call of the procedure (raises EnforcementError)."""
     common: dict[str, Any] = dict(
         agent=agent,
-        addressee=services.Addressee(
+        addressee=Addressee(
             form.name.data,
             form.cpf.data or None,
             form.cnpj.data or None,
@@ -287,14 +295,14 @@ def submit(
     if parent is not None and parent.kind == "preliminary" and parent.status == "open":
         # GRU 70 §2: the notice is found not complied with in the same transaction as the auto
         # that follows it: an error in the auto leaves the notice open, as it was (issue 25)
-        services.record_return_visit(parent, complied=False, actor=agent)
+        record_return_visit(parent, complied=False, actor=agent)
     if form.kind.data == "apprehension":
-        doc = services.issue_apprehension_notice(
+        doc = issue_apprehension_notice(
             profile, definitive=bool(form.definitive.data or form.consequence.data), **common
         )
     else:
-        doc = services.issue_document(profile, kind=form.kind.data, **common)
-        services.set_proposed_consequence(profile, doc, form.consequence.data)
+        doc = issue_document(profile, kind=form.kind.data, **common)
+        set_proposed_consequence(profile, doc, form.consequence.data)
     duties.apply_on_issue(  # GRU 87 V-VI, GRU 89, VV 23 II
         profile,
         doc,

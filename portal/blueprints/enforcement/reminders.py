@@ -23,7 +23,7 @@ LAUDO_DAYS_BEFORE = 2  # VV 23 II: the agent's period may be a few days: a short
 
 
 def deadline_in_three_days(today: date) -> Iterator[ReminderMessage]:
-    from portal.blueprints.enforcement.services import current_deadline
+    from portal.blueprints.enforcement.reading import current_deadline
 
     profile = current_profile()
     target = today + timedelta(days=DAYS_BEFORE)

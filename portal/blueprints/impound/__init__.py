@@ -32,15 +32,10 @@ def init_app(app: Flask) -> None:
     from flask_login import current_user
 
     from portal.access import STAFF
-    from portal.blueprints.impound import (
-        demo,
-        euthanasia,
-        links,
-        queues,
-        reminders,
-        services,
-        todo,
-    )
+    from portal.blueprints.impound import demo, euthanasia, links, queues, reminders, todo
+    from portal.blueprints.impound.certificates import certificates_offered
+    from portal.blueprints.impound.personal_data import export_personal_data
+    from portal.blueprints.impound.reclaim import on_item_settled
     from portal.wiring import wiring
 
     wired = wiring(app)
@@ -63,13 +58,13 @@ def init_app(app: Flask) -> None:
     wired.admin_link(_l("Laudos de eutanásia (Lei 14.228/2021)"), "impound.ngo_cases", STAFF)
     wired.file_rule(euthanasia.LAUDO_PURPOSE, euthanasia.laudo_file_rule)
     wired.demo_seeder(demo.seed_impound_demo)
-    wired.on_settlement(services.on_item_settled)
-    wired.exporter("recolhimentos", services.export_personal_data)
+    wired.on_settlement(on_item_settled)
+    wired.exporter("recolhimentos", export_personal_data)
     wired.todo("impound", todo.impound_todo)
     wired.captures_for_report(links.report_capture_links)
     wired.captures_of_animal(links.animal_capture_links)
     app.context_processor(ccz_context)  # the CCZ's address; the certidão's links
-    if services.certificates_offered(app.extensions["portal_profile"]):  # GRU 84 §3
+    if certificates_offered(app.extensions["portal_profile"]):  # GRU 84 §3
         wired.nav(_l("Certidão negativa de captura"), "impound.certificates", order=86)
     wired.nav(_l("Conferir documento"), "impound.checks", order=87)
     wired.queues(queues.declare_queues)

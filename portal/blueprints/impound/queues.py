@@ -44,7 +44,7 @@ def _link(c: Capture) -> str:
 
 
 def _animal(c: Capture) -> str:
-    from portal.blueprints.impound.services import species_label
+    from portal.blueprints.impound.labels import species_label
 
     return f"{species_label(c.species)}, {c.color}"
 

@@ -25,8 +25,7 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from portal.blueprints.licences import services
-from portal.blueprints.licences.requests import Proof
+from portal.blueprints.licences.requests import NewAnimal, Proof
 from portal.forms import CheckboxesField, choices
 from portal.models.animal import SEX_LABELS, SIZE_LABELS, SPECIES_LABELS
 
@@ -78,7 +77,7 @@ class NewAnimalForm(Form):
         """A block counts once the animal has a name; an empty block is ignored."""
         return bool((self.name.data or "").strip())
 
-    def new_animal(self, sterilisation_proof: Proof | None = None) -> services.NewAnimal | None:
+    def new_animal(self, sterilisation_proof: Proof | None = None) -> NewAnimal | None:
         """The animal to register, or None for an empty block."""
         from portal.blueprints.animals import services as animals
 
@@ -103,7 +102,7 @@ class NewAnimalForm(Form):
                 vet_name=self.vet_name.data or "",
                 vet_crmv=animals.normalise_crmv(self.vet_crmv.data),
             )
-        return services.NewAnimal(
+        return NewAnimal(
             data=data,
             vaccination=vaccination,
             vaccinate_at_ccz=vaccination is None,

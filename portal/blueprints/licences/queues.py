@@ -23,7 +23,7 @@ def _link(licence: ExcessLicence) -> str:
 
 
 def _search(term: str) -> list[SearchHit]:
-    from portal.blueprints.licences.services import find, status_label
+    from portal.blueprints.licences.labels import find, status_label
 
     today = local_today()
     return [
@@ -37,7 +37,7 @@ def _search(term: str) -> list[SearchHit]:
 
 
 def _households():
-    from portal.blueprints.licences.services import households_above_limit
+    from portal.blueprints.licences.household import households_above_limit
 
     return households_above_limit(current_profile(), local_today())
 

@@ -21,7 +21,7 @@ LAST_CALL_DAYS = 7
 
 
 def _expiring(start: date, end: date) -> Iterator[ExcessLicence]:
-    from portal.blueprints.licences.services import renewal_of
+    from portal.blueprints.licences.terms import renewal_of
 
     for licence in db.session.scalars(
         select(ExcessLicence)

@@ -11,6 +11,7 @@ from flask_login import current_user
 from portal.access import local_target, public
 from portal.blueprints.animals.rga import InvalidRgaNumber, normalise_rga, parse_rga
 from portal.blueprints.animals.rga import compact as compact_rga
+from portal.blueprints.impound.certificates import certificates_offered
 from portal.blueprints.main import bp
 from portal.profiles.summary import rule_sections
 from portal.services.clock import current_profile
@@ -171,7 +172,11 @@ def _rga_for_url(q: str) -> str:
 @public
 def rules():
     profile = current_profile()
-    return render_template("main/rules.html", sections=rule_sections(profile))
+    return render_template(
+        "main/rules.html",
+        sections=rule_sections(profile),
+        certificates=certificates_offered(profile),  # GRU 84 §3: only where the law has it
+    )
 
 
 @bp.get("/healthz")

@@ -19,8 +19,8 @@ from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
+from portal.blueprints.reports.common import FEDERAL_CRIME
 from portal.blueprints.reports.labels import SPECIES_LABELS, category_label
-from portal.blueprints.reports.services import FEDERAL_CRIME
 from portal.models import MaltreatmentReport
 from portal.profiles.schema import Profile
 

@@ -13,12 +13,13 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 
 from portal.blueprints.reports import STAFF_ROLES
-from portal.blueprints.reports import services as svc
+from portal.blueprints.reports.common import ReportData
+from portal.blueprints.reports.intake import create_report, reports_of
 from portal.blueprints.reports.labels import STAFF_STATE_LABELS, category_label
 from portal.extensions import db
 from portal.models import MaltreatmentReport, ReportState, User
 from portal.models.base import utcnow
-from portal.services.clock import local_day_start, local_today, tz
+from portal.services.clock import current_profile, local_day_start, local_today, tz
 from portal.workspace import (
     Chart,
     ChartData,
@@ -50,7 +51,7 @@ def export_reports(user: User) -> list[dict[str, Any]]:
             if r.contact
             else None,
         }
-        for r in svc.reports_of(user)
+        for r in reports_of(user)
     ]
 
 
@@ -58,12 +59,12 @@ def seed_reports_demo() -> None:
     """Three reports for the demo (idempotent: only when there are none)."""
     if db.session.scalar(select(MaltreatmentReport.id).limit(1)) is not None:
         return
-    profile = svc.current_profile()
-    today = svc.local_today(profile)
+    profile = current_profile()
+    today = local_today(profile)
     codes = [c.code for c in profile.reports.categories]
     citizen = db.session.scalar(select(User).where(User.email == "cidada@demo.ccz"))
     samples = [
-        svc.ReportData(
+        ReportData(
             category=codes[0],
             description="Cachorro preso no quintal, sem água e sem sombra há dias.",
             street="Rua das Flores",
@@ -72,7 +73,7 @@ def seed_reports_demo() -> None:
             species="dog",
             animal_count=1,
         ),
-        svc.ReportData(
+        ReportData(
             category=codes[1 % len(codes)],
             description="Gato ferido abandonado na praça, parece não comer há dias.",
             street="Praça da Matriz",
@@ -80,7 +81,7 @@ def seed_reports_demo() -> None:
             species="cat",
             animal_count=1,
         ),
-        svc.ReportData(
+        ReportData(
             category=codes[0],
             description="Três cães acorrentados num terreno.",
             street="Avenida Brasil",
@@ -94,11 +95,11 @@ def seed_reports_demo() -> None:
         ),
     ]
     for data in samples:
-        svc.create_report(profile, data, today=today, user=citizen if data.name else None)
+        create_report(profile, data, today=today, user=citizen if data.name else None)
 
 
 def _triage_overdue():
-    days = svc.current_profile().reports.triage_days
+    days = current_profile().reports.triage_days
     return MaltreatmentReport.created_at < utcnow() - timedelta(days=days)
 
 
@@ -116,7 +117,7 @@ def declare_queues(registry) -> None:
 
     columns = (
         Column(_l("Protocolo"), lambda r: r.protocol),
-        Column(_l("Tipo"), lambda r: category_label(svc.current_profile(), r.category)),
+        Column(_l("Tipo"), lambda r: category_label(current_profile(), r.category)),
         Column(_l("Bairro"), lambda r: r.district or ""),
         Column(_l("Situação"), lambda r: str(STAFF_STATE_LABELS[r.state])),
     )
@@ -229,7 +230,7 @@ def _reports_in(period: Period) -> list[MaltreatmentReport]:
 
 
 def reports_by_category(period: Period) -> ChartData:
-    profile = svc.current_profile()
+    profile = current_profile()
     counts: Counter[tuple[str, str]] = Counter(
         (month_key(r.created_at.astimezone(tz())), r.category) for r in _reports_in(period)
     )

@@ -20,14 +20,14 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
 
+from portal.blueprints.reports.common import MAX_DESCRIPTION, MAX_INFO, ReportData
+from portal.blueprints.reports.common import TEXT_LIMITS as LIMITS
 from portal.blueprints.reports.labels import (
     IDENTITY_LABELS,
     OUTCOME_LABELS,
     SPECIES_LABELS,
     STAFF_STATE_LABELS,
 )
-from portal.blueprints.reports.services import MAX_DESCRIPTION, MAX_INFO, ReportData
-from portal.blueprints.reports.services import TEXT_LIMITS as LIMITS
 from portal.forms import choices
 from portal.services.ids import parse_id
 

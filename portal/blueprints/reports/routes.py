@@ -24,8 +24,16 @@ from flask_login import current_user
 from portal import csp
 from portal.access import public, signed_in
 from portal.blueprints.reports import bp
-from portal.blueprints.reports import services as svc
+from portal.blueprints.reports.common import PhotoUpload, ReportData, photo_gps
 from portal.blueprints.reports.forms import InfoForm, ReportForm, TrackForm
+from portal.blueprints.reports.intake import (
+    add_reporter_info,
+    create_report,
+    find_tracked,
+    public_history,
+    public_state,
+    reports_of,
+)
 from portal.blueprints.reports.labels import (
     OUTCOME_LABELS,
     SPECIES_LABELS,
@@ -34,11 +42,13 @@ from portal.blueprints.reports.labels import (
     category_label,
 )
 from portal.blueprints.reports.progress import next_step
+from portal.blueprints.reports.queries import by_protocol, category_choices
 from portal.extensions import db, limiter
 from portal.forms import choices
 from portal.kept_uploads import Kept, Slot, keep
 from portal.models import MaltreatmentReport
 from portal.services import drafts
+from portal.services.clock import current_profile, local_today
 from portal.views import run_service
 
 _TRACKED = "tracked_reports"  # session key: protocols this browser proved it may follow
@@ -53,7 +63,7 @@ def map_config() -> dict[str, Any] | None:
     tiles = current_app.config.get("MAP_TILE_URL")
     if not tiles:
         return None
-    center = svc.current_profile().reports.map_center or [-15.78, -47.93]
+    center = current_profile().reports.map_center or [-15.78, -47.93]
     return {
         "tiles": tiles,
         "attribution": current_app.config.get("MAP_TILE_ATTRIBUTION", ""),
@@ -68,7 +78,7 @@ def report_context() -> dict[str, Any]:
         "REPORT_STAFF_STATE_LABELS": STAFF_STATE_LABELS,
         "REPORT_OUTCOME_LABELS": OUTCOME_LABELS,
         "REPORT_SPECIES_LABELS": SPECIES_LABELS,
-        "report_category_label": lambda code: category_label(svc.current_profile(), code),
+        "report_category_label": lambda code: category_label(current_profile(), code),
         "report_map": map_config,
     }
 
@@ -101,9 +111,9 @@ def _remember(protocol: str) -> None:
 def new():
     """The form. Whether the place already has a report is never said here (issue 26): every
     report gets its own protocol and the staff merge duplicates."""
-    profile = svc.current_profile()
+    profile = current_profile()
     form = ReportForm()
-    form.category.choices = choices(svc.category_choices(profile))
+    form.category.choices = choices(category_choices(profile))
     if request.method == "GET" and current_user.is_authenticated:
         form.prefill_contact(current_user)
     # issue 25: photos are held in this person's (or, anonymous, this session's) draft as they
@@ -138,25 +148,23 @@ def _consented_point(form: ReportForm) -> dict[str, drafts.Value] | None:
         return None
     for upload in request.files.getlist(form.photos.name):
         if upload and upload.filename:
-            point = svc.photo_gps(upload.stream.read())
+            point = photo_gps(upload.stream.read())
             upload.stream.seek(0)
             if point is not None:
                 return {_POINT: [str(point[0]), str(point[1])]}
     return None
 
 
-def _held_photos(kept: Kept, use_gps: bool) -> list[svc.PhotoUpload]:
+def _held_photos(kept: Kept, use_gps: bool) -> list[PhotoUpload]:
     raw = (kept.draft.data or {}).get(_POINT) if kept.draft is not None else None
     point = (float(raw[0]), float(raw[1])) if isinstance(raw, list) and len(raw) == 2 else None
-    return [
-        svc.PhotoUpload(held=f.stored, use_gps=use_gps, gps=point) for f in kept.files("photos")
-    ]
+    return [PhotoUpload(held=f.stored, use_gps=use_gps, gps=point) for f in kept.files("photos")]
 
 
 def _create(
-    profile: Any, data: svc.ReportData, user: Any, kept: Kept
+    profile: Any, data: ReportData, user: Any, kept: Kept
 ) -> tuple[MaltreatmentReport, str]:
-    made = svc.create_report(profile, data, today=svc.local_today(profile), user=user)
+    made = create_report(profile, data, today=local_today(profile), user=user)
     kept.discard()  # the photos are the report's now; the draft goes in the same commit
     return made
 
@@ -174,7 +182,7 @@ def receipt(protocol: str):
     once = session.pop("report_code_once", None)
     if not once or once.get("protocol") != protocol:
         return redirect(url_for("reports.track"))
-    report = svc.by_protocol(protocol)
+    report = by_protocol(protocol)
     if report is None:
         abort(404)
     return render_template("reports/receipt.html", report=report, code=once["code"])
@@ -191,7 +199,7 @@ def receipt(protocol: str):
 def track():
     form = TrackForm()
     if form.validate_on_submit():
-        report = svc.find_tracked(form.protocol.data, form.code.data)
+        report = find_tracked(form.protocol.data, form.code.data)
         if report is not None:
             _remember(report.protocol)
             return redirect(url_for("reports.tracked", protocol=report.protocol))
@@ -201,7 +209,7 @@ def track():
 
 
 def _tracked_report(protocol: str):
-    report = svc.by_protocol(protocol)
+    report = by_protocol(protocol)
     if report is None:
         return None
     if protocol in session.get(_TRACKED, []):
@@ -240,16 +248,16 @@ def tracked(protocol: str):
         report=report,
         form=form,
         kept=kept.files("photos"),
-        history=svc.public_history(report),
-        state=svc.public_state(report),
-        step=next_step(report, svc.current_profile(), svc.local_today()),
+        history=public_history(report),
+        state=public_state(report),
+        step=next_step(report, current_profile(), local_today()),
         can_add=report.is_open or report.merged_into is not None,
     ), 400 if form.errors else 200
 
 
 def _add_info(report: MaltreatmentReport, text: str | None, kept: Kept) -> None:
-    photos = [svc.PhotoUpload(held=f.stored) for f in kept.files("photos")]
-    svc.add_reporter_info(report, text, photos)
+    photos = [PhotoUpload(held=f.stored) for f in kept.files("photos")]
+    add_reporter_info(report, text, photos)
     kept.discard()  # the photos are the report's now; the draft goes in the same commit
 
 
@@ -261,5 +269,5 @@ def _add_info(report: MaltreatmentReport, text: str | None, kept: Kept) -> None:
 @bp.get("/denuncias/minhas")
 @signed_in
 def mine():
-    reports = svc.reports_of(current_user)
+    reports = reports_of(current_user)
     return render_template("reports/mine.html", reports=reports)

@@ -14,7 +14,19 @@ from flask_login import current_user
 
 from portal.access import roles_required
 from portal.blueprints.reports import STAFF_ROLES, bp
-from portal.blueprints.reports import services as svc
+from portal.blueprints.reports.casework import (
+    add_reply,
+    allowed,
+    close_after_handover,
+    forward_to_police,
+    merge,
+    police_letter_printed,
+    record_inspection,
+    reporter_for,
+    triage_out_of_scope,
+    triage_valid,
+)
+from portal.blueprints.reports.common import PhotoUpload, ReportErrors
 from portal.blueprints.reports.documents import police_letter_pdf
 from portal.blueprints.reports.forms import (
     AssignForm,
@@ -26,12 +38,24 @@ from portal.blueprints.reports.forms import (
     OutOfScopeForm,
     ReplyForm,
 )
+from portal.blueprints.reports.intake import possible_duplicates
 from portal.blueprints.reports.labels import FINDING_LABELS, checklist
+from portal.blueprints.reports.queries import (
+    QUEUES,
+    Filters,
+    agents,
+    by_protocol,
+    category_choices,
+    district_counts,
+    is_overdue,
+    queue,
+)
 from portal.extensions import db
 from portal.forms import choices
 from portal.kept_uploads import Kept, Slot, keep
 from portal.models import Inspection, MaltreatmentReport, User
 from portal.profiles.schema import Profile
+from portal.services.clock import current_profile, local_today
 from portal.views import Outcome, run_service, show_error
 from portal.wiring import wiring
 
@@ -47,8 +71,8 @@ def _queue_labels() -> dict[str, str]:
     }
 
 
-def _filters(form: FilterForm) -> svc.Filters:
-    return svc.Filters(
+def _filters(form: FilterForm) -> Filters:
+    return Filters(
         category=form.category.data or None,
         district=form.district.data or None,
         state=form.state.data or None,
@@ -58,7 +82,7 @@ def _filters(form: FilterForm) -> svc.Filters:
 
 
 def _report_or_404(protocol: str):
-    report = svc.by_protocol(protocol)
+    report = by_protocol(protocol)
     if report is None:
         abort(404)
     return report
@@ -67,20 +91,18 @@ def _report_or_404(protocol: str):
 @bp.get("/ccz/denuncias")
 @roles_required(*STAFF_ROLES)
 def staff_list():
-    profile = svc.current_profile()
-    today = svc.local_today(profile)
+    profile = current_profile()
+    today = local_today(profile)
     form = FilterForm(request.args)
-    form.category.choices = choices([("", _("Todas")), *svc.category_choices(profile)])
+    form.category.choices = choices([("", _("Todas")), *category_choices(profile)])
     form.validate()
-    filters = _filters(form) if not form.errors else svc.Filters()
+    filters = _filters(form) if not form.errors else Filters()
     name = request.args.get("fila", "triage")
-    if name not in svc.QUEUES:
+    if name not in QUEUES:
         name = "triage"
-    reports = svc.queue(name, current_user, filters, profile, today)
+    reports = queue(name, current_user, filters, profile, today)
     counts = {
-        q: len(svc.queue(q, current_user, svc.Filters(), profile, today))
-        for q in svc.QUEUES
-        if q != "all"
+        q: len(queue(q, current_user, Filters(), profile, today)) for q in QUEUES if q != "all"
     }
     return render_template(
         "reports/staff_list.html",
@@ -91,24 +113,22 @@ def staff_list():
         counts=counts,
         today=today,
         profile=profile,
-        overdue=lambda r: svc.is_overdue(r, profile, today),
+        overdue=lambda r: is_overdue(r, profile, today),
     )
 
 
 @bp.get("/ccz/denuncias/mapa")
 @roles_required(*STAFF_ROLES)
 def staff_map():
-    profile = svc.current_profile()
+    profile = current_profile()
     form = FilterForm(request.args)
-    form.category.choices = choices([("", _("Todas")), *svc.category_choices(profile)])
+    form.category.choices = choices([("", _("Todas")), *category_choices(profile)])
     form.validate()
-    filters = _filters(form) if not form.errors else svc.Filters()
-    rows = svc.district_counts(filters, profile)
+    filters = _filters(form) if not form.errors else Filters()
+    rows = district_counts(filters, profile)
     points = [
         r
-        for r in svc.queue(
-            "all", current_user, filters, profile, svc.local_today(profile), limit=1000
-        )
+        for r in queue("all", current_user, filters, profile, local_today(profile), limit=1000)
         if r.lat is not None and r.lng is not None
     ]
     return render_template(
@@ -124,12 +144,12 @@ def staff_map():
 @roles_required(*STAFF_ROLES)
 def staff_detail(protocol: str):
     report = _report_or_404(protocol)
-    profile = svc.current_profile()
-    contact = svc.reporter_for(current_user, report)
+    profile = current_profile()
+    contact = reporter_for(current_user, report)
     if contact is not None:
         db.session.commit()  # the audit line of the view
     assign = AssignForm()
-    assign.agent_id.choices = choices([(str(a.id), a.full_name) for a in svc.agents()])
+    assign.agent_id.choices = choices([(str(a.id), a.full_name) for a in agents()])
     if report.assigned_agent_id:
         assign.agent_id.data = report.assigned_agent_id
         assign.inspection_on.data = report.inspection_on
@@ -145,12 +165,12 @@ def staff_detail(protocol: str):
         forward=ForwardForm(),
         reply=ReplyForm(),
         close=CloseForm(),
-        allowed=lambda state: svc.allowed(report, state, current_user),
+        allowed=lambda state: allowed(report, state, current_user),
         checklist=dict(checklist(profile)),
         FINDING_LABELS=FINDING_LABELS,
         is_assigned_agent=report.assigned_agent_id == current_user.id,
         category=profile.reports.category(report.category),
-        duplicates=svc.possible_duplicates(report),
+        duplicates=possible_duplicates(report),
     )
 
 
@@ -180,9 +200,7 @@ def staff_assign(protocol: str):
         return redirect(url_for("reports.staff_detail", protocol=report.protocol))
     response, ok = _act(
         report,
-        lambda: svc.triage_valid(
-            report, current_user, agent, form.inspection_on.data, svc.local_today()
-        ),
+        lambda: triage_valid(report, current_user, agent, form.inspection_on.data, local_today()),
     )
     if ok:
         flash(_("Vistoria programada."), "success")
@@ -196,9 +214,7 @@ def staff_out_of_scope(protocol: str):
     form = OutOfScopeForm()
     if not form.validate_on_submit():
         return _form_problem(form, report)
-    response, ok = _act(
-        report, lambda: svc.triage_out_of_scope(report, current_user, form.reason.data)
-    )
+    response, ok = _act(report, lambda: triage_out_of_scope(report, current_user, form.reason.data))
     if ok:
         flash(_("Denúncia encerrada como fora do escopo do CCZ."), "success")
     return response
@@ -211,8 +227,8 @@ def staff_merge(protocol: str):
     form = MergeForm()
     if not form.validate_on_submit():
         return _form_problem(form, report)
-    target = svc.by_protocol(form.target.data)
-    response, ok = _act(report, lambda: svc.merge(report, target, current_user))
+    target = by_protocol(form.target.data)
+    response, ok = _act(report, lambda: merge(report, target, current_user))
     if ok:
         flash(_("Denúncia juntada a %(p)s.", p=target.protocol if target else ""), "success")
     return response
@@ -226,7 +242,7 @@ def staff_forward(protocol: str):
     if not form.validate_on_submit():
         return _form_problem(form, report)
     response, ok = _act(
-        report, lambda: svc.forward_to_police(report, current_user, form.note.data or None)
+        report, lambda: forward_to_police(report, current_user, form.note.data or None)
     )
     if ok:
         flash(_("Encaminhada à polícia. Baixe o ofício e envie-o pelo canal oficial."), "success")
@@ -240,9 +256,7 @@ def staff_close(protocol: str):
     form = CloseForm()
     if not form.validate_on_submit():
         return _form_problem(form, report)
-    response, ok = _act(
-        report, lambda: svc.close_after_handover(report, current_user, form.text.data)
-    )
+    response, ok = _act(report, lambda: close_after_handover(report, current_user, form.text.data))
     if ok:
         flash(_("Denúncia encerrada."), "success")
     return response
@@ -256,7 +270,7 @@ def staff_reply(protocol: str):
     if not form.validate_on_submit():
         return _form_problem(form, report)
     response, ok = _act(
-        report, lambda: svc.add_reply(report, current_user, form.text.data, bool(form.public.data))
+        report, lambda: add_reply(report, current_user, form.text.data, bool(form.public.data))
     )
     if ok:
         flash(_("Mensagem registrada."), "success")
@@ -267,9 +281,9 @@ def staff_reply(protocol: str):
 @roles_required(*STAFF_ROLES)
 def staff_police_letter(protocol: str):
     report = _report_or_404(protocol)
-    profile = svc.current_profile()
-    pdf = police_letter_pdf(report, profile, svc.local_today(profile))
-    svc.police_letter_printed(report)
+    profile = current_profile()
+    pdf = police_letter_pdf(report, profile, local_today(profile))
+    police_letter_printed(report)
     db.session.commit()
     return Response(
         pdf,
@@ -292,7 +306,7 @@ def _record_inspection(
     kept: Kept,
 ) -> Outcome[Inspection]:
     def record() -> Inspection:
-        made = svc.record_inspection(
+        made = record_inspection(
             profile,
             report,
             current_user,
@@ -301,8 +315,8 @@ def _record_inspection(
             notes=form.notes.data,
             people_present=form.people_present.data,
             outcome=form.outcome.data,
-            photos=[svc.PhotoUpload(held=f.stored) for f in kept.files("photos")],
-            today=svc.local_today(profile),
+            photos=[PhotoUpload(held=f.stored) for f in kept.files("photos")],
+            today=local_today(profile),
         )
         kept.discard()  # the photos are the report's now; the draft goes in the same commit
         return made
@@ -314,21 +328,21 @@ def _record_inspection(
 @roles_required("agent", "coordinator")
 def staff_inspection(protocol: str):
     report = _report_or_404(protocol)
-    profile = svc.current_profile()
+    profile = current_profile()
     items = checklist(profile)
-    if report.state != "assigned" or not svc.allowed(report, "inspected", current_user):
+    if report.state != "assigned" or not allowed(report, "inspected", current_user):
         flash(_("Só o agente designado registra a vistoria de uma denúncia atribuída."), "danger")
         return redirect(url_for("reports.staff_detail", protocol=report.protocol))
     form = InspectionForm()
     if request.method == "GET":
-        form.visited_on.data = svc.local_today(profile)
+        form.visited_on.data = local_today(profile)
     findings = {code: request.form.get(f"finding_{code}", "not_checked") for code, _l in items}
     # issue 25: the photos are held as they arrive; a refusal of any field keeps them
     kept = keep("report_inspection", report.protocol, _INSPECTION_SLOTS)
     valid = form.validate_on_submit()
     if not kept.show_refused(form) and valid:
         done = _record_inspection(form, report, profile, findings, kept)
-        if isinstance(done.error, svc.ReportErrors):
+        if isinstance(done.error, ReportErrors):
             show_error(done.error, form, fallback="notes")
         else:
             if done.error is not None:  # IllegalMove: the state machine said no
@@ -352,6 +366,6 @@ def _inspection_page(
         items=items,
         findings=findings,
         FINDING_LABELS=FINDING_LABELS,
-        category=svc.current_profile().reports.category(report.category),
+        category=current_profile().reports.category(report.category),
         kept=kept.files("photos"),
     )

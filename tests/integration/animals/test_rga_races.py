@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from portal.blueprints.animals import services
+from portal.blueprints.animals import services, wizard
 from portal.extensions import db
 from portal.models import Animal
 
@@ -20,7 +20,7 @@ def test_a_microchip_taken_meanwhile_sends_the_person_back_to_the_animal_step(
 ) -> None:
     user = auth.login()
     walk_wizard(animal=animal_form(microchip="985 112 000 333 444"), confirm=False)
-    monkeypatch.setattr(services, "register_animal", _raced)
+    monkeypatch.setattr(wizard, "register_animal", _raced)  # the wizard's own import
     response = client.post("/animais/cadastrar/revisao")
     assert response.status_code == 302
     assert response.headers["Location"].endswith("/animais/cadastrar")

@@ -48,7 +48,8 @@ def _auto(profile, agent, who, day, motive=HYGIENE, kind="infraction", **extra):
 
 
 def _mail(to: str) -> list[OutboxMessage]:
-    return list(db.session.scalars(select(OutboxMessage).where(OutboxMessage.to == to)))
+    found = select(OutboxMessage).where(OutboxMessage.to == to).order_by(OutboxMessage.id)
+    return list(db.session.scalars(found))
 
 
 @pytest.fixture

@@ -114,10 +114,13 @@ def test_lei_14228_a_refused_euthanasia_laudo_keeps_its_file_on_the_capture_page
         data={"vet_report": "Neoplasia metastática", "laudo_file": (io.BytesIO(PDF), "l.pdf")},
         content_type="multipart/form-data",
     )
-    assert first.status_code == 302 and db.session.scalar(select(EuthanasiaProposal)) is None
-    page = client.get(f"/ccz/recolhimentos/{capture.protocol}").text
+    assert first.status_code == 422 and db.session.scalar(select(EuthanasiaProposal)) is None
+    page = first.text  # the capture's page again: the text as typed, the file held
     held = db.session.scalar(select(DraftFile))
     assert held is not None and "Arquivo já enviado:" in page and f'value="{held.id}"' in page
+    assert "Neoplasia metastática</textarea>" in page
+    again = client.get(f"/ccz/recolhimentos/{capture.protocol}").text
+    assert "Arquivo já enviado:" in again and f'value="{held.id}"' in again
     second = client.post(url, data={"vet_report": "Neoplasia metastática", "vet_crmv": "CRMV 5"})
     assert second.status_code == 302
     proposal = db.session.scalar(select(EuthanasiaProposal))

@@ -10,13 +10,27 @@ from flask_login import current_user
 
 from portal.access import staff_required
 from portal.blueprints.adoption import bp
-from portal.blueprints.adoption import services as svc
+from portal.blueprints.adoption.bars import (
+    BAR_LABELS,
+    animal_id_for_rga,
+    bars_for_cpf,
+    recent_bars,
+    record_bar,
+    revoke_bar,
+)
+from portal.blueprints.adoption.errors import AdoptionError
 from portal.blueprints.adoption.forms import (
     BarForm,
     BarLookupForm,
     MemberForm,
     ReasonForm,
     StateForm,
+)
+from portal.blueprints.adoption.organizations import (
+    add_member,
+    approve_organization,
+    organizations_for_review,
+    refuse_organization,
 )
 from portal.blueprints.auth.freshness import recent_password
 from portal.blueprints.auth.services import find_by_email
@@ -35,7 +49,7 @@ from portal.views import run_service
 @bp.get("/gestao/ongs")
 @staff_required
 def organizations():
-    orgs = svc.organizations_for_review()
+    orgs = organizations_for_review()
     return render_template(
         "adoption/organizations.html",
         organizations=orgs,
@@ -65,12 +79,12 @@ def organization_member(organization_id: int):
 
 def _add_member(org: Organization, user: User | None) -> User:
     if user is None:
-        raise svc.AdoptionError(
+        raise AdoptionError(
             "email",
             "not_found",
             _("Nenhuma conta com este e-mail. Peça à pessoa que crie a conta no portal primeiro."),
         )
-    svc.add_member(org, user, current_user)
+    add_member(org, user, current_user)
     return user
 
 
@@ -81,7 +95,7 @@ def organization_approve(organization_id: int):
     org = db.session.get(Organization, organization_id) or abort(404)
     if StateForm().validate_on_submit():
         run_service(
-            lambda: svc.approve_organization(org, current_user),
+            lambda: approve_organization(org, current_user),
             success=lambda _v: _("ONG %(name)s aprovada.", name=org.display_name),
         )
     return redirect(url_for("adoption.organizations"))
@@ -94,7 +108,7 @@ def organization_refuse(organization_id: int):
     form = ReasonForm()
     if form.validate_on_submit():
         run_service(
-            lambda: svc.refuse_organization(org, current_user, form.reason.data),
+            lambda: refuse_organization(org, current_user, form.reason.data),
             success=_("Cadastro recusado; o motivo foi enviado."),
             success_category="info",
         )
@@ -109,7 +123,7 @@ def _look_up_bars(lookup: BarLookupForm) -> list[PersonBar] | None:
 
 
 def _bars_audited(cpf: str) -> list[PersonBar]:
-    found = svc.bars_for_cpf(cpf)
+    found = bars_for_cpf(cpf)
     audit.record("adoption.bars_viewed", None, detail={"results": len(found)})
     return found
 
@@ -124,9 +138,9 @@ def _record(form: BarForm) -> PersonBar:
     listing_id = parse_id(form.listing_id.data)  # an IntegerField is unbounded
     listing = db.session.get(Listing, listing_id) if listing_id else None
     if form.listing_id.data and listing is None:
-        raise svc.AdoptionError("listing_id", "invalid", _("Anúncio não encontrado."))
-    animal_id = svc.animal_id_for_rga(form.rga.data) if form.rga.data else None
-    return svc.record_bar(
+        raise AdoptionError("listing_id", "invalid", _("Anúncio não encontrado."))
+    animal_id = animal_id_for_rga(form.rga.data) if form.rga.data else None
+    return record_bar(
         form.cpf.data,
         form.kind.data,
         form.reason.data,
@@ -155,9 +169,9 @@ def bars():
         lookup=lookup,
         form=form,
         found=found,
-        recent=svc.recent_bars(),
+        recent=recent_bars(),
         revoke_form=ReasonForm(),
-        labels=svc.BAR_LABELS,
+        labels=BAR_LABELS,
     ), (400 if form.errors or lookup.errors else 200)
 
 
@@ -168,7 +182,7 @@ def bar_revoke(bar_id: int):
     form = ReasonForm()
     if form.validate_on_submit():
         run_service(
-            lambda: svc.revoke_bar(bar, current_user, form.reason.data),
+            lambda: revoke_bar(bar, current_user, form.reason.data),
             success=_("Impedimento cancelado."),
             success_category="info",
         )

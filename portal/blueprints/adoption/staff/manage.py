@@ -11,12 +11,28 @@ from flask_login import current_user
 from portal.access import roles_required
 from portal.blueprints.adoption import applications as apps
 from portal.blueprints.adoption import bp
-from portal.blueprints.adoption import services as svc
+from portal.blueprints.adoption.errors import AdoptionError
 from portal.blueprints.adoption.forms import (
     ListingForm,
     MovePhotoForm,
     PhotoForm,
     StateForm,
+)
+from portal.blueprints.adoption.listings import (
+    MANUAL_TRANSITIONS,
+    STATE_LABELS,
+    change_state,
+    create_listing,
+    listing_data,
+    managed_listings,
+    update_listing,
+)
+from portal.blueprints.adoption.organizations import organizations_of
+from portal.blueprints.adoption.photos import (
+    add_photo,
+    delete_stored_files,
+    move_photo,
+    remove_photo,
 )
 from portal.blueprints.adoption.web import (
     MANAGERS,
@@ -36,7 +52,7 @@ from portal.views import Outcome, run_service
 
 
 def _owner_choices() -> list[tuple[str, str]]:
-    choices = [(str(o.id), o.display_name) for o in svc.organizations_of(current_user)]
+    choices = [(str(o.id), o.display_name) for o in organizations_of(current_user)]
     if current_user.is_staff:
         choices.insert(0, ("ccz", _("CCZ (Centro de Controle de Zoonoses)")))
     return choices
@@ -47,13 +63,13 @@ def _owner_choices() -> list[tuple[str, str]]:
 def manage():
     """The NGO's (or the CCZ's) listings and the applications waiting for a decision."""
     state = request.args.get("estado")
-    listings, pending = svc.managed_listings(current_user, state)
+    listings, pending = managed_listings(current_user, state)
     return render_template(
         "adoption/manage.html",
         listings=listings,
         pending=pending,
         state=state,
-        has_org=bool(svc.organizations_of(current_user)),
+        has_org=bool(organizations_of(current_user)),
     )
 
 
@@ -67,9 +83,9 @@ def _save_photos(listing: Listing, files: list, saved: list[StoredFile]) -> None
         if not upload or not upload.filename:
             continue
         try:
-            photo = svc.add_photo(listing, upload.stream, upload.filename, current_user.id)
-        except svc.AdoptionError as err:
-            raise svc.AdoptionError(
+            photo = add_photo(listing, upload.stream, upload.filename, current_user.id)
+        except AdoptionError as err:
+            raise AdoptionError(
                 "photos",
                 err.code,
                 _(
@@ -84,13 +100,13 @@ def _save_photos(listing: Listing, files: list, saved: list[StoredFile]) -> None
 def _create_listing(form: ListingForm, kept: Kept) -> Listing:
     """The listing with the photos its draft holds (published at once when asked); the draft goes
     in the same commit. Raises AdoptionError."""
-    data = svc.listing_data(form.listing_input(), today())
+    data = listing_data(form.listing_input(), today())
     org = None if form.owner.data == "ccz" else db.session.get(Organization, int(form.owner.data))
-    listing = svc.create_listing(org, current_user, data)
+    listing = create_listing(org, current_user, data)
     for held in kept.files("photos"):
-        svc.add_photo(listing, held.stored, None, current_user.id)
+        add_photo(listing, held.stored, None, current_user.id)
     if request.form.get("publish"):
-        svc.change_state(listing, ListingState.PUBLISHED, current_user)
+        change_state(listing, ListingState.PUBLISHED, current_user)
     kept.discard()
     return listing
 
@@ -131,7 +147,7 @@ def _create(form: ListingForm, kept: Kept) -> Outcome[Listing]:
         success=lambda listing: _(
             "Anúncio de %(name)s salvo (%(state)s).",
             name=listing.name,
-            state=svc.STATE_LABELS[listing.state],
+            state=STATE_LABELS[listing.state],
         ),
     )
 
@@ -154,14 +170,14 @@ def _render_edit(
         photo_form=photo_form or PhotoForm(),
         state_form=StateForm(),
         move_form=MovePhotoForm(),
-        targets=sorted(svc.MANUAL_TRANSITIONS[listing.state]),
+        targets=sorted(MANUAL_TRANSITIONS[listing.state]),
         applications=applications,
         problems=problems or [],
     ), status
 
 
 def _update_listing(listing: Listing, form: ListingForm, saved: list[StoredFile]) -> None:
-    svc.update_listing(listing, svc.listing_data(form.listing_input(), today()))
+    update_listing(listing, listing_data(form.listing_input(), today()))
     _save_photos(listing, form.photos.data or [], saved)
 
 
@@ -180,7 +196,7 @@ def listing_edit(listing_id: int):
         done = run_service(
             lambda: _update_listing(listing, form, saved),
             show=False,  # the problems no field shows are listed above the form
-            before_rollback=lambda: svc.delete_stored_files(saved),
+            before_rollback=lambda: delete_stored_files(saved),
             success=_("Anúncio atualizado."),
         )
         if done.ok:
@@ -201,7 +217,7 @@ def photo_add(listing_id: int):
             lambda: _save_photos(listing, photo_form.photos.data or [], saved),
             form=photo_form,
             fallback="photos",
-            before_rollback=lambda: svc.delete_stored_files(saved),
+            before_rollback=lambda: delete_stored_files(saved),
             success=_("Fotos adicionadas."),
         )
         if done.ok:
@@ -216,7 +232,7 @@ def photo_remove(listing_id: int, photo_id: int):
     listing = managed_listing(listing_id)
     if StateForm().validate_on_submit():
         run_service(
-            lambda: svc.remove_photo(listing, photo_id),
+            lambda: remove_photo(listing, photo_id),
             success=_("Foto removida."),
             success_category="info",
         )
@@ -229,9 +245,7 @@ def photo_move(listing_id: int, photo_id: int):
     listing = managed_listing(listing_id)
     form = MovePhotoForm()
     if form.validate_on_submit():
-        run_service(
-            lambda: svc.move_photo(listing, photo_id, -1 if form.direction.data == "up" else 1)
-        )
+        run_service(lambda: move_photo(listing, photo_id, -1 if form.direction.data == "up" else 1))
     return redirect(url_for("adoption.listing_edit", listing_id=listing.id) + "#fotos")
 
 
@@ -242,9 +256,9 @@ def listing_state(listing_id: int):
     form = StateForm()
     if form.validate_on_submit():
         run_service(
-            lambda: svc.change_state(listing, form.state.data or "", current_user),
+            lambda: change_state(listing, form.state.data or "", current_user),
             success=lambda _v: _(
-                "Anúncio agora está: %(state)s.", state=svc.STATE_LABELS[listing.state]
+                "Anúncio agora está: %(state)s.", state=STATE_LABELS[listing.state]
             ),
         )
     return redirect(url_for("adoption.listing_edit", listing_id=listing.id))

@@ -9,9 +9,10 @@ from flask_login import current_user
 
 from portal.access import roles_required
 from portal.blueprints.adoption import applications as apps
-from portal.blueprints.adoption import bp
-from portal.blueprints.adoption import services as svc
+from portal.blueprints.adoption import bp, documents
+from portal.blueprints.adoption.documents import application_documents
 from portal.blueprints.adoption.eligibility import check_eligibility
+from portal.blueprints.adoption.errors import AdoptionError
 from portal.blueprints.adoption.forms import (
     DocumentReviewForm,
     HandoverForm,
@@ -59,7 +60,7 @@ def _render_review(
         "adoption/review.html",
         application=application,
         results=results,
-        documents=svc.application_documents(application, current_user),
+        documents=application_documents(application, current_user),
         problems=problems or [],
         info_form=info_form or InfoRequestForm(),
         refuse_form=refuse_form or ReasonForm(),
@@ -137,14 +138,14 @@ def refuse(application_id: int):
 def review_document(application_id: int, document_id: int):
     application = managed_application(application_id)
     doc = db.session.get(ApplicantDocument, document_id)
-    if doc is None or doc not in svc.application_documents(application, current_user):
+    if doc is None or doc not in application_documents(application, current_user):
         abort(404)
     form = DocumentReviewForm()
     if not form.validate_on_submit():
         abort(400)
     return _act(
         application,
-        lambda: svc.review_document(
+        lambda: documents.review_document(
             doc, current_user, form.decision.data == "accept", form.reason.data or ""
         ),
         _("Documento conferido."),
@@ -199,7 +200,7 @@ def _handover_page(application: AdoptionApplication, form: HandoverForm, problem
     fee = None
     try:
         fee = apps.adoption_fee(profile(), application.listing, today())
-    except svc.AdoptionError as err:
+    except AdoptionError as err:
         problems.append(err.message)
     return render_template(
         "adoption/handover.html",

@@ -10,15 +10,30 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
 from portal.access import public, signed_in
-from portal.blueprints.enforcement import bp, services
+from portal.blueprints.enforcement import bp
 from portal.blueprints.enforcement.attachments import PURPOSE, petition_files, variant_of
 from portal.blueprints.enforcement.authority import authority_ref
+from portal.blueprints.enforcement.consequences import consequences_for_cpf
 from portal.blueprints.enforcement.documents import document_pdf
 from portal.blueprints.enforcement.duties import laudos_of, repeat_finding
+from portal.blueprints.enforcement.fines import fine_status
 from portal.blueprints.enforcement.forms import PetitionForm, VerifyForm
 from portal.blueprints.enforcement.interdiction import offender_charges
 from portal.blueprints.enforcement.issue_form import plain_provision
 from portal.blueprints.enforcement.labels import enforcement_label
+from portal.blueprints.enforcement.petitions import (
+    file_petition,
+    is_addressee,
+    open_petition,
+    penalty_of,
+    petition_option,
+)
+from portal.blueprints.enforcement.reading import (
+    by_number,
+    code_matches,
+    current_deadline,
+    documents_for,
+)
 from portal.extensions import db, limiter
 from portal.kept_uploads import Kept, Slot, keep
 from portal.models import EnforcementDocument
@@ -65,7 +80,7 @@ def _visible(doc_id: int) -> EnforcementDocument:
     doc = db.session.get(EnforcementDocument, doc_id)
     if doc is None or doc.knowledge_on is None:
         abort(404)
-    if not (services.is_addressee(doc, current_user) or _unlocked(doc)):
+    if not (is_addressee(doc, current_user) or _unlocked(doc)):
         abort(404)
     return doc
 
@@ -73,14 +88,14 @@ def _visible(doc_id: int) -> EnforcementDocument:
 @bp.get("/minhas-notificacoes")
 @signed_in
 def mine():
-    docs = services.documents_for(current_user)
+    docs = documents_for(current_user)
     profile = current_profile()
-    rows = [(d, *services.current_deadline(d, profile)) for d in docs]
+    rows = [(d, *current_deadline(d, profile)) for d in docs]
     return render_page(
         "enforcement/mine.html",
         rows=rows,
         today=local_today(),
-        consequences=services.consequences_for_cpf(current_user.cpf),
+        consequences=consequences_for_cpf(current_user.cpf),
     )
 
 
@@ -89,15 +104,15 @@ def mine():
 def detail(doc_id: int):
     doc = _visible(doc_id)
     profile = current_profile()
-    due, due_what = services.current_deadline(doc, profile)
+    due, due_what = current_deadline(doc, profile)
     return render_page(
         "enforcement/detail.html",
         doc=doc,
         due=due,
         due_what=due_what,
-        option=services.petition_option(profile, doc),
+        option=petition_option(profile, doc),
         today=local_today(),
-        fine_status=services.fine_status(doc),
+        fine_status=fine_status(doc),
         expenses=offender_charges(profile, doc),  # GRU 89 §ú: the interdição's charges
         **document_context(profile, doc),
         **petition_context(profile, doc),
@@ -107,12 +122,12 @@ def detail(doc_id: int):
 def petition_context(profile: Profile, doc: EnforcementDocument) -> dict[str, Any]:
     """What both document pages show around its petitions (issue 25): the one being judged and
     by whom, the penalty notice a refused defence led to with its appeal term, the attachments."""
-    follow = services.penalty_of(doc) if doc.kind == "infraction" else None
+    follow = penalty_of(doc) if doc.kind == "infraction" else None
     follow = follow if follow is not None and follow.knowledge_on is not None else None
     return {
-        "pending": services.open_petition(doc),
+        "pending": open_petition(doc),
         "follow": follow,
-        "follow_option": services.petition_option(profile, follow) if follow else None,
+        "follow_option": petition_option(profile, follow) if follow else None,
         "authority": lambda d, instance: authority_ref(profile, d, instance),
         "files": petition_files(doc),
         "variant_of": variant_of,
@@ -132,7 +147,7 @@ def _file(profile: Profile, doc: EnforcementDocument, form: PetitionForm, kept: 
     across a refusal), now the petition's own; the draft goes in the same commit."""
     attachments = kept.take("attachments", PURPOSE)
     proxy = kept.take("power_of_attorney", PURPOSE)
-    filed = services.file_petition(
+    filed = file_petition(
         profile,
         doc,
         current_user,
@@ -168,8 +183,8 @@ def petition(doc_id: int):
         doc=doc,
         form=form,
         kept=kept.all(),
-        option=services.petition_option(profile, doc),
-        representative=not services.is_addressee(doc, current_user),
+        option=petition_option(profile, doc),
+        representative=not is_addressee(doc, current_user),
         today=local_today(),
         authority=lambda d, instance: authority_ref(profile, d, instance),
     )
@@ -192,11 +207,11 @@ def verify():
         and form.validate()
         or (request.method == "GET" and form.number.data)
     ):
-        doc = services.by_number(form.number.data or "")
+        doc = by_number(form.number.data or "")
         if doc is None:
             form.number.errors = [_("Não há documento com este número.")]
         elif request.method == "POST" and form.code.data:
-            if services.code_matches(doc, form.code.data):
+            if code_matches(doc, form.code.data):
                 unlocked = doc
                 session[_UNLOCKED] = [*session.get(_UNLOCKED, []), doc.id][-20:]
                 audit.record("enforcement.code_opened", doc, detail={"number": doc.number})

@@ -13,9 +13,12 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from portal.access import STAFF, roles_required
-from portal.blueprints.enforcement import bp, issue_form, services
+from portal.blueprints.enforcement import bp, issue_form
+from portal.blueprints.enforcement.common import EnforcementError
+from portal.blueprints.enforcement.decisions import decide_petition, decision_preview, may_decide
 from portal.blueprints.enforcement.documents import document_pdf
 from portal.blueprints.enforcement.duties import RepeatFinding
+from portal.blueprints.enforcement.fines import collection_rows, fine_status, mark_for_collection
 from portal.blueprints.enforcement.forms import (
     DecisionForm,
     IssueForm,
@@ -23,11 +26,20 @@ from portal.blueprints.enforcement.forms import (
     ServiceForm,
 )
 from portal.blueprints.enforcement.labels import SERVICE_LABELS
+from portal.blueprints.enforcement.petitions import issue_penalty, may_issue_penalty
+from portal.blueprints.enforcement.reading import printed_code
+from portal.blueprints.enforcement.review import answer_grant, awaiting_review
 from portal.blueprints.enforcement.routes import (
     document_context,
     document_or_404,
     petition_context,
     render_page,
+)
+from portal.blueprints.enforcement.serving import (
+    check_not_complied,
+    extend_comply_term,
+    record_return_visit,
+    record_service,
 )
 from portal.extensions import db
 from portal.forms import EmptyForm, choices
@@ -91,8 +103,8 @@ def _term_still_running(doc: EnforcementDocument) -> Response | None:
     """GRU 70 §2: "não sanada" only once the notice's term is over. Before, back to the document
     with the reason; None when the term is over. A check: nothing is written, nothing to undo."""
     try:
-        services.check_not_complied(doc)
-    except services.EnforcementError as err:
+        check_not_complied(doc)
+    except EnforcementError as err:
         flash(err.message, "danger")
         return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))  # type: ignore[return-value]
     return None
@@ -156,11 +168,11 @@ def staff_detail(doc_id: int):
         doc=doc,
         **_service_forms(),
         empty=EmptyForm(),
-        may_penalty=services.may_issue_penalty(profile, doc, local_today()),
-        may_decide=services.may_decide,
-        fine_status=services.fine_status(doc),
-        access_code=services.printed_code(doc),
-        review=services.awaiting_review(doc),
+        may_penalty=may_issue_penalty(profile, doc, local_today()),
+        may_decide=may_decide,
+        fine_status=fine_status(doc),
+        access_code=printed_code(doc),
+        review=awaiting_review(doc),
         doc_capture=db.session.get(Capture, doc.capture_id) if doc.capture_id else None,
         comply_over=_comply_over(doc),
         finding_applies=_finding_applies(shown["finding"], doc),  # GRU 87 V-VI
@@ -200,8 +212,8 @@ def _finding_applies(finding: RepeatFinding | None, doc: EnforcementDocument) ->
 
 def _comply_over(doc: EnforcementDocument) -> bool:
     try:
-        services.check_not_complied(doc)
-    except services.EnforcementError:
+        check_not_complied(doc)
+    except EnforcementError:
         return False
     return True
 
@@ -222,7 +234,7 @@ def serve(doc_id: int):
         flash(_("Informe como e quando o autuado tomou ciência."), "danger")
         return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
     run_service(
-        lambda: services.record_service(
+        lambda: record_service(
             current_profile(),
             doc,
             method=form.method.data,
@@ -245,7 +257,7 @@ def return_visit(doc_id: int):
     if not EmptyForm().validate_on_submit() or result not in ("sanada", "nao-sanada"):
         abort(400)
     if result == "sanada":
-        run_service(lambda: services.record_return_visit(doc, complied=True, actor=current_user))
+        run_service(lambda: record_return_visit(doc, complied=True, actor=current_user))
         return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
     return _term_still_running(doc) or redirect(url_for("enforcement.issue", apos=doc.id))
 
@@ -266,7 +278,7 @@ def confirm_not_complied(doc_id: int):
 def extend(doc_id: int):
     doc = _button_post(doc_id)
     run_service(
-        lambda: services.extend_comply_term(current_profile(), doc, current_user),
+        lambda: extend_comply_term(current_profile(), doc, current_user),
         success=_("Prazo prorrogado."),
     )
     return redirect(url_for("enforcement.staff_detail", doc_id=doc.id))
@@ -276,7 +288,7 @@ def extend(doc_id: int):
 @roles_required(*ISSUERS)
 def penalty(doc_id: int):
     doc = _button_post(doc_id)
-    done = run_service(lambda: services.issue_penalty(current_profile(), doc, current_user))
+    done = run_service(lambda: issue_penalty(current_profile(), doc, current_user))
     new = done.value if done.value is not None else doc
     return redirect(url_for("enforcement.staff_detail", doc_id=new.id))
 
@@ -293,7 +305,7 @@ def decide(petition_id: int):
     if form.confirmed.data != "1":  # issue 25: the consequences, then the decision
         return _confirm_decision(petition, form)
     run_service(
-        lambda: services.decide_petition(
+        lambda: decide_petition(
             current_profile(),
             petition,
             current_user,
@@ -316,7 +328,7 @@ def _confirm_decision(petition: Petition, form: DecisionForm) -> str:
         petition=petition,
         form=form,
         grant=grant,
-        preview=services.decision_preview(current_profile(), petition, grant=grant),
+        preview=decision_preview(current_profile(), petition, grant=grant),
     )
 
 
@@ -328,7 +340,7 @@ def grant_review(petition_id: int):
     if not EmptyForm().validate_on_submit():
         abort(400)
     run_service(
-        lambda: services.answer_grant(
+        lambda: answer_grant(
             current_profile(),
             petition,
             current_user,
@@ -344,8 +356,8 @@ def grant_review(petition_id: int):
 @roles_required(*JUDGES)
 def collection_csv():
     today = local_today()
-    services.mark_for_collection(today, current_user)
-    rows = services.collection_rows(today)
+    mark_for_collection(today, current_user)
+    rows = collection_rows(today)
     audit.record("enforcement.collection_exported", None, detail={"rows": len(rows) - 1})
     db.session.commit()
     out = io.StringIO()

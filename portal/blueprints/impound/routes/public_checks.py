@@ -14,7 +14,8 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from portal.access import public
-from portal.blueprints.impound import bp, on_site, services
+from portal.blueprints.impound import bp, on_site
+from portal.blueprints.impound.certificates import certificates_offered, public_certificate
 from portal.blueprints.impound.forms import (
     CertificateCheckForm,
     DocumentCheckForm,
@@ -34,7 +35,7 @@ def ccz_context() -> dict[str, Any]:
     page links to one where it does not exist."""
     return {
         "ccz_contact": ccz.contact,
-        "certificates_offered": lambda: services.certificates_offered(current_profile()),
+        "certificates_offered": lambda: certificates_offered(current_profile()),
     }
 
 
@@ -46,7 +47,7 @@ def ccz_place():
     return render_template(
         "impound/ccz_place.html",
         profile=profile,
-        certificates=services.certificates_offered(profile),
+        certificates=certificates_offered(profile),
     )
 
 
@@ -55,7 +56,7 @@ def ccz_place():
 def certificates():
     """The certidão negativa de captura explained, with the request and the check by code."""
     profile = current_profile()
-    if not services.certificates_offered(profile):
+    if not certificates_offered(profile):
         return redirect(url_for("impound.checks"))
     return render_template(
         "impound/certificates.html",
@@ -81,7 +82,7 @@ def _certificate_checked(form: CertificateCheckForm, profile: Profile) -> Respon
     """The certidão's page when its code was typed and exists; else the error beside the field."""
     code = (form.certidao.data or "").strip()
     if code and form.validate():
-        if services.public_certificate(code, profile) is not None:
+        if public_certificate(code, profile) is not None:
             return redirect(url_for("impound.certificate_check", code=code.upper()))
         form.certidao.errors = [
             _("Não há certidão emitida com este código. Confira as letras e os números.")
@@ -122,7 +123,7 @@ def checks():
     profile = current_profile()
     cert_form, licence_form = CertificateCheckForm(request.args), LicenceCheckForm(request.args)
     on_site_form = OnSiteCheckForm(request.args)
-    offered = services.certificates_offered(profile)
+    offered = certificates_offered(profile)
     has_licences = bool("licences.public_check" in current_app.view_functions and profile.licence)
     has_on_site = on_site.offered(profile)
     found = (

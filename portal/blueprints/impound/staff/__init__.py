@@ -100,7 +100,7 @@ def _capture_forms(profile, capture: Capture, *, fresh: bool = False) -> dict[st
     }
 
 
-def _capture_page(capture: Capture, **submitted: object):
+def capture_page(capture: Capture, **submitted: object):
     """The capture's staff page; ``submitted``: a form that failed, shown with what was typed."""
     profile, today = current_profile(), local_today()
     fee = None
@@ -138,7 +138,7 @@ def staff_capture(protocol: str):
     capture = _capture(protocol)
     audit.record("impound.viewed", capture)
     db.session.commit()
-    return _capture_page(capture)
+    return capture_page(capture)
 
 
 def _destination_form(profile, capture: Capture) -> DestinationForm:
@@ -340,7 +340,7 @@ def staff_destination(protocol: str):
     form.destination.choices = offered  # the page shown again lists only what the law allows
     if kept.show_refused(form) or not valid:
         flash(_("Escolha a destinação e explique o motivo."), "danger")
-        return _capture_page(capture, destination_form=form)
+        return capture_page(capture, destination_form=form)
     data = _destination_data(form, kept)
 
     def decide() -> None:
@@ -349,7 +349,7 @@ def staff_destination(protocol: str):
 
     if not _act(decide, _("Destinação registrada."), form):
         # What was typed stays, the message beside its field (or on top).
-        return _capture_page(_capture(protocol), destination_form=form)
+        return capture_page(_capture(protocol), destination_form=form)
     return _back(capture)
 
 
@@ -379,7 +379,7 @@ def staff_auction_outcome(protocol: str):
     capture = _capture(protocol)
     form = AuctionOutcomeForm()
     if not form.validate_on_submit():
-        return _capture_page(capture, auction_form=form)
+        return capture_page(capture, auction_form=form)
     sold = form.outcome.data == "sold"
     done = _act(
         lambda: services.record_auction_outcome(
@@ -391,7 +391,7 @@ def staff_auction_outcome(protocol: str):
         form,
     )
     if not done:
-        return _capture_page(_capture(protocol), auction_form=form)
+        return capture_page(_capture(protocol), auction_form=form)
     return _back(capture)
 
 

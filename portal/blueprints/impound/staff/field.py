@@ -15,13 +15,15 @@ from flask_login import current_user
 
 from portal import csp
 from portal.access import STAFF, roles_required
-from portal.blueprints.impound import bp, services
+from portal.blueprints.impound import bp
+from portal.blueprints.impound.capture import CaptureData, record_capture
 from portal.blueprints.impound.forms import CaptureForm
 from portal.blueprints.impound.from_report import (
     ReportPrefill,
     prefill_from_report,
     report_for_capture,
 )
+from portal.blueprints.impound.labels import REASONS, reason_article, reason_label
 from portal.domain import DomainError
 from portal.forms import choices
 from portal.kept_uploads import Kept, Slot, keep
@@ -62,8 +64,7 @@ def _new_form() -> tuple[CaptureForm, ReportPrefill | None]:
     form = CaptureForm()
     profile = current_profile()
     form.reason.choices = choices(
-        (r, f"{services.reason_label(r)} ({services.reason_article(profile, r)})")
-        for r in services.REASONS
+        (r, f"{reason_label(r)} ({reason_article(profile, r)})") for r in REASONS
     )
     protocol = form.report_protocol.data or request.args.get("denuncia", "")
     prefill = None
@@ -93,9 +94,9 @@ def _apply_prefill(form: CaptureForm, prefill: ReportPrefill) -> None:
         form.longitude.data = round(prefill.longitude, 6)
 
 
-def _capture_data(form: CaptureForm, kept: Kept) -> services.CaptureData:
+def _capture_data(form: CaptureForm, kept: Kept) -> CaptureData:
     local = datetime.combine(form.captured_on.data, form.captured_time.data, tzinfo=tz())
-    return services.CaptureData(
+    return CaptureData(
         species=form.species.data,
         size=form.size.data,
         sex=form.sex.data,
@@ -140,7 +141,7 @@ def staff_new():
         return _page(form, prefill, kept)
 
     def record() -> Capture:
-        capture = services.record_capture(
+        capture = record_capture(
             current_profile(), _capture_data(form, kept), agent=current_user, today=local_today()
         )
         kept.discard()  # the photos are the capture's now; the draft goes in the same commit

@@ -33,10 +33,12 @@ NGO_AREA = ("ngo", *STAFF)
 @roles_required("vet")
 def staff_laudo(protocol: str):
     """The vet's laudo proposing euthanasia: the NGOs are e-mailed at once."""
+    from portal.blueprints.impound.staff import capture_page  # the package imports this module
+
     capture = services.find_by_protocol(protocol) or abort(404)
     form = LaudoForm()
-    back = redirect(url_for("impound.staff_capture", protocol=capture.protocol))
-    # issue 25: the signed laudo is held as soon as it arrives; the capture's page shows it back
+    # issue 25: the signed laudo is held as soon as it arrives, and a refusal shows the capture's
+    # page again with the text as typed and the file held
     kept = keep(euthanasia.LAUDO_DRAFT, capture.protocol, [Slot("laudo_file")])
     valid = form.validate_on_submit()
     for messages in kept.refused.values():
@@ -44,7 +46,7 @@ def staff_laudo(protocol: str):
     if not valid or kept.refused:
         if not valid:
             flash(_("Escreva o laudo e informe o CRMV."), "danger")
-        return back
+        return capture_page(capture, laudo_form=form)
     data = _proposal_data(form, kept)
 
     def propose() -> EuthanasiaProposal:
@@ -54,8 +56,9 @@ def staff_laudo(protocol: str):
         kept.discard()  # the laudo is the proposal's now; the draft goes in the same commit
         return proposal
 
-    run_service(propose, success=_recorded)
-    return back
+    if not run_service(propose, form=form, success=_recorded).ok:
+        return capture_page(capture, laudo_form=form)
+    return redirect(url_for("impound.staff_capture", protocol=capture.protocol))
 
 
 def _proposal_data(form: LaudoForm, kept: Kept) -> euthanasia.ProposalData:

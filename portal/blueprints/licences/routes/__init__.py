@@ -10,9 +10,12 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from portal.access import public, signed_in
-from portal.blueprints.licences import bp, progress, services
-from portal.blueprints.licences.common import inside_fees
+from portal.blueprints.licences import bp, progress
+from portal.blueprints.licences.common import document_name, inside_fees, normalise_code, rule_of
 from portal.blueprints.licences.forms import AnswerForm
+from portal.blueprints.licences.labels import event_label, status_label
+from portal.blueprints.licences.requests import answer_info
+from portal.blueprints.licences.terms import public_status, renewal_of, renewal_window
 from portal.extensions import db
 from portal.kept_uploads import Kept, Slot, keep
 from portal.models import Animal, ExcessLicence, PaymentItem
@@ -43,9 +46,9 @@ def mine():
     rows = [
         (
             lic,
-            services.status_label(lic, today),
-            services.renewal_window(lic, profile),
-            services.renewal_of(lic),
+            status_label(lic, today),
+            renewal_window(lic, profile),
+            renewal_of(lic),
         )
         for lic in found
     ]
@@ -55,8 +58,8 @@ def mine():
         next_step=progress.next_step,
         draft_step=_draft_step(),
         today=today,
-        rule=services.rule_of(profile),
-        document=services.document_name(profile),
+        rule=rule_of(profile),
+        document=document_name(profile),
     )
 
 
@@ -76,13 +79,13 @@ def _detail_page(licence: ExcessLicence, form: AnswerForm) -> str:
         today=today,
         form=form,
         kept=drafts.held(held).get("files", []),
-        status=services.status_label(licence, today),
-        event_label=services.event_label,
-        window=services.renewal_window(licence, profile),
-        renewal=services.renewal_of(licence),
-        public=services.public_status(licence, today),
-        rule=services.rule_of(profile),
-        document=services.document_name(profile),
+        status=status_label(licence, today),
+        event_label=event_label,
+        window=renewal_window(licence, profile),
+        renewal=renewal_of(licence),
+        public=public_status(licence, today),
+        rule=rule_of(profile),
+        document=document_name(profile),
         next=progress.next_step(licence, today),
         target_days=progress.decision_target_days(),
         due=progress.decision_due(licence),
@@ -127,7 +130,7 @@ def answer(licence_id: int):
 
 def _answer(licence: ExcessLicence, form: AnswerForm, kept: Kept) -> None:
     files = [f.stored for f in kept.files("files")]
-    services.answer_info(licence, current_user._get_current_object(), form.answer.data, files)
+    answer_info(licence, current_user._get_current_object(), form.answer.data, files)
     kept.discard()  # the documents are the request's now; the draft goes in the same commit
 
 
@@ -138,7 +141,7 @@ def pdf(licence_id: int):
 
     licence = _own(licence_id)
     profile, today = current_profile(), local_today()
-    if services.public_status(licence, today) is None:
+    if public_status(licence, today) is None:
         abort(404)
     data = licence_pdf(
         licence, profile, absolute_url("licences.public_check", code=licence.code), today
@@ -159,9 +162,9 @@ def public_check(code: str):
     """The page the PDF's QR code opens: status, term and cap; nothing about the holder."""
     profile, today = current_profile(), local_today()
     licence = db.session.scalar(
-        select(ExcessLicence).where(ExcessLicence.code == services.normalise_code(code))
+        select(ExcessLicence).where(ExcessLicence.code == normalise_code(code))
     )
-    status = services.public_status(licence, today) if licence is not None else None
+    status = public_status(licence, today) if licence is not None else None
     if licence is None or status is None:
         return render_template("licences/public_unknown.html"), 404
     return render_template(
@@ -169,7 +172,7 @@ def public_check(code: str):
         licence=licence,
         status=status,
         profile=profile,
-        document=services.document_name(profile),
+        document=document_name(profile),
     )
 
 

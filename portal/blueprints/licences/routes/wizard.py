@@ -28,10 +28,17 @@ from werkzeug.datastructures import MultiDict
 from portal.access import signed_in
 from portal.blueprints.animals import services as animals
 from portal.blueprints.files import file_url
-from portal.blueprints.licences import bp, services
+from portal.blueprints.licences import bp
+from portal.blueprints.licences.common import document_name, rule_of
 from portal.blueprints.licences.forms import NEW_ANIMAL_SLOTS, AnimalsStep, HousingStep
+from portal.blueprints.licences.household import residence_animals
 from portal.blueprints.licences.progress import decision_target_days
-from portal.blueprints.licences.requests import request_problems
+from portal.blueprints.licences.requests import (
+    ListedAnimal,
+    RequestData,
+    request_licence,
+    request_problems,
+)
 from portal.blueprints.licences.todo import DRAFT_KIND
 from portal.extensions import db
 from portal.forms import EmptyForm
@@ -106,7 +113,7 @@ class Ctx:
 
 def _ctx() -> Ctx:
     profile, today = current_profile(), local_today()
-    rule = services.rule_of(profile)
+    rule = rule_of(profile)
     user = current_user._get_current_object()
     renews = None
     if (renews_id := http.args.get("renova", type=query_id)) is not None:
@@ -114,7 +121,7 @@ def _ctx() -> Ctx:
         if renews is None or renews.holder_id != user.id:
             abort(404)
     key = animals.owner_residence_key(user)
-    at_home = services.residence_animals(key) if key else []
+    at_home = residence_animals(key) if key else []
     draft_key = f"renova-{renews.id}" if renews else ""
     draft = drafts.find(user, DRAFT_KIND, draft_key)
     return Ctx(user, profile, rule, today, renews, key, at_home, draft)
@@ -158,7 +165,7 @@ def _page(ctx: Ctx, step: str, errors: Errors, **extra: Any) -> str:
         rule=ctx.rule,
         household=ctx.profile.household,
         renews=ctx.renews,
-        document=services.document_name(ctx.profile),
+        document=document_name(ctx.profile),
         address_ok=ctx.key is not None,
         closed=ctx.closed,
         held=drafts.held(ctx.draft),
@@ -306,7 +313,7 @@ def _housing_step(ctx: Ctx):
     if refused:
         errors.setdefault("photos", []).extend(refused)
     if not errors:
-        data = services.RequestData(
+        data = RequestData(
             animals_requested=form.animals_requested.data,
             housing_description=form.housing_description.data or "",
         )
@@ -414,11 +421,11 @@ def _proof(held: dict[str, list[drafts.HeldFile]], slot: str, purpose: str):
     return drafts.take_over(files[-1], purpose) if files else None
 
 
-def _request_data(ctx: Ctx) -> tuple[services.RequestData, list[int]]:
+def _request_data(ctx: Ctx) -> tuple[RequestData, list[int]]:
     """The request as the service takes it, from the draft; and the slot of each new animal."""
     values, held = ctx.values, drafts.held(ctx.draft)
     listed = [
-        services.ListedAnimal(
+        ListedAnimal(
             animal_id=a.id,
             confirmed=values.get(f"confirm-{a.id}") == "1",
             rabies_proof=_proof(held, f"rabies-{a.id}", "licence_proof"),
@@ -435,7 +442,7 @@ def _request_data(ctx: Ctx) -> tuple[services.RequestData, list[int]]:
             slots.append(i)
     housing = HousingStep(formdata=_formdata(values), meta={"csrf": False})
     photos = [drafts.take_over(f, "licence_photo") for f in held.get("photos", [])]
-    data = services.RequestData(
+    data = RequestData(
         animals_requested=housing.animals_requested.data or 0,
         housing_description=housing.housing_description.data or "",
         listed=listed,
@@ -475,8 +482,8 @@ def _review_step(ctx: Ctx):
     return _page(ctx, "revisao", errors, form=form, **_summary(ctx))
 
 
-def _send(ctx: Ctx, data: services.RequestData, draft: FormDraft) -> ExcessLicence:
-    licence = services.request_licence(
+def _send(ctx: Ctx, data: RequestData, draft: FormDraft) -> ExcessLicence:
+    licence = request_licence(
         ctx.user, data, profile=ctx.profile, today=ctx.today, renews=ctx.renews
     )
     drafts.discard(draft)  # in the same commit: a refusal keeps the draft as it was

@@ -14,7 +14,17 @@ from flask_wtf import FlaskForm
 from sqlalchemy import select
 
 from portal.access import STAFF, roles_required
-from portal.blueprints.licences import bp, reduction, services
+from portal.blueprints.licences import bp, decisions, reduction
+from portal.blueprints.licences.common import document_name, rule_of
+from portal.blueprints.licences.decisions import (
+    ask_info,
+    assign,
+    cancel,
+    file_viewed,
+    record_inspection,
+    refuse,
+    schedule_inspection,
+)
 from portal.blueprints.licences.forms import (
     ApproveForm,
     AssignForm,
@@ -25,6 +35,13 @@ from portal.blueprints.licences.forms import (
     ReductionForm,
     ScheduleForm,
 )
+from portal.blueprints.licences.household import (
+    counted,
+    household_allowance,
+    household_viewed,
+    residence_animals,
+)
+from portal.blueprints.licences.labels import event_label, status_label
 from portal.extensions import db
 from portal.forms import choices
 from portal.kept_uploads import Kept, Slot, keep
@@ -86,7 +103,7 @@ def staff_list():
     return render_template(
         "licences/staff_list.html",
         today=today,
-        rows=[(lic, services.status_label(lic, today)) for lic in found],
+        rows=[(lic, status_label(lic, today)) for lic in found],
     )
 
 
@@ -121,7 +138,7 @@ def _file_forms(licence: ExcessLicence, rule: LicenceRule, today: date) -> dict[
 @roles_required(*STAFF)
 def staff_file(licence_id: int):
     licence = _licence(licence_id)
-    services.file_viewed(licence)
+    file_viewed(licence)
     db.session.commit()
     return _file_page(licence)
 
@@ -129,7 +146,7 @@ def staff_file(licence_id: int):
 def _file_page(licence: ExcessLicence, **forms: FlaskForm) -> str:
     """The licence file; ``forms``: a refused form shown again with what was typed."""
     profile, today = current_profile(), local_today()
-    rule = services.rule_of(profile)
+    rule = rule_of(profile)
     held = drafts.find(current_user, INSPECTION_DRAFT, str(licence.id))
     return render_template(
         "licences/staff_file.html",
@@ -137,17 +154,17 @@ def _file_page(licence: ExcessLicence, **forms: FlaskForm) -> str:
         today=today,
         rule=rule,
         household=profile.household,
-        status=services.status_label(licence, today),
+        status=status_label(licence, today),
         **{**_file_forms(licence, rule, today), **forms},
         inspection_kept=drafts.held(held).get("photos", []),
         reason_form=ReasonForm(),
         question_form=QuestionForm(),
-        event_label=services.event_label,
+        event_label=event_label,
         checklist_label=checklist_label,
         checklist_items=rule.checklist,
         deciders=DECIDERS,
-        document=services.document_name(profile),
-        at_home=services.residence_animals(licence.residence_key),
+        document=document_name(profile),
+        at_home=residence_animals(licence.residence_key),
     )
 
 
@@ -162,7 +179,7 @@ def staff_assign(licence_id: int):
         if agent is not None:
             _act(
                 licence,
-                lambda: services.assign(licence, agent, current_user._get_current_object()),
+                lambda: assign(licence, agent, current_user._get_current_object()),
                 _("Agente designado."),
             )
     else:
@@ -181,7 +198,7 @@ def staff_schedule(licence_id: int):
         if agent is not None:
             _act(
                 licence,
-                lambda: services.schedule_inspection(
+                lambda: schedule_inspection(
                     licence,
                     agent,
                     form.scheduled_for.data,
@@ -202,7 +219,7 @@ def staff_inspection(licence_id: int):
     profile = current_profile()
     form = InspectionForm()
     form.checklist.choices = choices(
-        (i.code, checklist_label(i)) for i in services.rule_of(profile).checklist
+        (i.code, checklist_label(i)) for i in rule_of(profile).checklist
     )
     # issue 25: the photos are held as they arrive; a refusal of any field keeps them (and the
     # page comes back with what was typed, not a redirect that would lose it)
@@ -225,7 +242,7 @@ def _record_inspection(
     profile: Profile, licence: ExcessLicence, form: InspectionForm, kept: Kept
 ) -> object:
     """The visit as typed, with the photos its draft holds."""
-    made = services.record_inspection(
+    made = record_inspection(
         licence,
         current_user._get_current_object(),
         inspected_on=form.inspected_on.data,
@@ -260,7 +277,7 @@ def _approve(licence: ExcessLicence, staff: User, _action: str) -> None:
     covered = [int(v) for v in form.covered.data or []]
     _act(
         licence,
-        lambda: services.approve(
+        lambda: decisions.approve(
             licence,
             staff,
             max_animals=form.max_animals.data,
@@ -280,7 +297,7 @@ def _ask_info(licence: ExcessLicence, staff: User, _action: str) -> None:
         return
     _act(
         licence,
-        lambda: services.ask_info(licence, staff, question.question.data),
+        lambda: ask_info(licence, staff, question.question.data),
         _("Pedido de informações enviado ao cidadão."),
     )
 
@@ -294,13 +311,13 @@ def _refuse_or_cancel(licence: ExcessLicence, staff: User, action: str) -> None:
     if action == "recusar":
         _act(
             licence,
-            lambda: services.refuse(licence, staff, reason.reason.data, today=today),
+            lambda: refuse(licence, staff, reason.reason.data, today=today),
             _("Pedido recusado."),
         )
     else:
         _act(
             licence,
-            lambda: services.cancel(licence, staff, reason.reason.data, today=today),
+            lambda: cancel(licence, staff, reason.reason.data, today=today),
             _("Licença cancelada."),
         )
 
@@ -320,7 +337,7 @@ def staff_household(animal_id: int):
     first = db.session.get(Animal, animal_id)
     if first is None:
         abort(404)
-    services.household_viewed(first)
+    household_viewed(first)
     db.session.commit()
     return household_page(first)
 
@@ -345,17 +362,17 @@ def household_page(
         .where(ExcessLicence.residence_key == key)
         .order_by(ExcessLicence.id.desc())
     ).all()
-    at_home = services.residence_animals(key)
-    allowance = services.household_allowance(profile, key, today)
+    at_home = residence_animals(key)
+    allowance = household_allowance(profile, key, today)
     return render_template(
         "licences/staff_household.html",
         first=first,
         animals=at_home,
         today=today,
-        counted=services.counted(at_home, today, profile),
+        counted=counted(at_home, today, profile),
         household=profile.household,
         allowance=allowance,
-        history=[(lic, services.status_label(lic, today)) for lic in history],
+        history=[(lic, status_label(lic, today)) for lic in history],
         reduction=reduction.in_force(key) if profile.household.agent_may_reduce else None,
         reduction_form=reduction_form or ReductionForm(formdata=None),
         lift_form=lift_form or LiftReductionForm(formdata=None),
