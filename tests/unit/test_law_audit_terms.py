@@ -253,6 +253,47 @@ def test_bjp_30_ii_fixed_fines_still_refuse_an_amount(profile_of) -> None:
     assert err.value.code == "fixed_by_law"
 
 
+DECREE = "Decreto federal 6.514/2008, art. 29 (antes Decreto 3.179/1999, art. 17)"
+
+
+def test_bjp_30_ii_the_refusals_name_the_range_and_the_decree(profile_of) -> None:
+    profile_of("bjp")
+    with pytest.raises(FeeError) as err:
+        _maltreatment(units_reason="x")
+    assert err.value.message == (
+        f"Informe o valor da multa por animal, entre R$ 500,00 e R$ 3.000,00 ({DECREE})."
+    )
+    with pytest.raises(FeeError) as err:
+        _maltreatment(amount_cents=300001, units_reason="x")
+    assert err.value.message == (
+        f"A multa por animal deve ficar entre R$ 500,00 e R$ 3.000,00 ({DECREE})."
+    )
+
+
+@pytest.mark.parametrize(("reais", "cents"), [("500.005", 50001), ("1000.004", 100000)])
+def test_bjp_30_ii_an_amount_typed_in_reais_rounds_half_a_centavo_up(
+    profile_of, reais: str, cents: int
+) -> None:
+    profile_of("bjp")
+    assert _maltreatment(units=reais, units_reason="x").total_cents == cents
+
+
+@pytest.mark.parametrize("field", ["units", "amount_cents"])
+def test_bjp_30_ii_a_fixed_fine_refuses_a_value_beside_its_field_citing_its_article(
+    profile_of, field: str
+) -> None:
+    profile_of("bjp")
+    with pytest.raises(FeeError) as err:
+        compute_fee(BJP, "fine", {"specific": "abandonment", field: "100"}, date(2026, 3, 16))
+    article = compute_fee(BJP, "fine", {"specific": "abandonment"}, date(2026, 3, 16))
+    assert (err.value.field, err.value.code) == (field, "fixed_by_law")
+    assert err.value.message == (
+        f"O valor desta multa é fixado em lei ({article.lines[0].article}): "
+        "não há faixa para escolher."
+    )
+    assert article.lines[0].note is None  # a fixed fine carries no grading note
+
+
 # -- The rules page (/regras) says each of these -------------------------------------------------
 
 
