@@ -49,6 +49,7 @@ from portal.kept_uploads import Kept, Slot, keep
 from portal.models import MaltreatmentReport
 from portal.services import drafts
 from portal.services.clock import current_profile, local_today
+from portal.services.maps import map_config
 from portal.views import run_service
 
 _TRACKED = "tracked_reports"  # session key: protocols this browser proved it may follow
@@ -56,20 +57,6 @@ _TRACKED = "tracked_reports"  # session key: protocols this browser proved it ma
 
 def report_rate_limit() -> str:
     return str(current_app.config.get("REPORT_RATE_LIMIT", "10/hour;30/day"))
-
-
-def map_config() -> dict[str, Any] | None:
-    """Tiles and centre for the Leaflet maps; None without MAP_TILE_URL (no map at all)."""
-    tiles = current_app.config.get("MAP_TILE_URL")
-    if not tiles:
-        return None
-    center = current_profile().reports.map_center or [-15.78, -47.93]
-    return {
-        "tiles": tiles,
-        "attribution": current_app.config.get("MAP_TILE_ATTRIBUTION", ""),
-        "lat": center[0],
-        "lng": center[1],
-    }
 
 
 def report_context() -> dict[str, Any]:

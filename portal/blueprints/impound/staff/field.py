@@ -7,7 +7,6 @@ starts pre-filled with the report's place, district, map point and species."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from flask import current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -29,23 +28,10 @@ from portal.forms import choices
 from portal.kept_uploads import Kept, Slot, keep
 from portal.models import Capture
 from portal.services.clock import current_profile, local_now, local_today, tz
+from portal.services.maps import map_config
 from portal.views import run_service
 
 CAPTURE_DRAFT = "capture"  # the agent's draft that holds the photos across a refused post
-
-
-def map_config() -> dict[str, Any] | None:
-    """Tiles and centre for the capture map; None without MAP_TILE_URL (no map, fields only)."""
-    tiles = current_app.config.get("MAP_TILE_URL")
-    if not tiles:
-        return None
-    center = current_profile().reports.map_center or [-15.78, -47.93]
-    return {
-        "tiles": tiles,
-        "attribution": current_app.config.get("MAP_TILE_ATTRIBUTION", ""),
-        "lat": center[0],
-        "lng": center[1],
-    }
 
 
 def _allow_tiles(response):
